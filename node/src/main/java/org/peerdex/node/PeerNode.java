@@ -1,0 +1,189 @@
+package org.peerdex.node;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.SpawnProtocol;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.peerdex.node.http.ApiRoutes;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.kv.LevelDbStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running peer: its storage, its ActorSystem (a Pekko Cluster member) and its HTTP server. This is also the
+ * embedding API: tests and labs call {@link #start(Config)} and {@link #close()}.
+ */
+public final class PeerNode implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PeerNode.class);
+    private final NodeContext context;
+    private final ServerBinding binding;
+
+    private PeerNode(NodeContext context, ServerBinding binding) {
+        this.context = context;
+        this.binding = binding;
+    }
+
+    /** Starts a peer from a full config (reference.conf of every module underneath). */
+    public static PeerNode start(Config config) {
+        NodeConfig nc;
+        try {
+            nc = NodeConfig.from(config);
+        } catch (RuntimeException e) {
+            throw new StartupException("bad configuration: " + e.getMessage(), e);
+        }
+        PeerStorage storage;
+        try {
+            storage = new PeerStorage(LevelDbStore.open(nc.dataDir().resolve("index"), nc.cacheBytes()),
+                    new Partitions(nc.partitionExponent()), nc.writeBufferBytes(), nc.syncWrites());
+        } catch (LevelDbStore.StoreInUseException e) {
+            throw new StartupException("the data directory " + nc.dataDir() + " is in use by another peer", e);
+        } catch (RuntimeException e) {
+            throw new StartupException("cannot open the index in " + nc.dataDir() + ": " + e.getMessage(), e);
+        }
+        PeerId peerId = storage.setting("peer.id").map(PeerId::parse).orElseGet(() -> {
+            PeerId fresh = PeerId.random(new SecureRandom());
+            storage.putSetting("peer.id", fresh.value());
+            return fresh;
+        });
+        ActorSystem<SpawnProtocol.Command> system;
+        try {
+            system = ActorSystem.create(SpawnProtocol.create(), nc.systemName(), pekkoConfig(nc).withFallback(config));
+        } catch (RuntimeException e) {
+            storage.close();
+            throw new StartupException("cannot start the cluster endpoint on " + nc.clusterHost() + ":"
+                    + nc.clusterPort() + ": " + rootMessage(e), e);
+        }
+        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
+                "close-storage", () -> {
+                    storage.close();
+                    return CompletableFuture.completedFuture(Done.getInstance());
+                });
+        Cluster cluster = Cluster.get(system);
+        if (nc.seeds().isEmpty()) {
+            cluster.manager().tell(Join.create(cluster.selfMember().address()));
+        }
+        NodeContext context = new NodeContext(nc, peerId,
+                storage, new Placement(new Partitions(nc.partitionExponent()), nc.redundancy()), system,
+                Instant.now());
+        ServerBinding binding;
+        try {
+            binding = Http.get(system).newServerAt(nc.httpHost(), nc.httpPort())
+                    .bind(new ApiRoutes(context).route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            system.terminate();
+            awaitTermination(system);
+            throw new StartupException("cannot serve HTTP on " + nc.httpHost() + ":" + nc.httpPort() + ": "
+                    + rootMessage(e), e);
+        }
+        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "http-unbind",
+                () -> binding.unbind().thenApply(d -> Done.getInstance()));
+        log.info("peer {} of network '{}' ({} mode) serving http://{}:{}/ cluster {}:{}, data {}", peerId,
+                nc.network(), nc.mode().key(), nc.httpHost(), binding.localAddress().getPort(), nc.clusterHost(),
+                cluster.selfMember().address().port().getOrElse(() -> 0), nc.dataDir().toAbsolutePath());
+        return new PeerNode(context, binding);
+    }
+
+    static Config pekkoConfig(NodeConfig nc) {
+        List<String> seeds = nc.seeds().stream()
+                .map(s -> "\"pekko://" + nc.systemName() + "@" + hostPort(s) + "\"")
+                .collect(Collectors.toList());
+        return ConfigFactory.parseString(String.join("\n",
+                "pekko.actor.provider = cluster",
+                "pekko.remote.artery.canonical.hostname = \"" + nc.clusterHost() + "\"",
+                "pekko.remote.artery.canonical.port = " + nc.clusterPort(),
+                "pekko.cluster.seed-nodes = [" + String.join(",", seeds) + "]",
+                "pekko.cluster.downing-provider-class = \"org.apache.pekko.cluster.sbr.SplitBrainResolverProvider\"",
+                "pekko.cluster.split-brain-resolver.active-strategy = keep-majority",
+                "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
+                "pekko.loggers = [\"org.apache.pekko.event.slf4j.Slf4jLogger\"]",
+                "pekko.logging-filter = \"org.apache.pekko.event.slf4j.Slf4jLoggingFilter\"",
+                "pekko.loglevel = INFO",
+                "pekko.http.server.remote-address-attribute = on",
+                "pekko.coordinated-shutdown.exit-jvm = off"));
+    }
+
+    private static String hostPort(String s) {
+        String t = s.trim();
+        int colon = t.lastIndexOf(':');
+        if (colon <= 0 || colon == t.length() - 1) throw new IllegalArgumentException("seed must be HOST:PORT: " + s);
+        Integer.parseInt(t.substring(colon + 1));
+        return t;
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+
+    private static void awaitTermination(ActorSystem<?> system) {
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+            // best effort on a failed start
+        }
+    }
+
+    public NodeContext context() {
+        return context;
+    }
+
+    public PeerId peerId() {
+        return context.peerId();
+    }
+
+    public int httpPort() {
+        return binding.localAddress().getPort();
+    }
+
+    public InetSocketAddress httpAddress() {
+        return binding.localAddress();
+    }
+
+    public Address clusterAddress() {
+        return Cluster.get(context.system()).selfMember().address();
+    }
+
+    public String baseUrl() {
+        return "http://" + context.config().httpHost() + ":" + httpPort();
+    }
+
+    /** Runs the coordinated shutdown: HTTP unbound, actors stopped, LevelDB flushed and closed. */
+    public CompletionStage<Done> stop() {
+        return CoordinatedShutdown.get(context.system()).runAll(CoordinatedShutdown.unknownReason())
+                .thenCompose(d -> context.system().getWhenTerminated());
+    }
+
+    public CompletionStage<Done> whenTerminated() {
+        return context.system().getWhenTerminated();
+    }
+
+    @Override
+    public void close() {
+        try {
+            stop().toCompletableFuture().get(Duration.ofSeconds(60).toSeconds(), TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("peer did not stop cleanly", e);
+        }
+    }
+}

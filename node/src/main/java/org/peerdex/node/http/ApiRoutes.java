@@ -1,0 +1,72 @@
+package org.peerdex.node.http;
+
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.ExceptionHandler;
+import org.apache.pekko.http.javadsl.server.RejectionHandler;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.javadsl.server.MethodRejection;
+import org.apache.pekko.http.javadsl.server.MissingQueryParamRejection;
+import org.apache.pekko.http.javadsl.server.MalformedQueryParamRejection;
+import org.apache.pekko.http.javadsl.server.MalformedRequestContentRejection;
+import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
+import org.peerdex.node.NodeContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.handleExceptions;
+import static org.apache.pekko.http.javadsl.server.Directives.handleRejections;
+import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
+
+/** The peer's whole HTTP surface: /api/... plus the compatible interfaces and the UI. */
+public final class ApiRoutes {
+    private static final Logger log = LoggerFactory.getLogger(ApiRoutes.class);
+    private final NodeContext ctx;
+    private final AdminGuard admin;
+
+    public ApiRoutes(NodeContext ctx) {
+        this.ctx = ctx;
+        this.admin = new AdminGuard(ctx.config().adminPasswordHash());
+    }
+
+    public Route route() {
+        Route api = pathPrefix("api", () -> concat(
+                new StatusRoutes(ctx).route()));
+        return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> concat(api)));
+    }
+
+    public AdminGuard admin() {
+        return admin;
+    }
+
+    static ExceptionHandler exceptions() {
+        return ExceptionHandler.newBuilder()
+                .match(IllegalArgumentException.class, e -> Json.error(StatusCodes.BAD_REQUEST, e.getMessage()))
+                .matchAny(e -> {
+                    log.warn("request failed", e);
+                    return Json.error(StatusCodes.INTERNAL_SERVER_ERROR, "internal error: " + e.getClass().getSimpleName());
+                })
+                .build();
+    }
+
+    static RejectionHandler rejections() {
+        return RejectionHandler.newBuilder()
+                .handle(MissingQueryParamRejection.class,
+                        r -> Json.error(StatusCodes.BAD_REQUEST, "missing query parameter '" + r.parameterName() + "'"))
+                .handle(MalformedQueryParamRejection.class,
+                        r -> Json.error(StatusCodes.BAD_REQUEST, "bad query parameter '" + r.parameterName() + "': "
+                                + r.errorMsg()))
+                .handle(MalformedRequestContentRejection.class,
+                        r -> Json.error(StatusCodes.BAD_REQUEST, "malformed request body: " + r.message()))
+                .handle(UnsupportedRequestContentTypeRejection.class,
+                        r -> Json.error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "unsupported content type"))
+                .handleAll(MethodRejection.class,
+                        rs -> Json.error(StatusCodes.METHOD_NOT_ALLOWED, "method not allowed"))
+                .handleNotFound(Json.error(StatusCodes.NOT_FOUND, "not found"))
+                .build()
+                .withFallback(RejectionHandler.defaultHandler())
+                .mapRejectionResponse(resp -> resp.entity().getContentType().equals(
+                        org.apache.pekko.http.javadsl.model.ContentTypes.APPLICATION_JSON) ? resp
+                        : Json.errorResponse(resp.status(), resp.status().reason()));
+    }
+}

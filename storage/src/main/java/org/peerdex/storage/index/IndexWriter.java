@@ -1,0 +1,81 @@
+package org.peerdex.storage.index;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.meta.UrlMetadataStore;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.ReverseWordIndex;
+
+/**
+ * A bounded in-memory write buffer in front of the store: documents are collected and written as one sorted
+ * batch when the buffer passes its byte bound or {@link #flush()} is called. A document counts as indexed
+ * (acknowledged) only once the flush that carries it has returned; LevelDB has then logged it, so it survives
+ * kill -9. Thread-safe.
+ */
+public final class IndexWriter {
+    private final KeyValueStore store;
+    private final ReverseWordIndex rwi;
+    private final UrlMetadataStore meta;
+    private final long maxBufferedBytes;
+    private final boolean sync;
+    private final List<IndexedDocument> pending = new ArrayList<>();
+    private long pendingBytes;
+    private final IndexStats stats;
+
+    public IndexWriter(KeyValueStore store, ReverseWordIndex rwi, UrlMetadataStore meta, IndexStats stats,
+                       long maxBufferedBytes, boolean sync) {
+        this.store = store;
+        this.rwi = rwi;
+        this.meta = meta;
+        this.stats = stats;
+        this.maxBufferedBytes = maxBufferedBytes;
+        this.sync = sync;
+    }
+
+    /** Buffers a document; flushes first if the buffer is full. Returns true if a flush happened. */
+    public synchronized boolean add(IndexedDocument doc) {
+        pending.add(doc);
+        pendingBytes += estimate(doc);
+        if (pendingBytes >= maxBufferedBytes) {
+            flush();
+            return true;
+        }
+        return false;
+    }
+
+    public synchronized int pendingDocuments() {
+        return pending.size();
+    }
+
+    /** Writes every buffered document in one batch; when it returns they are durable. */
+    public synchronized void flush() {
+        if (pending.isEmpty()) return;
+        KeyValueStore.Batch batch = store.newBatch();
+        long newDocs = 0;
+        long postings = 0;
+        for (IndexedDocument d : pending) {
+            boolean existed = meta.contains(d.metadata().urlHash());
+            if (existed) {
+                // a re-index may drop words: remove the old postings in the same batch
+                var oldWords = rwi.wordsOf(d.metadata().urlHash());
+                for (var w : oldWords) rwi.deleteTo(batch, w, d.metadata().urlHash());
+                postings -= oldWords.size();
+            } else {
+                newDocs++;
+            }
+            meta.putTo(batch, d.metadata());
+            meta.putTextTo(batch, d.metadata().urlHash(), d.text());
+            for (Posting p : d.postings()) rwi.addTo(batch, p);
+            postings += d.postings().size();
+        }
+        store.write(batch, sync);
+        stats.add(newDocs, postings);
+        pending.clear();
+        pendingBytes = 0;
+    }
+
+    private static long estimate(IndexedDocument d) {
+        return 256L + d.text().length() * 2L + d.postings().size() * 64L;
+    }
+}

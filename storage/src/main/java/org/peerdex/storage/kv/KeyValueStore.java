@@ -1,0 +1,52 @@
+package org.peerdex.storage.kv;
+
+import java.util.Optional;
+
+/** A sorted byte-key store: the one thing the index needs from an embedded database. */
+public interface KeyValueStore extends AutoCloseable {
+
+    Optional<byte[]> get(byte[] key);
+
+    void put(byte[] key, byte[] value);
+
+    void delete(byte[] key);
+
+    /** Applies a batch atomically. With {@code sync} the write is forced to disk before returning. */
+    void write(Batch batch, boolean sync);
+
+    /** Entries with {@code from <= key < to} in unsigned byte order; {@code to == null} means to the end. */
+    Cursor scan(byte[] from, byte[] to);
+
+    default Cursor scanPrefix(byte[] prefix) {
+        return scan(prefix, Keys.prefixEnd(prefix));
+    }
+
+    /** Bytes on disk (or held in memory), approximately. */
+    long approximateSize();
+
+    @Override
+    void close();
+
+    /** A batch of puts and deletes. */
+    interface Batch {
+        Batch put(byte[] key, byte[] value);
+
+        Batch delete(byte[] key);
+
+        int size();
+    }
+
+    Batch newBatch();
+
+    /** An iterator over entries that must be closed. */
+    interface Cursor extends AutoCloseable {
+        boolean next();
+
+        byte[] key();
+
+        byte[] value();
+
+        @Override
+        void close();
+    }
+}

@@ -1,0 +1,31 @@
+package org.peerdex.storage.kv;
+
+/** The first byte of every key names what the entry is; one LevelDB database holds them all. */
+public final class Keyspace {
+    /** word hash ‖ URL hash → posting */
+    public static final byte RWI = 'r';
+    /** URL hash ‖ word hash → nothing: which words a URL has, for deletes */
+    public static final byte URL_WORDS = 'x';
+    /** URL hash → URL metadata */
+    public static final byte META = 'm';
+    /** URL hash → extracted text, for snippets and phrase checks */
+    public static final byte TEXT = 't';
+    /** URL hash → crawl/parse history */
+    public static final byte HISTORY = 'h';
+    /** crawl job id ‖ ... → frontier entries */
+    public static final byte FRONTIER = 'f';
+    /** crawl job id → crawl profile and counters */
+    public static final byte CRAWLS = 'c';
+    /** peer id → peer record */
+    public static final byte PEERS = 'p';
+    public static final byte BLACKLIST = 'b';
+    public static final byte FEEDBACK = 'k';
+    /** named settings: the peer id, ranking profiles, ... */
+    public static final byte SETTINGS = 's';
+    /** content hash → URL hash, for duplicate detection */
+    public static final byte CONTENT = 'd';
+    /** host hash → link-graph entries */
+    public static final byte LINKS = 'l';
+
+    private Keyspace() {}
+}

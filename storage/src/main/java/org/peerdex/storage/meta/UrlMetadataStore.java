@@ -1,0 +1,98 @@
+package org.peerdex.storage.meta;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.kv.Keys;
+import org.peerdex.storage.kv.Keyspace;
+import org.peerdex.storage.rwi.HashBytes;
+
+/** URL hash → metadata, extracted text (for snippets and phrase checks) and crawl/parse history. */
+public final class UrlMetadataStore {
+    /** Text kept per document for snippets: enough for every snippet, bounded so a huge page costs little. */
+    public static final int MAX_TEXT_CHARS = 64 * 1024;
+    private static final int MAX_HISTORY = 20;
+    private final KeyValueStore store;
+
+    public UrlMetadataStore(KeyValueStore store) {
+        this.store = store;
+    }
+
+    private static byte[] key(byte space, UrlHash url) {
+        return Keys.of(space, HashBytes.pack(url.value()));
+    }
+
+    public void putTo(KeyValueStore.Batch batch, UrlMetadata meta) {
+        batch.put(key(Keyspace.META, meta.urlHash()), Cbor.write(meta));
+    }
+
+    public void putTextTo(KeyValueStore.Batch batch, UrlHash url, String text) {
+        String t = text.length() > MAX_TEXT_CHARS ? text.substring(0, MAX_TEXT_CHARS) : text;
+        batch.put(key(Keyspace.TEXT, url), t.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public void put(UrlMetadata meta) {
+        store.put(key(Keyspace.META, meta.urlHash()), Cbor.write(meta));
+    }
+
+    public Optional<UrlMetadata> get(UrlHash url) {
+        return store.get(key(Keyspace.META, url)).map(b -> Cbor.read(b, UrlMetadata.class));
+    }
+
+    public Optional<String> text(UrlHash url) {
+        return store.get(key(Keyspace.TEXT, url)).map(b -> new String(b, StandardCharsets.UTF_8));
+    }
+
+    public boolean contains(UrlHash url) {
+        return store.get(key(Keyspace.META, url)).isPresent();
+    }
+
+    /** Removes metadata and text (the history stays: it tells why the URL is gone). */
+    public void delete(UrlHash url) {
+        KeyValueStore.Batch b = store.newBatch();
+        b.delete(key(Keyspace.META, url));
+        b.delete(key(Keyspace.TEXT, url));
+        store.write(b, false);
+    }
+
+    public void scanAll(Consumer<UrlMetadata> sink) {
+        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.META})) {
+            while (c.next()) sink.accept(Cbor.read(c.value(), UrlMetadata.class));
+        }
+    }
+
+    public long count() {
+        long n = 0;
+        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.META})) {
+            while (c.next()) n++;
+        }
+        return n;
+    }
+
+    /** One event in a URL's crawl/parse history. */
+    public record HistoryEvent(long at, String event, int status, String detail) {}
+
+    /** A URL's history, newest last, at most 20 events. */
+    public record History(List<HistoryEvent> events) {
+        public History {
+            events = events == null ? List.of() : List.copyOf(events);
+        }
+    }
+
+    public void appendHistory(UrlHash url, HistoryEvent event) {
+        byte[] k = key(Keyspace.HISTORY, url);
+        List<HistoryEvent> events = new ArrayList<>(history(url));
+        events.add(event);
+        if (events.size() > MAX_HISTORY) events = events.subList(events.size() - MAX_HISTORY, events.size());
+        store.put(k, Cbor.write(new History(events)));
+    }
+
+    public List<HistoryEvent> history(UrlHash url) {
+        return store.get(key(Keyspace.HISTORY, url)).map(b -> Cbor.read(b, History.class).events())
+                .orElse(List.of());
+    }
+}

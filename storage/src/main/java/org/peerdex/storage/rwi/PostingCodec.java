@@ -1,0 +1,85 @@
+package org.peerdex.storage.rwi;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+
+/**
+ * The compact value of a posting: a version byte, then varints; positions are delta-coded. Word and URL hash
+ * live in the key. A typical posting takes 15 to 25 bytes.
+ */
+public final class PostingCodec {
+    private static final int VERSION = 1;
+
+    private PostingCodec() {}
+
+    public static byte[] encode(Posting p) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+        out.write(VERSION);
+        Varint.write(out, p.flags());
+        Varint.write(out, p.hitCount());
+        Varint.write(out, p.positions().length);
+        int prev = 0;
+        for (int pos : p.positions()) {
+            Varint.write(out, Math.max(0, pos - prev));
+            prev = pos;
+        }
+        Varint.write(out, p.wordsInText());
+        Varint.write(out, p.wordsInTitle());
+        Varint.write(out, p.lastModified());
+        byte[] lang = p.language().getBytes(StandardCharsets.US_ASCII);
+        out.write(lang.length);
+        out.writeBytes(lang);
+        out.write(p.doctype() & 0x7f);
+        Varint.write(out, p.linksLocal());
+        Varint.write(out, p.linksOther());
+        Varint.write(out, p.urlLength());
+        Varint.write(out, p.urlComponents());
+        Varint.write(out, p.expiresAt());
+        if (p.holder() != null) {
+            out.write(1);
+            out.writeBytes(HashBytes.pack(p.holder().value()));
+        } else {
+            out.write(0);
+        }
+        return out.toByteArray();
+    }
+
+    public static Posting decode(WordHash word, UrlHash url, byte[] value) {
+        Varint.Reader r = new Varint.Reader(value, 0);
+        int version = r.readByte();
+        if (version != VERSION) throw new IllegalArgumentException("unknown posting version " + version);
+        int flags = r.readInt();
+        int hits = r.readInt();
+        int n = r.readInt();
+        if (n > Posting.MAX_POSITIONS) throw new IllegalArgumentException("too many positions");
+        int[] positions = new int[n];
+        int prev = 0;
+        for (int i = 0; i < n; i++) {
+            prev += r.readInt();
+            positions[i] = prev;
+        }
+        int wordsInText = r.readInt();
+        int wordsInTitle = r.readInt();
+        int lastModified = r.readInt();
+        int langLen = r.readByte();
+        StringBuilder lang = new StringBuilder();
+        for (int i = 0; i < langLen; i++) lang.append((char) r.readByte());
+        char doctype = (char) r.readByte();
+        int linksLocal = r.readInt();
+        int linksOther = r.readInt();
+        int urlLength = r.readInt();
+        int urlComponents = r.readInt();
+        long expiresAt = r.read();
+        PeerId holder = null;
+        if (r.readByte() == 1) {
+            byte[] packed = new byte[HashBytes.PACKED];
+            for (int i = 0; i < packed.length; i++) packed[i] = (byte) r.readByte();
+            holder = new PeerId(HashBytes.unpack(packed, 0));
+        }
+        return new Posting(word, url, holder, flags, hits, positions, wordsInText, wordsInTitle, lastModified,
+                lang.toString(), doctype, linksLocal, linksOther, urlLength, urlComponents, expiresAt);
+    }
+}

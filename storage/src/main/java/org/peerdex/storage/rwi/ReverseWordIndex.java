@@ -1,0 +1,205 @@
+package org.peerdex.storage.rwi;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.protocol.ring.RingPosition;
+import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.kv.Keys;
+import org.peerdex.storage.kv.Keyspace;
+
+/**
+ * The reverse word index: key {@code 'r' ‖ word ‖ url} (hashes packed to 9 bytes each) → compact posting. A
+ * prefix scan returns a word's postings sorted by URL hash, hence grouped by vertical partition, so intersection
+ * is a merge join. A second keyspace {@code 'x' ‖ url ‖ word} lets a URL's postings be deleted.
+ */
+public final class ReverseWordIndex {
+    private static final byte[] EMPTY = new byte[0];
+    private final KeyValueStore store;
+    private final Partitions partitions;
+
+    public ReverseWordIndex(KeyValueStore store, Partitions partitions) {
+        this.store = store;
+        this.partitions = partitions;
+    }
+
+    public Partitions partitions() {
+        return partitions;
+    }
+
+    public KeyValueStore store() {
+        return store;
+    }
+
+    static byte[] key(WordHash word, UrlHash url) {
+        byte[] k = new byte[1 + 2 * HashBytes.PACKED];
+        k[0] = Keyspace.RWI;
+        HashBytes.packInto(word.value(), k, 1);
+        HashBytes.packInto(url.value(), k, 1 + HashBytes.PACKED);
+        return k;
+    }
+
+    static byte[] urlWordKey(UrlHash url, WordHash word) {
+        byte[] k = new byte[1 + 2 * HashBytes.PACKED];
+        k[0] = Keyspace.URL_WORDS;
+        HashBytes.packInto(url.value(), k, 1);
+        HashBytes.packInto(word.value(), k, 1 + HashBytes.PACKED);
+        return k;
+    }
+
+    private static byte[] wordPrefix(WordHash word) {
+        return Keys.of(Keyspace.RWI, HashBytes.pack(word.value()));
+    }
+
+    /** Adds postings to a batch (the caller writes it); a later posting for the same word and URL replaces it. */
+    public void addTo(KeyValueStore.Batch batch, Posting p) {
+        batch.put(key(p.word(), p.url()), PostingCodec.encode(p));
+        batch.put(urlWordKey(p.url(), p.word()), EMPTY);
+    }
+
+    public void deleteTo(KeyValueStore.Batch batch, WordHash word, UrlHash url) {
+        batch.delete(key(word, url));
+        batch.delete(urlWordKey(url, word));
+    }
+
+    /** Adds postings in one atomic batch. */
+    public void add(Collection<Posting> postings, boolean sync) {
+        KeyValueStore.Batch batch = store.newBatch();
+        for (Posting p : postings) addTo(batch, p);
+        store.write(batch, sync);
+    }
+
+    /** All postings of a word, sorted by URL hash. */
+    public List<Posting> postings(WordHash word) {
+        List<Posting> out = new ArrayList<>();
+        scan(word, out::add);
+        return out;
+    }
+
+    public void scan(WordHash word, Consumer<Posting> sink) {
+        byte[] prefix = wordPrefix(word);
+        scanRange(word, prefix, Keys.prefixEnd(prefix), sink);
+    }
+
+    /** The postings of one (word, partition): a contiguous key range, since the partition is a URL-hash prefix. */
+    public List<Posting> postings(WordHash word, int partition) {
+        List<Posting> out = new ArrayList<>();
+        scan(word, partition, out::add);
+        return out;
+    }
+
+    public void scan(WordHash word, int partition, Consumer<Posting> sink) {
+        byte[] prefix = wordPrefix(word);
+        byte[] from = Keys.concat(prefix, partitionStart(partition));
+        byte[] to = partition + 1 < partitions.count()
+                ? Keys.concat(prefix, partitionStart(partition + 1)) : Keys.prefixEnd(prefix);
+        scanRange(word, from, to, sink);
+    }
+
+    private byte[] partitionStart(int partition) {
+        if (partitions.exponent() == 0) return new byte[0];
+        long start = (long) partition << (63 - partitions.exponent());
+        return HashBytes.pack(RingPosition.toHashPrefix(start) + "AA");
+    }
+
+    private void scanRange(WordHash word, byte[] from, byte[] to, Consumer<Posting> sink) {
+        try (KeyValueStore.Cursor c = store.scan(from, to)) {
+            while (c.next()) {
+                byte[] k = c.key();
+                UrlHash url = new UrlHash(HashBytes.unpack(k, 1 + HashBytes.PACKED));
+                sink.accept(PostingCodec.decode(word, url, c.value()));
+            }
+        }
+    }
+
+    /** Number of postings of a word (a key-only scan). */
+    public int count(WordHash word) {
+        byte[] prefix = wordPrefix(word);
+        int n = 0;
+        try (KeyValueStore.Cursor c = store.scan(prefix, Keys.prefixEnd(prefix))) {
+            while (c.next()) n++;
+        }
+        return n;
+    }
+
+    public int count(WordHash word, int partition) {
+        int[] n = {0};
+        scan(word, partition, p -> n[0]++);
+        return n[0];
+    }
+
+    /** The words a URL has postings for. */
+    public List<WordHash> wordsOf(UrlHash url) {
+        byte[] prefix = Keys.of(Keyspace.URL_WORDS, HashBytes.pack(url.value()));
+        List<WordHash> out = new ArrayList<>();
+        try (KeyValueStore.Cursor c = store.scanPrefix(prefix)) {
+            while (c.next()) out.add(new WordHash(HashBytes.unpack(c.key(), 1 + HashBytes.PACKED)));
+        }
+        return out;
+    }
+
+    /** Deletes every posting of a URL; returns how many were deleted. */
+    public int deleteUrl(UrlHash url) {
+        List<WordHash> words = wordsOf(url);
+        KeyValueStore.Batch batch = store.newBatch();
+        for (WordHash w : words) {
+            batch.delete(key(w, url));
+            batch.delete(urlWordKey(url, w));
+        }
+        store.write(batch, false);
+        return words.size();
+    }
+
+    /** Deletes single postings (after a hand-off or when a cached entry expires). */
+    public void delete(Collection<Posting> postings) {
+        KeyValueStore.Batch batch = store.newBatch();
+        for (Posting p : postings) {
+            batch.delete(key(p.word(), p.url()));
+            batch.delete(urlWordKey(p.url(), p.word()));
+        }
+        store.write(batch, false);
+    }
+
+    /** Every posting, in key order (word, then URL). */
+    public void scanAll(Consumer<Posting> sink) {
+        scanAll(p -> true, sink);
+    }
+
+    public void scanAll(Predicate<Posting> filter, Consumer<Posting> sink) {
+        byte[] prefix = {Keyspace.RWI};
+        try (KeyValueStore.Cursor c = store.scanPrefix(prefix)) {
+            while (c.next()) {
+                byte[] k = c.key();
+                WordHash w = new WordHash(HashBytes.unpack(k, 1));
+                UrlHash u = new UrlHash(HashBytes.unpack(k, 1 + HashBytes.PACKED));
+                Posting p = PostingCodec.decode(w, u, c.value());
+                if (filter.test(p)) sink.accept(p);
+            }
+        }
+    }
+
+    /** The postings whose DHT position lies in the clockwise range (from, to]; for hand-off and repair. */
+    public void scanRing(long fromExclusive, long toInclusive, Consumer<Posting> sink) {
+        scanAll(p -> inRange(partitions.position(p.word(), p.url()), fromExclusive, toInclusive), sink);
+    }
+
+    public static boolean inRange(long pos, long fromExclusive, long toInclusive) {
+        if (fromExclusive == toInclusive) return true;
+        long d = RingPosition.distance(fromExclusive, pos);
+        return d != 0 && d <= RingPosition.distance(fromExclusive, toInclusive);
+    }
+
+    /** Total postings (a full key scan; for status, cache it). */
+    public long totalPostings() {
+        long n = 0;
+        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.RWI})) {
+            while (c.next()) n++;
+        }
+        return n;
+    }
+}

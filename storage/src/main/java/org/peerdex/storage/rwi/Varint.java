@@ -1,0 +1,56 @@
+package org.peerdex.storage.rwi;
+
+import java.io.ByteArrayOutputStream;
+
+/** Unsigned LEB128 varints: small counts take one byte and nothing saturates at 255 (YaCy's counters do). */
+public final class Varint {
+    private Varint() {}
+
+    public static void write(ByteArrayOutputStream out, long v) {
+        if (v < 0) throw new IllegalArgumentException("varints are unsigned: " + v);
+        while ((v & ~0x7FL) != 0) {
+            out.write((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+
+    /** A reader over a byte array. */
+    public static final class Reader {
+        private final byte[] buf;
+        private int pos;
+
+        public Reader(byte[] buf, int pos) {
+            this.buf = buf;
+            this.pos = pos;
+        }
+
+        public long read() {
+            long result = 0;
+            int shift = 0;
+            while (true) {
+                if (pos >= buf.length) throw new IllegalArgumentException("truncated varint");
+                byte b = buf[pos++];
+                result |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) return result;
+                shift += 7;
+                if (shift > 63) throw new IllegalArgumentException("varint too long");
+            }
+        }
+
+        public int readInt() {
+            long v = read();
+            if (v > Integer.MAX_VALUE) throw new IllegalArgumentException("varint out of int range");
+            return (int) v;
+        }
+
+        public int readByte() {
+            if (pos >= buf.length) throw new IllegalArgumentException("truncated");
+            return buf[pos++] & 0xff;
+        }
+
+        public boolean hasMore() {
+            return pos < buf.length;
+        }
+    }
+}
