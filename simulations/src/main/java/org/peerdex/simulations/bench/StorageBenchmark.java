@@ -25,7 +25,7 @@ import org.peerdex.storage.rwi.ReverseWordIndex;
  * The RWI's write and scan rates, one thread, on LevelDB (a temp dir) and on the in-memory engine side by side:
  * postings added in sorted batches through {@link ReverseWordIndex#add}, then read back by a full scan and by
  * per-word prefix scans; plus unbatched single puts on LevelDB as the naive baseline (LevelDB publishes ~400k
- * random writes/s). Usage: {@code StorageBenchmark [POSTINGS=10000000] [BATCH=10000]}.
+ * random writes/s). Usage: {@code StorageBenchmark [POSTINGS=10000000] [BATCH=10000] [ENGINES=leveldb,memory,naive]}.
  */
 public final class StorageBenchmark {
     private static final int WORDS = 50_000;
@@ -156,6 +156,7 @@ public final class StorageBenchmark {
     public static void main(String[] args) throws IOException {
         long n = args.length > 0 ? Long.parseLong(args[0].replace("_", "")) : 10_000_000L;
         int batch = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
+        List<String> engines = List.of((args.length > 2 ? args[2] : "leveldb,memory,naive").split(","));
         StorageBenchmark bench = new StorageBenchmark(n, batch);
         System.out.printf("RWI benchmark: %,d postings (2 keys each: rwi + url->word), batches of %,d sorted postings,"
                 + " one thread, Java %s, max heap %,d MB%n", n, batch, System.getProperty("java.version"),
@@ -163,12 +164,16 @@ public final class StorageBenchmark {
         Path tmp = Files.createTempDirectory("peerdex-bench");
         List<Row> rows = new ArrayList<>();
         try {
-            rows.add(bench.run("LevelDB (iq80), batched", LevelDbStore.open(tmp.resolve("leveldb"), 32L << 20),
-                    tmp.resolve("leveldb")));
-            System.gc();
-            rows.add(bench.run("MemoryStore, batched", new MemoryStore(), null));
-            System.gc();
-            rows.add(bench.unbatched(tmp.resolve("naive"), Math.min(n, 1_000_000)));
+            if (engines.contains("leveldb")) {
+                rows.add(bench.run("LevelDB (iq80), batched", LevelDbStore.open(tmp.resolve("leveldb"), 32L << 20),
+                        tmp.resolve("leveldb")));
+                System.gc();
+            }
+            if (engines.contains("memory")) {
+                rows.add(bench.run("MemoryStore, batched", new MemoryStore(), null));
+                System.gc();
+            }
+            if (engines.contains("naive")) rows.add(bench.unbatched(tmp.resolve("naive"), Math.min(n, 1_000_000)));
         } finally {
             deleteTree(tmp);
         }
@@ -182,6 +187,7 @@ public final class StorageBenchmark {
                     row.wordScanned() == 0 ? "-" : String.format("%,.0f", row.wordScanned() / row.wordScanSeconds()),
                     row.bytes(), (double) row.bytes() / row.postings());
         }
+        if (rows.size() < 3) return;
         Row level = rows.get(0);
         Row mem = rows.get(1);
         Row naive = rows.get(2);
