@@ -42,6 +42,8 @@ import static org.apache.pekko.http.javadsl.server.Directives.put;
  * navigators, done), {@code GET/PUT /api/ranking}, {@code GET/POST /api/feedback}.
  */
 public final class SearchRoutes {
+    /** Reads request bodies into plain Java maps and lists (the shared mapper would make Scala maps). */
+    static final com.fasterxml.jackson.databind.ObjectMapper PLAIN = new com.fasterxml.jackson.databind.ObjectMapper();
     private final SearchBackend backend;
     private final AdminGuard admin;
 
@@ -64,7 +66,7 @@ public final class SearchRoutes {
                         }))))),
                 path("ranking", () -> concat(
                         get(() -> Json.ok(rankingJson(backend.profile()))),
-                        put(() -> admin.admin(() -> entity(Jackson.unmarshaller(Json.MAPPER, Map.class), body -> {
+                        put(() -> admin.admin(() -> entity(Jackson.unmarshaller(PLAIN, Map.class), body -> {
                             @SuppressWarnings("unchecked")
                             RankingProfile p = RankingProfile.fromJson((Map<String, ?>) body, backend.profile());
                             backend.setProfile(p);
@@ -72,7 +74,7 @@ public final class SearchRoutes {
                         }))))),
                 path("feedback", () -> concat(
                         get(() -> Json.ok(feedbackList())),
-                        post(() -> admin.admin(() -> entity(Jackson.unmarshaller(Json.MAPPER, Map.class), body -> {
+                        post(() -> admin.admin(() -> entity(Jackson.unmarshaller(PLAIN, Map.class), body -> {
                             Object hash = body.get("urlHash");
                             if (!(hash instanceof String h) || !Base64Order.isHash(h, UrlHash.LENGTH)) {
                                 return Json.error(StatusCodes.BAD_REQUEST, "urlHash must be a 12-character URL hash");
