@@ -55,7 +55,7 @@ public record RankingProfile(String name, Map<Factor, Double> coefficients) {
         c.put(Factor.MEDIA, 0.5);
         c.put(Factor.BM25, 4.0);
         c.put(Factor.LINK_RANK, 1.0);
-        c.put(Factor.FEEDBACK, 3.0);
+        c.put(Factor.FEEDBACK, 8.0);
         return new RankingProfile("default", c);
     }
 
