@@ -25,7 +25,8 @@ import org.peerdex.storage.rwi.ReverseWordIndex;
  * The RWI's write and scan rates, one thread, on LevelDB (a temp dir) and on the in-memory engine side by side:
  * postings added in sorted batches through {@link ReverseWordIndex#add}, then read back by a full scan and by
  * per-word prefix scans; plus unbatched single puts on LevelDB as the naive baseline (LevelDB publishes ~400k
- * random writes/s). Usage: {@code StorageBenchmark [POSTINGS=10000000] [BATCH=10000] [ENGINES=leveldb,memory,naive]}.
+ * random writes/s). Usage: {@code StorageBenchmark [POSTINGS=10000000] [BATCH=10000] [ENGINES=leveldb,memory,naive,jni]}; the summary
+ * ratios need the first three.
  */
 public final class StorageBenchmark {
     private static final int WORDS = 50_000;
@@ -153,10 +154,14 @@ public final class StorageBenchmark {
         }
     }
 
+    private static Row find(List<Row> rows, String prefix) {
+        return rows.stream().filter(r -> r.engine().startsWith(prefix)).findFirst().orElse(null);
+    }
+
     public static void main(String[] args) throws IOException {
         long n = args.length > 0 ? Long.parseLong(args[0].replace("_", "")) : 10_000_000L;
         int batch = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
-        List<String> engines = List.of((args.length > 2 ? args[2] : "leveldb,memory,naive").split(","));
+        List<String> engines = List.of((args.length > 2 ? args[2] : "leveldb,memory,naive,jni").split(","));
         StorageBenchmark bench = new StorageBenchmark(n, batch);
         System.out.printf("RWI benchmark: %,d postings (2 keys each: rwi + url->word), batches of %,d sorted postings,"
                 + " one thread, Java %s, max heap %,d MB%n", n, batch, System.getProperty("java.version"),
@@ -167,6 +172,12 @@ public final class StorageBenchmark {
             if (engines.contains("leveldb")) {
                 rows.add(bench.run("LevelDB (iq80), batched", LevelDbStore.open(tmp.resolve("leveldb"), 32L << 20),
                         tmp.resolve("leveldb")));
+                System.gc();
+            }
+            if (engines.contains("jni")) {
+                rows.add(bench.run("LevelDB (leveldbjni, Snappy)", LevelDbStore.open(tmp.resolve("jni"), 32L << 20,
+                        org.fusesource.leveldbjni.JniDBFactory.factory, org.iq80.leveldb.CompressionType.SNAPPY),
+                        tmp.resolve("jni")));
                 System.gc();
             }
             if (engines.contains("memory")) {
@@ -187,10 +198,10 @@ public final class StorageBenchmark {
                     row.wordScanned() == 0 ? "-" : String.format("%,.0f", row.wordScanned() / row.wordScanSeconds()),
                     row.bytes(), (double) row.bytes() / row.postings());
         }
-        if (rows.size() < 3) return;
-        Row level = rows.get(0);
-        Row mem = rows.get(1);
-        Row naive = rows.get(2);
+        Row level = find(rows, "LevelDB (iq80)");
+        Row mem = find(rows, "MemoryStore");
+        Row naive = find(rows, "LevelDB, one");
+        if (level == null || mem == null || naive == null) return;
         System.out.println();
         System.out.printf("write: MemoryStore/LevelDB %.2fx; LevelDB batched/unbatched %.2fx; LevelDB batched is"
                 + " %.2fx LevelDB's published ~400k random writes/s (%,.0f key writes/s)%n",
@@ -203,6 +214,14 @@ public final class StorageBenchmark {
                 (mem.scanned() / mem.scanSeconds()) / (level.scanned() / level.scanSeconds()),
                 (mem.wordScanned() / mem.wordScanSeconds()) / (level.wordScanned() / level.wordScanSeconds()),
                 WORD_SCANS, level.wordScanned());
+        Row jni = find(rows, "LevelDB (leveldbjni");
+        if (jni != null) {
+            System.out.printf("leveldbjni/iq80: write %.2fx, full scan %.2fx, word scans %.2fx, disk %.2fx%n",
+                    (jni.postings() / jni.writeSeconds()) / (level.postings() / level.writeSeconds()),
+                    (jni.scanned() / jni.scanSeconds()) / (level.scanned() / level.scanSeconds()),
+                    (jni.wordScanned() / jni.wordScanSeconds()) / (level.wordScanned() / level.wordScanSeconds()),
+                    (double) jni.bytes() / level.bytes());
+        }
         System.out.printf("times: LevelDB write %.1f s, scan %.1f s; MemoryStore write %.1f s, scan %.1f s%n",
                 level.writeSeconds(), level.scanSeconds(), mem.writeSeconds(), mem.scanSeconds());
     }
