@@ -75,6 +75,10 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     public record Cost(int peersAsked, int peersAnswered, long messages, long bytes, long naiveBytes,
                        long firstResultMillis, long elapsedMillis, int timeouts) {}
 
+    /** Best partial score first; ties by URL hash, so the order does not depend on reply order. */
+    static final Comparator<RemoteCandidate> BEST_FIRST = Comparator
+            .comparingDouble(RemoteCandidate::partialScore).reversed().thenComparing(RemoteCandidate::url);
+
     private record Replied(long requestId, Object reply) implements Command, LocalOnly {}
 
     private record TimedOut(long requestId) implements Command, LocalOnly {}
@@ -202,14 +206,31 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (owner.isEmpty()) return;
         long id = nextRequest++;
         outstanding.put(id, new Outstanding(peer, List.copyOf(keys), null, attempt));
-        Object msg = switch (phase) {
-            case COUNT -> new ShardOwner.CountRequest(queryId, List.copyOf(keys), adapter(id, ShardOwner.CountReply.class));
-            case FILTER -> new ShardOwner.FilterRequest(queryId, List.copyOf(keys), settings.bloomBitsPerElement(),
-                    adapter(id, ShardOwner.FilterReply.class));
-            default -> new ShardOwner.LookupRequest(queryId, lookups(keys, urlSets), adapter(id, ShardOwner.LookupReply.class));
-        };
-        tellCounted(peer, owner.get(), (ShardOwner.Command) msg);
-        timers.startSingleTimer(id, new TimedOut(id), settings.lookupTimeout());
+        switch (phase) {
+            case COUNT -> ask(id, peer, owner.get(), ShardOwner.CountReply.class,
+                    r -> new ShardOwner.CountRequest(queryId, List.copyOf(keys), r));
+            case FILTER -> ask(id, peer, owner.get(), ShardOwner.FilterReply.class,
+                    r -> new ShardOwner.FilterRequest(queryId, List.copyOf(keys), settings.bloomBitsPerElement(), r));
+            default -> {
+                List<ShardOwner.Lookup> ls = lookups(keys, urlSets);
+                ask(id, peer, owner.get(), ShardOwner.LookupReply.class, r -> new ShardOwner.LookupRequest(queryId, ls, r));
+            }
+        }
+    }
+
+    /** One request through a temporary reply ref (Pekko's ask): replies stay attributable, timeouts come back. */
+    private <R> void ask(long id, PeerId peer, ActorRef<ShardOwner.Command> owner, Class<R> type,
+                         java.util.function.Function<ActorRef<R>, ShardOwner.Command> make) {
+        asked.add(peer);
+        boolean remote = !peer.equals(view.self());
+        ctx.ask(type, owner, settings.lookupTimeout(), ref -> {
+            ShardOwner.Command msg = make.apply(ref);
+            if (remote) {
+                messages++;
+                bytes += cost.bytes(msg);
+            }
+            return msg;
+        }, (reply, error) -> reply != null ? new Replied(id, reply) : new TimedOut(id));
     }
 
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
@@ -223,20 +244,6 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
         }
         return out;
-    }
-
-    private void tellCounted(PeerId peer, ActorRef<ShardOwner.Command> owner, ShardOwner.Command msg) {
-        if (!peer.equals(view.self())) {
-            messages++;
-            bytes += cost.bytes(msg);
-        }
-        asked.add(peer);
-        owner.tell(msg);
-    }
-
-    private <T> ActorRef<T> adapter(long id, Class<T> type) {
-        // one short-lived adapter per request keeps replies attributable to their request
-        return ctx.messageAdapter(type, r -> new Replied(id, r));
     }
 
     // ---- receiving
@@ -258,7 +265,6 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private Behavior<Command> onReplied(Replied m) {
         Outstanding o = outstanding.remove(m.requestId());
         if (o == null) return this; // late answer after a retry: ignored
-        timers.cancel(m.requestId());
         if (!o.peer().equals(view.self())) {
             messages++;
             bytes += cost.bytes(m.reply());
@@ -435,7 +441,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     /** Keeps the best {@code limit} candidates and asks one metadata holder per URL, batched per holder. */
     private Behavior<Command> fetchMetadata() {
         List<RemoteCandidate> best = new ArrayList<>(candidates.values());
-        best.sort(Comparator.comparingDouble(RemoteCandidate::partialScore).reversed());
+        best.sort(BEST_FIRST);
         if (best.size() > request.limit()) best = best.subList(0, request.limit());
         candidates.clear();
         for (RemoteCandidate c : best) candidates.put(c.url(), c);
@@ -473,9 +479,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (owner.isEmpty()) return;
         long id = nextRequest++;
         outstanding.put(id, new Outstanding(peer, List.of(), List.copyOf(urls), attempt));
-        tellCounted(peer, owner.get(), new ShardOwner.FetchMetadata(queryId, List.copyOf(urls),
-                adapter(id, ShardOwner.MetadataReply.class)));
-        timers.startSingleTimer(id, new TimedOut(id), settings.lookupTimeout());
+        ask(id, peer, owner.get(), ShardOwner.MetadataReply.class,
+                r -> new ShardOwner.FetchMetadata(queryId, List.copyOf(urls), r));
     }
 
     private void retryMetadata(Outstanding o) {
@@ -502,7 +507,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         phase = Phase.DONE;
         List<RemoteCandidate> all = new ArrayList<>();
         for (RemoteCandidate c : candidates.values()) if (c.metadata() != null) all.add(c);
-        all.sort(Comparator.comparingDouble(RemoteCandidate::partialScore).reversed());
+        all.sort(BEST_FIRST);
         double perPosting = postingsReceived == 0 ? 40.0 : (double) postingBytes / postingsReceived;
         long naive = (long) (totalPostingsCounted * perPosting);
         Cost c = new Cost(asked.size(), answered.size(), messages, bytes, naive, firstResult, elapsedMillis(), timeouts);
