@@ -76,6 +76,8 @@ public final class PeerNode implements AutoCloseable {
         CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
                 "close-storage", () -> {
                     storage.close();
+                    log.info("index closed in {}: {} documents, {} postings", nc.dataDir().toAbsolutePath(),
+                            storage.stats().documents(), storage.stats().postings());
                     return CompletableFuture.completedFuture(Done.getInstance());
                 });
         Cluster cluster = Cluster.get(system);

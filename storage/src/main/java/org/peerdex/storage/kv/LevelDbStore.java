@@ -87,7 +87,8 @@ public final class LevelDbStore implements KeyValueStore {
 
     @Override
     public void put(byte[] key, byte[] value) {
-        db.put(key, value);
+        // iq80 keeps the caller's arrays in its memtable: copy, so that a reused array cannot change stored data
+        db.put(key.clone(), value.clone());
     }
 
     @Override
@@ -190,14 +191,14 @@ public final class LevelDbStore implements KeyValueStore {
 
         @Override
         public Batch put(byte[] key, byte[] value) {
-            batch.put(key, value);
+            batch.put(key.clone(), value.clone());
             size++;
             return this;
         }
 
         @Override
         public Batch delete(byte[] key) {
-            batch.delete(key);
+            batch.delete(key.clone());
             size++;
             return this;
         }
