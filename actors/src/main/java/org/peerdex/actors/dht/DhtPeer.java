@@ -20,7 +20,7 @@ import org.peerdex.storage.PeerStorage;
  */
 public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, DhtStats stats, PeerStorage storage,
                       ActorRef<PeerDirectory.Command> directory, ActorRef<ShardOwner.Command> shardOwner,
-                      ActorRef<Replicator.Command> replicator) {
+                      ActorRef<Replicator.Command> replicator, LatestView view) {
 
     /** Starts actors somewhere: a guardian, an actor context, a test kit. */
     @FunctionalInterface
@@ -59,7 +59,17 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
                 Replicator.create(self, storage, placement, settings, stats), "replicator-" + self.value());
         owner.tell(new ShardOwner.Attach(directory));
         replicator.tell(new Replicator.Attach(directory));
-        return new DhtPeer(self, placement, settings, stats, storage, directory, owner, replicator);
+        LatestView view = new LatestView();
+        directory.tell(new PeerDirectory.SubscribeView(spawner.spawn(view.subscriber(), "latest-view-" + self.value())));
+        return new DhtPeer(self, placement, settings, stats, storage, directory, owner, replicator, view);
+    }
+
+    /**
+     * For writers that do not hand over their postings: a rebalance offers everything this peer crawled to its
+     * holders (range digests, then the differing ranges).
+     */
+    public void indexedLocally() {
+        replicator.tell(Replicator.RebalanceNow.INSTANCE);
     }
 
     /** The indexer's hook: call after a durable flush of these postings and metadata. */
