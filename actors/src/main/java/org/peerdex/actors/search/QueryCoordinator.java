@@ -337,7 +337,10 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             }
         }
         var rwi = context.cache();
-        CompletableFuture.runAsync(() -> rwi.add(postings, false), context.blocking());
+        // a posting this peer holds for real (as crawler or DHT holder) must not become an expiring cached copy
+        CompletableFuture.runAsync(() -> rwi.add(postings.stream()
+                .filter(p -> rwi.get(p.word(), p.url()).map(x -> x.has(Posting.CACHED)).orElse(true)).toList(), false),
+                context.blocking());
     }
 
     /** Blocking: reads metadata (and text where needed), checks filters, phrases and verification. */

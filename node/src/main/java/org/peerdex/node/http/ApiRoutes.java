@@ -33,6 +33,7 @@ public final class ApiRoutes {
         SearchBackend search = SearchBackend.of(ctx);
         Route api = pathPrefix("api", () -> concat(
                 new StatusRoutes(ctx).route(),
+                new PeerRoutes(ctx).route(),
                 new SearchRoutes(search, admin).route(),
                 new IndexRoutes(ctx, search, admin).route()));
         return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> concat(api,

@@ -138,6 +138,8 @@ public final class IndexRoutes {
             indexed.add(p.name());
         }
         ctx.storage().writer().flush();
+        org.peerdex.actors.dht.DhtPeer dht = org.peerdex.node.NetworkBackend.of(ctx);
+        if (dht != null) dht.indexedLocally(); // offer the new pages to their DHT holders
         return Map.of("indexed", indexed.size(), "pages", indexed);
     }
 }

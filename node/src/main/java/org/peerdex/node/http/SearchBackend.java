@@ -83,6 +83,21 @@ public final class SearchBackend {
         linkRank.set(rank == null ? LinkRank.NONE : rank);
     }
 
+    private volatile java.util.function.BooleanSupplier peersKnown = () -> false;
+
+    /** The network layer tells whether other peers are known: resource=global is then the default. */
+    public void setPeersKnown(java.util.function.BooleanSupplier known) {
+        peersKnown = known;
+    }
+
+    /** The parameters with resource=global added when none was given and other peers are known. */
+    public Map<String, String> withDefaultResource(Map<String, String> params) {
+        if (params.containsKey("resource") || !peersKnown.getAsBoolean()) return params;
+        Map<String, String> out = new java.util.HashMap<>(params);
+        out.put("resource", "global");
+        return out;
+    }
+
     /** Sources asked for resource=global; the network layer registers its remote sources here. */
     public List<CandidateSource> remoteSources() {
         return remoteSources;

@@ -56,12 +56,12 @@ public final class SearchRoutes {
         return concat(
                 pathPrefix("search", () -> concat(
                         pathEnd(() -> get(() -> parameterMap(params -> {
-                            SearchRequest r = request(params, "q");
+                            SearchRequest r = request(backend.withDefaultResource(params), "q");
                             CompletionStage<QueryCoordinator.Done> done = backend.service().search(r);
                             return onSuccess(done, d -> Json.ok(response(d, r)));
                         }))),
                         path("stream", () -> get(() -> parameterMap(params -> {
-                            SearchRequest r = request(params, "q");
+                            SearchRequest r = request(backend.withDefaultResource(params), "q");
                             return completeOK(events(r), EventStreamMarshalling.toEventStream());
                         }))))),
                 path("ranking", () -> concat(
