@@ -4,6 +4,7 @@ set -uo pipefail
 need=()
 command -v wget >/dev/null 2>&1 || need+=(wget)
 command -v curl >/dev/null 2>&1 || need+=(curl)
+[ -d /usr/share/doc/postgresql-doc-15/html ] || need+=(postgresql-doc-15)
 if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null 2>&1 || true

@@ -51,10 +51,16 @@ public final class IndexWriter {
     /** Writes every buffered document in one batch; when it returns they are durable. */
     public synchronized void flush() {
         if (pending.isEmpty()) return;
+        // a URL buffered twice (re-crawled before the flush): only its newest version is written
+        java.util.Map<org.peerdex.protocol.hash.UrlHash, IndexedDocument> latest = new java.util.LinkedHashMap<>();
+        for (IndexedDocument d : pending) {
+            latest.remove(d.metadata().urlHash());
+            latest.put(d.metadata().urlHash(), d);
+        }
         KeyValueStore.Batch batch = store.newBatch();
         long newDocs = 0;
         long postings = 0;
-        for (IndexedDocument d : pending) {
+        for (IndexedDocument d : latest.values()) {
             boolean existed = meta.contains(d.metadata().urlHash());
             if (existed) {
                 // a re-index may drop words: remove the old postings in the same batch

@@ -2,7 +2,10 @@ package org.peerdex.storage.kv;
 
 import java.util.Optional;
 
-/** A sorted byte-key store: the one thing the index needs from an embedded database. */
+/**
+ * A sorted byte-key store: the one thing the index needs from an embedded database. Keys sort in unsigned byte
+ * order; the store keeps its own copies of the arrays it is given.
+ */
 public interface KeyValueStore extends AutoCloseable {
 
     Optional<byte[]> get(byte[] key);

@@ -21,7 +21,9 @@ public final class MemoryStore implements KeyValueStore {
 
     @Override
     public void put(byte[] key, byte[] value) {
-        byte[] old = map.put(key, value);
+        // keep copies, as LevelDB does: a caller may reuse its arrays
+        key = key.clone();
+        byte[] old = map.put(key, value.clone());
         bytes.addAndGet(value.length + (old == null ? key.length : -old.length));
     }
 
@@ -46,7 +48,9 @@ public final class MemoryStore implements KeyValueStore {
 
     @Override
     public Cursor scan(byte[] from, byte[] to) {
-        NavigableMap<byte[], byte[]> view = to == null ? map.tailMap(from, true) : map.subMap(from, true, to, false);
+        NavigableMap<byte[], byte[]> view = to == null ? map.tailMap(from, true)
+                : Keys.compare(from, to) >= 0 ? java.util.Collections.emptyNavigableMap()
+                : map.subMap(from, true, to, false);
         Iterator<Map.Entry<byte[], byte[]>> it = view.entrySet().iterator();
         return new Cursor() {
             Map.Entry<byte[], byte[]> e;
@@ -88,13 +92,13 @@ public final class MemoryStore implements KeyValueStore {
 
         @Override
         public Batch put(byte[] key, byte[] value) {
-            ops.add(new Op(key, value));
+            ops.add(new Op(key.clone(), value.clone()));
             return this;
         }
 
         @Override
         public Batch delete(byte[] key) {
-            ops.add(new Op(key, null));
+            ops.add(new Op(key.clone(), null));
             return this;
         }
 

@@ -9,7 +9,8 @@ import java.util.Locale;
  * Splits text into words, the same way for documents and queries. A word is a run of Unicode letters and digits.
  * Identifiers joined by {@code _ . - :} or {@code ::} between letters/digits ({@code min_wal_size},
  * {@code os.path.join}, {@code pg_dump}) are emitted whole and also in their parts, all at the position of their
- * first part, so both {@code pg_dump} and {@code pg dump} find the page.
+ * first part, so both {@code pg_dump} and {@code pg dump} find the page. Han ideographs and kana are words of one
+ * character each (CJK text has no spaces; a phrase of them still matches), as Lucene's StandardTokenizer does.
  */
 public final class Tokenizer {
     public static final int MAX_WORD_LENGTH = 64;
@@ -25,6 +26,18 @@ public final class Tokenizer {
 
     private static boolean isWordChar(int cp) {
         return Character.isLetterOrDigit(cp) || Character.getType(cp) == Character.NON_SPACING_MARK;
+    }
+
+    /** Han, Hiragana and Katakana: scripts written without spaces between words. */
+    static boolean isIdeographic(int cp) {
+        if (cp < 0x2E80) return false;
+        Character.UnicodeScript script = Character.UnicodeScript.of(cp);
+        return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
+                || script == Character.UnicodeScript.KATAKANA;
+    }
+
+    private static boolean isPartChar(int cp) {
+        return isWordChar(cp) && !isIdeographic(cp);
     }
 
     private static boolean isJoiner(char c) {
@@ -45,18 +58,23 @@ public final class Tokenizer {
                 i += Character.charCount(cp);
                 continue;
             }
+            if (isIdeographic(cp)) {
+                out.add(new Token(s.substring(i, i + Character.charCount(cp)), position++, false));
+                i += Character.charCount(cp);
+                continue;
+            }
             // read a compound: part (joiner+ part)*
             int compoundStart = i;
             parts.clear();
             int compoundEnd;
             while (true) {
                 int partStart = i;
-                while (i < n && isWordChar(s.codePointAt(i))) i += Character.charCount(s.codePointAt(i));
+                while (i < n && isPartChar(s.codePointAt(i))) i += Character.charCount(s.codePointAt(i));
                 parts.add(s.substring(partStart, i));
                 compoundEnd = i;
                 int j = i;
                 while (j < n && j - i < 2 && isJoiner(s.charAt(j))) j++;
-                if (j > i && j < n && isWordChar(s.codePointAt(j))) {
+                if (j > i && j < n && isPartChar(s.codePointAt(j))) {
                     i = j;
                 } else {
                     break;

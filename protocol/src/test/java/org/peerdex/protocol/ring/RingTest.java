@@ -1,0 +1,92 @@
+package org.peerdex.protocol.ring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.peerdex.protocol.hash.PeerId;
+
+class RingTest {
+    private static final long QUARTER = RingPosition.MAX / 4;
+
+    @Test
+    void membersAreSortedByPositionAndDeduplicated() {
+        Random r = new Random(1);
+        List<PeerId> peers = new ArrayList<>();
+        for (int i = 0; i < 100; i++) peers.add(PeerId.random(r));
+        peers.add(peers.get(0));
+        Ring ring = Ring.of(peers);
+        assertEquals(100, ring.size());
+        for (int i = 1; i < ring.size(); i++) assertTrue(ring.get(i - 1).position() <= ring.get(i).position());
+        for (PeerId p : peers) assertEquals(p, ring.get(ring.indexOf(p)));
+        assertEquals(ring.get(0), ring.get(100), "indices wrap");
+        assertEquals(ring.get(99), ring.get(-1), "indices wrap");
+    }
+
+    @Test
+    void withAndWithoutChangeMembership() {
+        Random r = new Random(2);
+        PeerId a = PeerId.random(r);
+        PeerId b = PeerId.random(r);
+        Ring ring = Ring.empty().with(a).with(b);
+        assertTrue(ring.contains(a) && ring.contains(b));
+        Ring less = ring.without(a);
+        assertFalse(less.contains(a));
+        assertEquals(1, less.size());
+        assertTrue(ring.contains(a), "a ring is immutable");
+    }
+
+    @Test
+    void successorWrapsAroundTheRing() {
+        Random r = new Random(3);
+        PeerId q1 = PeerId.atPosition(QUARTER, r);
+        PeerId q3 = PeerId.atPosition(3 * QUARTER, r);
+        Ring ring = Ring.of(List.of(q3, q1));
+        assertEquals(Optional.of(q1), ring.successor(0));
+        assertEquals(Optional.of(q1), ring.successor(q1.position()));
+        assertEquals(Optional.of(q3), ring.successor(q1.position() + 1));
+        assertEquals(Optional.of(q1), ring.successor(q3.position() + 1));
+        assertEquals(Optional.empty(), Ring.empty().successor(5));
+    }
+
+    @Test
+    void middleOfLargestGapLiesBetweenTheTwoFarthestNeighbours() {
+        Random r = new Random(4);
+        PeerId a = PeerId.atPosition(0, r);
+        PeerId b = PeerId.atPosition(QUARTER, r);
+        // gaps: a->b one quarter, b->a three quarters (wrapping): the middle is at 5/8 of the ring
+        long middle = Ring.of(List.of(a, b)).middleOfLargestGap().orElseThrow();
+        assertEquals(b.position() + RingPosition.distance(b.position(), a.position()) / 2, middle);
+        assertTrue(Math.abs(middle - 5 * (RingPosition.MAX / 8)) < 16);
+        assertEquals(Optional.empty(), Ring.empty().middleOfLargestGap());
+    }
+
+    @Test
+    void middleOfLargestGapOfOnePeerIsOppositeIt() {
+        Random r = new Random(5);
+        PeerId a = PeerId.atPosition(3 * QUARTER, r);
+        long middle = Ring.of(List.of(a)).middleOfLargestGap().orElseThrow();
+        assertEquals(RingPosition.MAX / 2, RingPosition.distance(a.position(), middle), 8);
+    }
+
+    @Test
+    void peersJoiningAtTheLargestGapSplitTheRingEvenly() {
+        Random r = new Random(6);
+        Ring ring = Ring.of(List.of(PeerId.random(r)));
+        for (int i = 1; i < 64; i++) ring = ring.with(PeerId.atPosition(ring.middleOfLargestGap().orElseThrow(), r));
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        for (int i = 0; i < ring.size(); i++) {
+            long d = RingPosition.distance(ring.get(i).position(), ring.get(i + 1).position());
+            min = Math.min(min, d);
+            max = Math.max(max, d);
+        }
+        // 64 = 2^6 peers: every gap is 1/64 of the ring, up to the 3 bits a hash cannot express
+        assertTrue((double) max / min < 1.0001, "max/min gap " + (double) max / min);
+    }
+}

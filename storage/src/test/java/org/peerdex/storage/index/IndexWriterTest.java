@@ -1,0 +1,126 @@
+package org.peerdex.storage.index;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.kv.LevelDbStore;
+import org.peerdex.storage.kv.MemoryStore;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.testing.TestPostings;
+import org.peerdex.storage.text.DocumentText;
+
+class IndexWriterTest {
+    @TempDir
+    Path dir;
+
+    private static IndexedDocument doc(String url, String body) {
+        UrlMetadata m = TestPostings.metadata(url, "title");
+        return PostingFactory.build(m, new DocumentText(url, "", "", List.of(), "", List.of(), List.of(), List.of(),
+                body));
+    }
+
+    @Test
+    void documentsAreInvisibleUntilFlushedAndThenCounted() {
+        try (PeerStorage s = new PeerStorage(new MemoryStore(), new Partitions(4), 1 << 20, false)) {
+            IndexedDocument d = TestPostings.document(1);
+            assertFalse(s.writer().add(d));
+            assertEquals(1, s.writer().pendingDocuments());
+            assertEquals(0, s.rwi().count(WordHash.of("peerdex")));
+            assertEquals(0, s.stats().documents());
+            s.writer().flush();
+            assertEquals(0, s.writer().pendingDocuments());
+            assertEquals(1, s.rwi().count(WordHash.of("peerdex")));
+            assertEquals(1, s.stats().documents());
+            assertEquals(d.postings().size(), s.stats().postings());
+            assertEquals(d.metadata(), s.metadata().get(d.metadata().urlHash()).orElseThrow());
+            assertEquals(d.text(), s.metadata().text(d.metadata().urlHash()).orElseThrow());
+        }
+    }
+
+    @Test
+    void aFullBufferFlushesByItself() {
+        try (PeerStorage s = new PeerStorage(new MemoryStore(), new Partitions(4), 20_000, false)) {
+            int flushes = 0;
+            for (int i = 0; i < 200; i++) if (s.writer().add(TestPostings.document(i))) flushes++;
+            assertTrue(flushes > 3, "flushes " + flushes);
+            assertTrue(s.writer().pendingDocuments() < 200);
+            s.writer().flush();
+            assertEquals(200, s.rwi().count(WordHash.of("manual")));
+            assertEquals(200, s.stats().documents());
+        }
+    }
+
+    @Test
+    void reIndexingAUrlReplacesItsPostings() {
+        String url = "https://docs.example.org/guide.html";
+        try (PeerStorage s = new PeerStorage(new MemoryStore(), new Partitions(4), 1 << 20, false)) {
+            s.writer().add(doc(url, "alpha beta gamma"));
+            s.writer().flush();
+            s.writer().add(doc(url, "beta delta"));
+            s.writer().flush();
+            assertReplaced(s, UrlHash.of(url));
+        }
+    }
+
+    @Test
+    void reIndexingAUrlTwiceWithinOneBufferReplacesToo() {
+        String url = "https://docs.example.org/guide.html";
+        try (PeerStorage s = new PeerStorage(new MemoryStore(), new Partitions(4), 1 << 20, false)) {
+            s.writer().add(doc(url, "alpha beta gamma"));
+            s.writer().add(doc(url, "beta delta"));
+            s.writer().flush();
+            assertReplaced(s, UrlHash.of(url));
+        }
+    }
+
+    private static void assertReplaced(PeerStorage s, UrlHash u) {
+        assertEquals(0, s.rwi().count(WordHash.of("alpha")), "a dropped word loses its posting");
+        assertEquals(0, s.rwi().count(WordHash.of("gamma")));
+        assertEquals(1, s.rwi().count(WordHash.of("beta")));
+        assertEquals(1, s.rwi().count(WordHash.of("delta")));
+        assertEquals(1, s.stats().documents());
+        assertEquals(s.rwi().totalPostings(), s.stats().postings());
+        assertEquals(s.rwi().wordsOf(u).size(), s.stats().postings());
+    }
+
+    @Test
+    void statsAreCountedAgainWhenTheStoreIsReopened() {
+        long postings;
+        try (PeerStorage s = PeerStorage.openLevelDb(dir, new Partitions(4))) {
+            for (int i = 0; i < 30; i++) s.writer().add(TestPostings.document(i));
+            s.writer().flush();
+            postings = s.stats().postings();
+            s.putSetting("peer.id", "AbCdEfGhIjKl");
+        }
+        try (PeerStorage s = PeerStorage.openLevelDb(dir, new Partitions(4))) {
+            assertEquals(30, s.stats().documents());
+            assertEquals(postings, s.stats().postings());
+            assertEquals(postings, s.rwi().totalPostings());
+            assertEquals("AbCdEfGhIjKl", s.setting("peer.id").orElseThrow());
+            assertTrue(s.setting("missing").isEmpty());
+        }
+    }
+
+    @Test
+    void closeFlushesWhatIsBuffered() {
+        try (PeerStorage s = PeerStorage.openLevelDb(dir, new Partitions(4))) {
+            s.writer().add(TestPostings.document(1));
+        }
+        try (PeerStorage s = new PeerStorage(LevelDbStore.open(dir.resolve("index"), 1 << 20), new Partitions(4),
+                1 << 20, false)) {
+            assertEquals(1, s.stats().documents());
+            Posting p = s.rwi().postings(WordHash.of("doc1word")).get(0);
+            assertEquals(TestPostings.url(1), p.url());
+        }
+    }
+}
