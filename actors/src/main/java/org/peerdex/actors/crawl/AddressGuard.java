@@ -6,7 +6,8 @@ import java.net.UnknownHostException;
 
 /**
  * SSRF safety: the crawler does not reach loopback, private, link-local, unique-local, CGNAT or multicast
- * addresses unless the node runs in intranet mode or the host is listed in {@code peerdex.crawler.allow-hosts}.
+ * addresses unless the node runs in intranet mode, the host is listed in {@code peerdex.crawler.allow-hosts}, or
+ * (loopback only) {@code peerdex.crawler.allow-loopback} is on.
  * The check is made on every resolved address of the host (a public name may point to 127.0.0.1), before the
  * first request and after every redirect. (The HTTP client resolves again; a rebinding DNS server could still
  * race this check.)
@@ -32,11 +33,12 @@ public final class AddressGuard {
         if (settings.intranet() || CrawlerSettings.matches(settings.allowHosts(), host)) return all;
         for (InetAddress a : all) {
             if (CrawlerSettings.matches(settings.allowHosts(), a.getHostAddress())) continue;
+            if (settings.allowLoopback() && a.isLoopbackAddress()) continue;
             String why = internal(a);
             if (why != null) {
                 throw new RefusedAddressException(host + " resolves to " + a.getHostAddress() + ", a " + why
                         + " address; the crawler reaches such addresses only in intranet mode (--mode intranet) or"
-                        + " for hosts listed in peerdex.crawler.allow-hosts");
+                        + " for hosts listed in peerdex.crawler.allow-hosts (loopback: peerdex.crawler.allow-loopback = on)");
             }
         }
         return all;

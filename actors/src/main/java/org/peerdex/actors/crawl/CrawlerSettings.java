@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /** The typed view of {@code peerdex.crawler} and {@code peerdex.indexer} (see reference.conf). */
 public record CrawlerSettings(String userAgent, long minDelayMs, List<String> unpoliteHosts, long crawlDelayCapMs,
-                              List<String> allowHosts, boolean intranet, long connectTimeoutMs, long readTimeoutMs,
+                              List<String> allowHosts, boolean allowLoopback, boolean intranet, long connectTimeoutMs, long readTimeoutMs,
                               long totalTimeoutMs, int maxBodyBytes, int maxRedirects, int maxRetries,
                               long maxRetryAfterMs, long retryDefaultMs, long robotsRetryMs, long robotsCacheTtlMs,
                               int maxParallelPerHost, int dispatchWindow, int maxSitemapUrls, long progressIntervalMs,
@@ -17,7 +17,7 @@ public record CrawlerSettings(String userAgent, long minDelayMs, List<String> un
         Config c = root.getConfig("peerdex.crawler");
         Config i = root.getConfig("peerdex.indexer");
         return new CrawlerSettings(c.getString("user-agent"), ms(c, "min-delay"), c.getStringList("unpolite-hosts"),
-                ms(c, "crawl-delay-cap"), c.getStringList("allow-hosts"), intranet, ms(c, "connect-timeout"),
+                ms(c, "crawl-delay-cap"), c.getStringList("allow-hosts"), c.getBoolean("allow-loopback"), intranet, ms(c, "connect-timeout"),
                 ms(c, "read-timeout"), ms(c, "total-timeout"), (int) Math.min(Integer.MAX_VALUE - 16,
                 c.getBytes("max-body-bytes")), c.getInt("max-redirects"), c.getInt("max-retries"),
                 ms(c, "max-retry-after"), ms(c, "retry-default"), ms(c, "robots-retry"), ms(c, "robots-cache-ttl"),
