@@ -183,6 +183,8 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             }
         }
         indexer.tell(new Indexer.Index(frontier, m.entry(), out, ctx.getSelf()));
+        // new links are dispatched now, not when the indexer has written this page: fetching never waits for it
+        if (pending <= window / 2) return fill();
         return this;
     }
 
