@@ -45,7 +45,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     public record SitemapUrls(String site, List<String> urls) implements Command {}
 
     /** From the indexer: these URLs are done (their results are durable). */
-    public record Indexed(List<Indexer.Verdict> verdicts) implements Command {}
+    public record Indexed(List<Indexer.Verdict> verdicts, long flushMs) implements Command {}
 
     private enum Tick implements Command { INSTANCE }
 
@@ -74,6 +74,9 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private long pending;
     private long lastPersist = System.currentTimeMillis();
     private long lastPush;
+    private long fetchMs;
+    private long parseMs;
+    private long indexMs;
     private final int window;
 
     public static Behavior<Command> create(CrawlRecord record, CrawlServices services,
@@ -175,6 +178,8 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             services.rates().record(now, 1);
         }
         if (out instanceof PageOutcome.Fetched f) {
+            fetchMs += f.fetchMs();
+            parseMs += f.parseMs();
             if (!f.url().equals(m.entry().url()) && !frontier.claim(f.url())) {
                 out = new PageOutcome.Skipped("redirect-seen", f.status(), "redirected to " + f.url()
                         + ", which this crawl reaches under its own entry", f.redirects());
@@ -234,6 +239,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     }
 
     private Behavior<Command> onIndexed(Indexed m) {
+        indexMs += m.flushMs();
         for (Indexer.Verdict v : m.verdicts()) {
             pending--;
             long[] hp = hostPending.get(site(v.entry().url()));
@@ -281,13 +287,17 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         CrawlProgress p = CrawlProgress.of(r);
         return new CrawlProgress(p.id(), p.state(), p.url(), 0, p.fetched(), p.indexed(), p.skipped(), p.errors(),
                 p.pagesPerMinute(), p.skippedBy(), p.errorsBy(), Map.copyOf(linksRejected), List.of(), p.startedAt(),
-                p.finishedAt(), p.message(), p.profile());
+                p.finishedAt(), p.message(), p.profile(), timing());
     }
 
     private void persist(String state, long finishedAt, String why) {
         record = new CrawlRecord(record.id(), profile, state, record.createdAt(), finishedAt, fetched, indexed,
                 skipped, errors, skippedBy, errorsBy, why);
         services.crawls().put(record);
+    }
+
+    private Map<String, Long> timing() {
+        return Map.of("fetch", fetchMs, "parse", parseMs, "index", indexMs);
     }
 
     private CrawlProgress progress() {
@@ -300,6 +310,6 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         }
         return new CrawlProgress(record.id(), CrawlRecord.RUNNING, profile.url(), frontier.queued(), fetched, indexed,
                 skipped, errors, meter.perMinute(System.currentTimeMillis()), Map.copyOf(skippedBy),
-                Map.copyOf(errorsBy), Map.copyOf(linksRejected), hs, record.createdAt(), 0, "", profile);
+                Map.copyOf(errorsBy), Map.copyOf(linksRejected), hs, record.createdAt(), 0, "", profile, timing());
     }
 }

@@ -107,6 +107,7 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
         List<Index> items = new ArrayList<>(buffer);
         buffer.clear();
         long now = System.currentTimeMillis();
+        long t0 = System.nanoTime();
         List<Verdict> verdicts = new ArrayList<>(items.size());
         Map<String, UrlHash> batchHashes = new HashMap<>();
         List<IndexedDocument> docs = new ArrayList<>();
@@ -184,7 +185,9 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
             replies.computeIfAbsent(items.get(i).replyTo(), k -> new ArrayList<>()).add(verdicts.get(i));
         }
         done.forEach(Frontier::markDone);
-        replies.forEach((to, vs) -> to.tell(new Crawler.Indexed(vs)));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        // a batch's write time is shared among the crawls in it, by their number of pages
+        replies.forEach((to, vs) -> to.tell(new Crawler.Indexed(vs, ms * vs.size() / items.size())));
         if (!docs.isEmpty()) {
             List<Posting> postings = new ArrayList<>();
             List<UrlMetadata> metas = new ArrayList<>();
