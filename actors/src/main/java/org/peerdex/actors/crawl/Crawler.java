@@ -39,7 +39,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     public record PageDone(Frontier.Entry entry, PageOutcome outcome) implements Command {}
 
     /** From a host queue: its robots rules are in and its delay is known. */
-    public record HostReady(String site, long delayMs, String robots) implements Command {}
+    public record HostReady(String site, long delayMs, String robots, boolean sitemapsPending) implements Command {}
 
     /** From a host queue: page URLs listed in the host's sitemaps. */
     public record SitemapUrls(String site, List<String> urls) implements Command {}
@@ -59,6 +59,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private final CrawlScope scope;
     private final Frontier frontier;
     private final RateMeter meter = new RateMeter();
+    private final org.peerdex.storage.links.LinkGraph links;
     private CrawlRecord record;
     private long fetched;
     private long indexed;
@@ -74,6 +75,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private long pending;
     private long lastPersist = System.currentTimeMillis();
     private long lastPush;
+    private int sitemapsPending;
     private long fetchMs;
     private long parseMs;
     private long indexMs;
@@ -103,6 +105,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         skippedBy.putAll(record.skippedBy());
         errorsBy.putAll(record.errorsBy());
         this.frontier = new Frontier(services.storage().store(), record.id());
+        this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         boolean resumed = frontier.admitted() > 0;
         List<Frontier.Candidate> starts = new ArrayList<>();
         for (String u : profile.urls()) starts.add(new Frontier.Candidate(u, 0));
@@ -160,7 +163,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                         record.createdAt(), ctx.getSelf()), "host-" + hosts.size())).tell(new HostQueue.Enqueue(e));
             }
         }
-        if (pending == 0) return end(CrawlRecord.FINISHED, "");
+        if (pending == 0 && sitemapsPending == 0) return end(CrawlRecord.FINISHED, "");
         return this;
     }
 
@@ -196,6 +199,8 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private void admitLinks(Frontier.Entry entry, PageOutcome.Fetched f) {
         List<Frontier.Candidate> candidates = new ArrayList<>();
         if (!f.doc().nofollow()) {
+            // recorded before the links are followed, so a target's anchors are there when its entry is built
+            links.record(org.peerdex.protocol.hash.UrlHash.ofNormalized(f.url()), Indexer.outLinks(f.doc()));
             for (var link : f.doc().links()) {
                 if (link.nofollow()) {
                     linksRejected.merge("nofollow", 1L, Long::sum);
@@ -218,6 +223,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     }
 
     private Behavior<Command> onSitemapUrls(SitemapUrls m) {
+        sitemapsPending--;
         List<Frontier.Candidate> candidates = new ArrayList<>();
         for (String u : m.urls()) {
             Optional<String> n = UrlNormalizer.normalize(u);
@@ -230,11 +236,12 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             frontier.offer(candidates, profile.maxPages(), profile.maxPagesPerHost());
             ctx.getLog().info("crawl {}: {} URLs from the sitemaps of {}", record.id(), candidates.size(), m.site());
         }
-        return this;
+        return fill();
     }
 
     private Behavior<Command> onHostReady(HostReady m) {
         hostInfo.put(m.site(), new CrawlProgress.HostProgress(m.site(), 0, m.delayMs(), m.robots()));
+        if (m.sitemapsPending()) sitemapsPending++;
         return this;
     }
 

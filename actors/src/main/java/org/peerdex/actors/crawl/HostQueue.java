@@ -48,6 +48,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private final ActorRef<Crawler.Command> crawler;
     private final Deque<Frontier.Entry> queue = new ArrayDeque<>();
     private final Map<String, Integer> retries = new HashMap<>();
+    private final org.peerdex.storage.links.LinkGraph links;
     private RobotsCache.HostRules rules;
     private String refused;
     private long delayMs;
@@ -73,6 +74,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         this.scope = scope;
         this.crawlStartedAt = crawlStartedAt;
         this.crawler = crawler;
+        this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         String host = URI.create(site).getHost();
         ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> loadRules(host), services.blocking()),
                 (r, t) -> r != null ? r : new RobotsReady(null, false, "robots.txt: " + t));
@@ -129,9 +131,11 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
             rules = m.rules();
             delayMs = delayMs(services.settings(), profile, m.unpolite(), rules.crawlDelayMs());
             parallel = delayMs == 0 ? Math.max(1, services.settings().maxParallelPerHost()) : 1;
-            if (profile.sitemaps() && !rules.sitemaps().isEmpty() && profile.depth() >= 1) readSitemaps();
         }
-        crawler.tell(new Crawler.HostReady(site, delayMs, refused != null ? "refused" : rules.source()));
+        boolean sitemaps = refused == null && profile.sitemaps() && !rules.sitemaps().isEmpty() && profile.depth() >= 1;
+        // the crawler learns of the pending sitemaps first, so it does not finish before their URLs arrive
+        crawler.tell(new Crawler.HostReady(site, delayMs, refused != null ? "refused" : rules.source(), sitemaps));
+        if (sitemaps) readSitemaps();
         pump();
         return this;
     }
@@ -140,7 +144,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         List<String> maps = rules.sitemaps();
         int max = services.settings().maxSitemapUrls();
         CompletableFuture.supplyAsync(() -> services.sitemaps().urls(maps, max), services.blocking())
-                .thenAccept(urls -> crawler.tell(new Crawler.SitemapUrls(site, urls)));
+                .whenComplete((urls, t) -> crawler.tell(new Crawler.SitemapUrls(site, urls == null ? List.of() : urls)));
     }
 
     private void pump() {
@@ -184,7 +188,12 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
                         List.of());
             }
         }
-        return services.processor().process(e.url(), scope);
+        PageOutcome o = services.processor().process(e.url(), scope);
+        if (o instanceof PageOutcome.Fetched f && !f.doc().noindex()) {
+            // condense here, in parallel with other fetches; the indexer only checks duplicates and writes
+            o = f.withPrepared(Indexer.document(links, UrlHash.ofNormalized(f.url()), f, System.currentTimeMillis()));
+        }
+        return o;
     }
 
     private Behavior<Command> onFetchDone(FetchDone m) {

@@ -32,8 +32,9 @@ import org.peerdex.storage.text.Tokenizer;
 
 /**
  * Turns crawl outcomes into index entries, in batches (at most {@code max-batch-documents}, at least every
- * {@code flush-interval}): a parsed page becomes URL metadata and postings (the condenser), with the anchor texts of
- * links pointing to it indexed for it (as YaCy does); its out-links go to the link graph; {@code noindex},
+ * {@code flush-interval}): a parsed page becomes URL metadata and postings (the condenser, usually run already on
+ * the fetch worker), with the anchor texts of links pointing to it indexed for it (as YaCy does; the crawler records
+ * each page's out-links in the link graph before it follows them); {@code noindex},
  * a canonical URL elsewhere and duplicate content (by content hash) keep it out of the index. Every URL gets its
  * crawl history (fetched, redirects, why skipped). After the write is durable the URLs are marked done in their
  * frontiers, the crawlers told, and the DHT replication hook called. One per node, on the blocking dispatcher.
@@ -122,7 +123,6 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
                 target = UrlHash.ofNormalized(f.url());
                 events.add(new UrlMetadataStore.HistoryEvent(now, "fetched", f.status(), fetchDetail(item.entry(), f)));
                 ParsedDocument doc = f.doc();
-                if (!doc.nofollow()) links.record(target, outLinks(doc));
                 String reason = null;
                 String detail = "";
                 if (doc.noindex()) {
@@ -143,7 +143,7 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
                     v = new Verdict(item.entry(), Verdict.SKIPPED, reason);
                     events.add(new UrlMetadataStore.HistoryEvent(now, "skipped", f.status(), reason + ": " + detail));
                 } else {
-                    IndexedDocument d = document(target, f, now);
+                    IndexedDocument d = f.prepared() != null ? f.prepared() : document(links, target, f, now);
                     storage.writer().add(d);
                     docs.add(d);
                     batchHashes.put(doc.contentHash(), target);
@@ -203,7 +203,11 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
         }
     }
 
-    private IndexedDocument document(UrlHash hash, PageOutcome.Fetched f, long now) {
+    /**
+     * The index entry of a fetched page: metadata, and postings over its text plus the anchor texts of the links to
+     * it recorded so far. Thread-safe (fetch workers call it to build entries in parallel).
+     */
+    static IndexedDocument document(LinkGraph links, UrlHash hash, PageOutcome.Fetched f, long now) {
         ParsedDocument doc = f.doc();
         String host = host(f.url());
         int local = 0;
@@ -222,7 +226,7 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
         return PostingFactory.build(meta, text);
     }
 
-    private static List<LinkGraph.OutLink> outLinks(ParsedDocument doc) {
+    static List<LinkGraph.OutLink> outLinks(ParsedDocument doc) {
         List<LinkGraph.OutLink> out = new ArrayList<>();
         for (ParsedDocument.Link l : doc.links()) {
             if (!l.nofollow()) out.add(new LinkGraph.OutLink(UrlHash.ofNormalized(l.url()), l.anchor()));

@@ -50,6 +50,6 @@ public final class PageProcessor {
         }
         long parseMs = (System.nanoTime() - t0) / 1_000_000;
         return new PageOutcome.Fetched(doc.url(), status, r.redirects(), doc, r.body().length,
-                r.truncated() || doc.truncated(), r.lastModified(), r.millis(), parseMs);
+                r.truncated() || doc.truncated(), r.lastModified(), r.millis(), parseMs, null);
     }
 }
