@@ -21,8 +21,9 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+trap "exit 143" INT TERM
 
-if [ ! -f "$jar" ] || [ -n "$(find "$here" -path "$here/*/target" -prune -o -name '*.java' -newer "$jar" -print -quit)" ]; then
+if [ "${PEERDEX_NO_BUILD:-0}" != 1 ] && { [ ! -f "$jar" ] || [ -n "$(find "$here" -path "$here/*/target" -prune -o -name '*.java' -newer "$jar" -print -quit)" ]; }; then
   log "building $jar"
   (cd "$here" && mvn -B -q -DskipTests -pl node -am package)
 fi
