@@ -183,17 +183,24 @@ public final class NetworkBenchmark {
                 .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         double first = -1;
         String event = null;
+        StringBuilder data = new StringBuilder();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(resp.body(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
-                if (line.startsWith("event:")) {
-                    event = line.substring(6).trim();
+                // an event's fields may come in any order; it is complete at the blank line
+                if (line.startsWith("event:")) event = line.substring(6).trim();
+                else if (line.startsWith("data:")) data.append(line.substring(5).trim());
+                else if (line.isEmpty() && event != null) {
                     if (event.equals("result") && first < 0) first = (System.nanoTime() - t) / 1e6;
-                } else if (line.startsWith("data:") && "done".equals(event)) {
-                    double doneMs = (System.nanoTime() - t) / 1e6;
-                    JsonNode d = JSON.readTree(line.substring(5).trim());
-                    JsonNode net = d.get("network");
-                    return new double[] {first, doneMs, net.get("messages").asDouble(), net.get("bytes").asDouble(), d.get("results").size()};
+                    if (event.equals("done")) {
+                        double doneMs = (System.nanoTime() - t) / 1e6;
+                        JsonNode d = JSON.readTree(data.toString());
+                        JsonNode net = d.get("network");
+                        return new double[] {first, doneMs, net.get("messages").asDouble(), net.get("bytes").asDouble(),
+                            d.get("results").size()};
+                    }
+                    event = null;
+                    data.setLength(0);
                 }
             }
         }
