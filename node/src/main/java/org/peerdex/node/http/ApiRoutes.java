@@ -77,7 +77,9 @@ public final class ApiRoutes {
                         r -> Json.error(StatusCodes.BAD_REQUEST, "bad query parameter '" + r.parameterName() + "': "
                                 + r.errorMsg()))
                 .handle(MalformedRequestContentRejection.class,
-                        r -> Json.error(StatusCodes.BAD_REQUEST, "malformed request body: " + r.message()))
+                        r -> r.getCause() instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException
+                                ? Json.error(StatusCodes.PAYLOAD_TOO_LARGE, "request body too large")
+                                : Json.error(StatusCodes.BAD_REQUEST, "malformed request body: " + r.message()))
                 .handle(UnsupportedRequestContentTypeRejection.class,
                         r -> Json.error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "unsupported content type"))
                 .handleAll(MethodRejection.class,

@@ -13,7 +13,6 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.Route;
 
 import static org.apache.pekko.http.javadsl.server.Directives.complete;
-import static org.apache.pekko.http.javadsl.server.Directives.extractClientIP;
 import static org.apache.pekko.http.javadsl.server.Directives.extractRequest;
 import static org.apache.pekko.http.javadsl.server.Directives.mapRequest;
 import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
@@ -66,11 +65,9 @@ public final class SearchRateLimit {
         return extractRequest(req -> {
             String path = req.getUri().path();
             if (!SEARCH_PATHS.contains(path)) return inner.get();
-            return extractClientIP(ip -> {
-                if (exemptLoopback && ip.getAddress().map(InetAddress::isLoopbackAddress).orElse(false)) {
-                    return inner.get();
-                }
-                String client = ip.getAddress().map(InetAddress::getHostAddress).orElse("unknown");
+            return ClientAddress.extract(ip -> {
+                if (exemptLoopback && ip.map(InetAddress::isLoopbackAddress).orElse(false)) return inner.get();
+                String client = ip.map(InetAddress::getHostAddress).orElse("unknown");
                 long now = System.nanoTime();
                 long wait = searches.acquire(client, now);
                 if (wait > 0) {

@@ -8,7 +8,7 @@ import java.util.Random;
  * One malformed (or merely odd) HTTP request drawn from a seeded random: methods, paths, query parameters,
  * headers and bodies that clients get wrong or attackers try. The same Random state gives the same bytes.
  */
-record FuzzRequest(String method, byte[] bytes, String summary) {
+record FuzzRequest(String method, byte[] bytes, String summary, boolean truncated) {
     private static final String[] METHODS = {"GET", "GET", "GET", "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD",
         "OPTIONS", "TRACE", "CONNECT", "FOO", "get", ""};
     private static final String[] PATHS = {"/api/search", "/api/search", "/api/search/stream", "/api/status",
@@ -56,11 +56,14 @@ record FuzzRequest(String method, byte[] bytes, String summary) {
         if (r.nextInt(20) != 0) write(raw, "Host: 127.0.0.1" + eol);
         write(raw, "Connection: close" + eol);
         boolean lengthSent = false;
+        boolean truncated = false;
         int headers = r.nextInt(4);
         StringBuilder hs = new StringBuilder();
         for (int i = 0; i < headers; i++) {
             String h = header(r, body.length);
             if (h.startsWith("Content-Length") || h.startsWith("Transfer-Encoding")) lengthSent = true;
+            if (h.startsWith("Content-Length: ") && h.substring(16).matches("\\d+")
+                    && Integer.parseInt(h.substring(16)) > body.length) truncated = true;
             hs.append(h.length() > 60 ? h.substring(0, 60) + "..." : h).append(" | ");
             write(raw, h + eol);
         }
@@ -73,7 +76,7 @@ record FuzzRequest(String method, byte[] bytes, String summary) {
         String t = target.length() > 160 ? target.substring(0, 160) + "...(" + target.length() + " chars)" : target.toString();
         String b = new String(body, 0, Math.min(80, body.length), StandardCharsets.ISO_8859_1);
         return new FuzzRequest(method, raw.toByteArray(), method + " " + t + " " + version + " headers [" + hs
-                + "] body " + body.length + " bytes '" + b + "'");
+                + "] body " + body.length + " bytes '" + b + "'", truncated);
     }
 
     private static String segment(Random r) {

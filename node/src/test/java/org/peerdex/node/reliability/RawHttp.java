@@ -32,7 +32,13 @@ final class RawHttp {
 
     /** Sends the bytes on a fresh connection (the request should say Connection: close) and reads the answer. */
     static Response exchange(int port, byte[] request, int timeoutMillis) throws IOException {
+        return exchange("127.0.0.1", port, request, timeoutMillis);
+    }
+
+    /** As {@link #exchange(int, byte[], int)}, from a given loopback address (127.0.0.2 is another client). */
+    static Response exchange(String from, int port, byte[] request, int timeoutMillis) throws IOException {
         try (Socket s = new Socket()) {
+            s.bind(new InetSocketAddress(from, 0));
             s.connect(new InetSocketAddress("127.0.0.1", port), timeoutMillis);
             s.setSoTimeout(timeoutMillis);
             OutputStream out = s.getOutputStream();
@@ -54,14 +60,25 @@ final class RawHttp {
             int n;
             while ((n = in.read(buf)) >= 0) {
                 all.write(buf, 0, n);
-                if (complete(all.toByteArray())) break;
+                if (complete(withoutInterim(all.toByteArray()))) break;
             }
         } catch (SocketTimeoutException e) {
             timedOut = true;
         } catch (IOException e) {
             // connection reset after the answer was written: parse what arrived
         }
-        return parse(all.toByteArray(), timedOut);
+        return parse(withoutInterim(all.toByteArray()), timedOut);
+    }
+
+    /** Drops interim 1xx answers (100 Continue) in front of the real one. */
+    private static byte[] withoutInterim(byte[] b) {
+        byte[] end = "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+        while (b.length > 12 && new String(b, 0, 12, StandardCharsets.ISO_8859_1).matches("HTTP/1\\.[01] 1\\d\\d ")) {
+            int head = indexOf(b, end);
+            if (head < 0) break;
+            b = java.util.Arrays.copyOfRange(b, head + 4, b.length);
+        }
+        return b;
     }
 
     /** True once the head and a Content-Length body (or the last chunk) have arrived. */
