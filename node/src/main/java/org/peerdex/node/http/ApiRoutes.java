@@ -36,7 +36,8 @@ public final class ApiRoutes {
                 new StatusRoutes(ctx).route(),
                 new PeerRoutes(ctx).route(),
                 new SearchRoutes(search, admin).route(),
-                new IndexRoutes(ctx, search, admin).route()));
+                new IndexRoutes(ctx, search, admin).route(),
+                new DocumentRoutes(ctx, search, admin).route()));
         return withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
                 handleRejections(rejections(), () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
                 new CompatRoutes(search).route(),
