@@ -45,6 +45,7 @@ public final class StatusRoutes {
         Runtime rt = Runtime.getRuntime();
         s.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
         s.put("heapMaxBytes", rt.maxMemory());
+        s.put("threads", java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount());
         return s;
     }
 }
