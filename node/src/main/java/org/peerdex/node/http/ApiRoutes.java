@@ -63,6 +63,11 @@ public final class ApiRoutes {
                             return Json.error(StatusCodes.PAYLOAD_TOO_LARGE, "request body too large");
                         }
                         if (t instanceof IllegalArgumentException) return Json.error(StatusCodes.BAD_REQUEST, t.getMessage());
+                        if (t.getMessage() != null && t.getMessage().contains("No space left on device")) {
+                            log.warn("write failed, the disk is full: {}", t.getMessage());
+                            return Json.error(StatusCodes.INSUFFICIENT_STORAGE,
+                                    "the disk is full (No space left on device): nothing was indexed; retry when space returns");
+                        }
                     }
                     log.warn("request failed", e);
                     return Json.error(StatusCodes.INTERNAL_SERVER_ERROR, "internal error: " + e.getClass().getSimpleName());
