@@ -205,7 +205,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             stats.blockedMessages.incrementAndGet();
             return this;
         }
-        if (guard.acquireLookup(address, System.currentTimeMillis()) > 0 || lookupsInFlight.get() >= maxLookupsInFlight) {
+        // senders in this ActorSystem (a simulation's virtual peers) share one address: only remote ones are metered
+        boolean remote = replyTo.path().address().hasGlobalScope();
+        if (remote && guard.acquireLookup(address, System.currentTimeMillis()) > 0
+                || lookupsInFlight.get() >= maxLookupsInFlight) {
             stats.busyLookups.incrementAndGet();
             return guarded(m, x -> busy(x));
         }
