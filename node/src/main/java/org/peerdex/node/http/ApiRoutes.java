@@ -35,7 +35,8 @@ public final class ApiRoutes {
                 new StatusRoutes(ctx).route(),
                 new PeerRoutes(ctx).route(),
                 new SearchRoutes(search, admin).route(),
-                new IndexRoutes(ctx, search, admin).route()));
+                new IndexRoutes(ctx, search, admin).route(),
+                new ImportRoutes(ctx, admin).route()));
         return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> concat(api,
                 new CompatRoutes(search).route(),
                 new UiRoutes().route())));

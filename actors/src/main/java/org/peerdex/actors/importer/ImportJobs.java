@@ -1,0 +1,177 @@
+package org.peerdex.actors.importer;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.peerdex.storage.PeerStorage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The imports of one peer: starts {@link ImportJob}s on the blocking executor, lists them, stops them, re-runs
+ * scheduled ones (feeds re-read every so often), and keeps the history of finished imports per source in the
+ * peer's settings so it survives a restart.
+ */
+public final class ImportJobs implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ImportJobs.class);
+    static final String HISTORY_SETTING = "import.history";
+    private static final int MAX_HISTORY = 200;
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+    private final PeerStorage storage;
+    private final Executor blocking;
+    private final int flushEvery;
+    private final Runnable onFlush;
+    private final Map<String, ImportJob> jobs = new ConcurrentHashMap<>();
+    private final Map<String, Schedule> schedules = new ConcurrentHashMap<>();
+    private final AtomicLong counter = new AtomicLong();
+    private final List<ImportProgress> history = new ArrayList<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "peerdex-import-timer");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** A job that runs again every {@code every}; its progress is the latest run's. */
+    private record Schedule(ScheduledFuture<?> future, Duration every) {}
+
+    public ImportJobs(PeerStorage storage, Executor blocking, int flushEvery, Runnable onFlush) {
+        this.storage = storage;
+        this.blocking = blocking;
+        this.flushEvery = flushEvery;
+        this.onFlush = onFlush;
+        storage.setting(HISTORY_SETTING).ifPresent(json -> {
+            try {
+                history.addAll(MAPPER.readValue(json, new TypeReference<List<ImportProgress>>() { }));
+            } catch (Exception e) {
+                log.warn("import history unreadable, starting a new one: {}", e.getMessage());
+            }
+        });
+        counter.set(history.size());
+    }
+
+    /** Starts an import now; returns its job at once. */
+    public ImportJob start(ImportKind kind, String source, ImportSource body) {
+        ImportJob job = newJob(kind, source, body);
+        blocking.execute(() -> runAndRecord(job));
+        return job;
+    }
+
+    /** Starts an import that runs now and again every {@code every} until stopped; the job shows the latest run. */
+    public ImportJob schedule(ImportKind kind, String source, ImportSource body, Duration every) {
+        ImportJob first = newJob(kind, source, body);
+        String id = first.id();
+        java.util.concurrent.atomic.AtomicBoolean firstRun = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Runnable run = () -> {
+            if (!schedules.containsKey(id)) return;
+            ImportJob job = firstRun.getAndSet(false) ? first
+                    : new ImportJob(id, kind, source, body, storage, flushEvery, onFlush);
+            jobs.put(id, job);
+            runAndRecord(job);
+        };
+        // the timer only hands runs to the blocking executor; a slow run delays the next (fixed delay)
+        schedules.put(id, new Schedule(null, every));
+        ScheduledFuture<?> f = timer.scheduleWithFixedDelay(run, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        schedules.put(id, new Schedule(f, every));
+        return first;
+    }
+
+    private ImportJob newJob(ImportKind kind, String source, ImportSource body) {
+        String id = "imp-" + counter.incrementAndGet() + "-" + Long.toString(System.nanoTime() & 0xffff, 36);
+        ImportJob job = new ImportJob(id, kind, source, body, storage, flushEvery, onFlush);
+        jobs.put(id, job);
+        return job;
+    }
+
+    private void runAndRecord(ImportJob job) {
+        try {
+            job.run();
+        } finally {
+            record(job.progress());
+        }
+    }
+
+    private synchronized void record(ImportProgress p) {
+        history.add(p);
+        while (history.size() > MAX_HISTORY) history.remove(0);
+        try {
+            storage.putSetting(HISTORY_SETTING, MAPPER.writeValueAsString(history));
+        } catch (Exception e) {
+            log.warn("cannot save the import history: {}", e.getMessage());
+        }
+    }
+
+    /** Progress of a job of this run of the peer, or of one in the history. */
+    public Optional<ImportProgress> get(String id) {
+        ImportJob j = jobs.get(id);
+        if (j != null) return Optional.of(withSchedule(j));
+        synchronized (this) {
+            for (int i = history.size() - 1; i >= 0; i--) if (history.get(i).id().equals(id)) return Optional.of(history.get(i));
+        }
+        return Optional.empty();
+    }
+
+    private ImportProgress withSchedule(ImportJob j) {
+        ImportProgress p = j.progress();
+        Schedule s = schedules.get(j.id());
+        if (s == null) return p;
+        Map<String, Object> d = new LinkedHashMap<>(p.details());
+        d.put("every", s.every().toString());
+        if (s.future() != null) d.put("nextRunInMs", Math.max(0, s.future().getDelay(TimeUnit.MILLISECONDS)));
+        // a scheduled import stays running between its runs: it is a live subscription until stopped
+        String state = p.state().equals("finished") ? "running" : p.state();
+        return new ImportProgress(p.id(), p.kind(), p.source(), state, p.imported(), p.skipped(), p.errors(),
+                p.docsPerSecond(), p.startedAt(), p.finishedAt(), p.error(), p.recentErrors(), d);
+    }
+
+    /** Current jobs first (newest first), then earlier runs from the history; optionally of one source only. */
+    public List<ImportProgress> list(String sourceFilter) {
+        List<ImportProgress> out = new ArrayList<>();
+        jobs.values().stream().map(this::withSchedule).sorted(Comparator.comparingLong(ImportProgress::startedAt)
+                .reversed()).forEach(out::add);
+        synchronized (this) {
+            for (int i = history.size() - 1; i >= 0; i--) {
+                ImportProgress h = history.get(i);
+                if (jobs.containsKey(h.id()) && out.stream().anyMatch(o -> o.id().equals(h.id())
+                        && o.startedAt() == h.startedAt())) continue;
+                out.add(h);
+            }
+        }
+        if (sourceFilter == null || sourceFilter.isBlank()) return out;
+        return out.stream().filter(p -> p.source().equals(sourceFilter)).toList();
+    }
+
+    /** Asks a job to stop (and cancels its schedule); empty if there is no such running job. */
+    public Optional<ImportProgress> stop(String id) {
+        ImportJob j = jobs.get(id);
+        if (j == null) return Optional.empty();
+        Schedule s = schedules.remove(id);
+        if (s != null && s.future() != null) s.future().cancel(false);
+        j.stop();
+        return Optional.of(j.progress());
+    }
+
+    @Override
+    public void close() {
+        schedules.values().forEach(s -> {
+            if (s.future() != null) s.future().cancel(false);
+        });
+        jobs.values().forEach(ImportJob::stop);
+        timer.shutdownNow();
+    }
+}

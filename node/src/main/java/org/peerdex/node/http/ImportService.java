@@ -1,0 +1,145 @@
+package org.peerdex.node.http;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.Executor;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.peerdex.actors.importer.FeedImport;
+import org.peerdex.actors.importer.ImportInput;
+import org.peerdex.actors.importer.ImportJob;
+import org.peerdex.actors.importer.ImportJobs;
+import org.peerdex.actors.importer.ImportKind;
+import org.peerdex.actors.importer.ImportSettings;
+import org.peerdex.actors.importer.MediaWikiDump;
+import org.peerdex.actors.importer.OaiPmhImport;
+import org.peerdex.actors.importer.PageFetcher;
+import org.peerdex.node.NetworkBackend;
+import org.peerdex.node.NodeConfig;
+import org.peerdex.node.NodeContext;
+
+/**
+ * The importers of a running peer, one per {@link NodeContext}: turns an API request into an import job on the
+ * blocking dispatcher; after each flush the new documents are offered to their DHT holders.
+ */
+public final class ImportService {
+    private static final Map<NodeContext, ImportService> SERVICES = new WeakHashMap<>();
+    private final NodeContext ctx;
+    private final ImportSettings settings;
+    private final ImportJobs jobs;
+    private final PageFetcher fetcher;
+    private final Executor blocking;
+
+    private ImportService(NodeContext ctx) {
+        this.ctx = ctx;
+        this.settings = ImportSettings.from(ctx.config().raw());
+        this.blocking = ctx.system().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.fetcher = new PageFetcher(settings.policy(intranet()), settings.fetchTimeout(), settings.maxFetchBytes());
+        this.jobs = new ImportJobs(ctx.storage(), blocking, settings.flushEvery(), () -> {
+            var dht = NetworkBackend.of(ctx);
+            if (dht != null) dht.indexedLocally(); // offer the new postings to their DHT holders
+        });
+        CoordinatedShutdown.get(ctx.system()).addJvmShutdownHook(jobs::close);
+        CoordinatedShutdown.get(ctx.system()).addTask(CoordinatedShutdown.PhaseServiceStop(), "stop-imports", () -> {
+            jobs.close();
+            return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+        });
+    }
+
+    /** The import service of a peer (created on first use). */
+    public static synchronized ImportService of(NodeContext ctx) {
+        return SERVICES.computeIfAbsent(ctx, ImportService::new);
+    }
+
+    public ImportJobs jobs() {
+        return jobs;
+    }
+
+    public ImportSettings settings() {
+        return settings;
+    }
+
+    public Executor blocking() {
+        return blocking;
+    }
+
+    boolean intranet() {
+        return ctx.config().mode() == NodeConfig.Mode.INTRANET;
+    }
+
+    /**
+     * Starts an import of the given kind from a request body ({@code url} or {@code path}, plus the kind's
+     * options). @throws IllegalArgumentException for a request that cannot start (answered 400)
+     */
+    public ImportJob start(ImportKind kind, Map<String, Object> body) {
+        String url = string(body, "url");
+        String path = string(body, "path");
+        if (url == null && path == null && kind != ImportKind.SCAN) {
+            throw new IllegalArgumentException("give \"url\" (to fetch) or \"path\" (a file on this peer's disk)");
+        }
+        if (url != null && path != null) throw new IllegalArgumentException("give either \"url\" or \"path\", not both");
+        if (url != null && !(url.startsWith("http://") || url.startsWith("https://"))) {
+            throw new IllegalArgumentException("url must be an http(s) URL: " + url);
+        }
+        ImportInput input = url != null ? new ImportInput.Url(url, fetcher) : path != null
+                ? new ImportInput.File(Path.of(path)) : null;
+        String source = input == null ? "" : input.name();
+        return switch (kind) {
+            case RSS -> {
+                boolean fetchLinked = bool(body, "fetchLinked");
+                String every = string(body, "every");
+                var src = FeedImport.source(input, fetcher, fetchLinked);
+                if (every == null) yield jobs.start(kind, source, src);
+                Duration d;
+                try {
+                    d = Duration.parse(every);
+                } catch (DateTimeParseException e) {
+                    throw new IllegalArgumentException("every must be an ISO-8601 duration like PT1H: " + every);
+                }
+                if (d.compareTo(settings.minFeedInterval()) < 0) {
+                    throw new IllegalArgumentException("every must be at least " + settings.minFeedInterval());
+                }
+                yield jobs.schedule(kind, source, src, d);
+            }
+            case OAI_PMH -> url != null
+                    ? jobs.start(kind, source, OaiPmhImport.source(url, fetcher, string(body, "from"), string(body, "set")))
+                    : jobs.start(kind, source, OaiPmhImport.fromFile(input, required(body, "baseUrl",
+                    "a ListRecords file needs the repository's \"baseUrl\"")));
+            case MEDIAWIKI -> jobs.start(kind, source, MediaWikiDump.source(input, string(body, "baseUrl"),
+                    bool(body, "allNamespaces")));
+            default -> throw new IllegalArgumentException("import kind " + kind.key() + " is not available yet");
+        };
+    }
+
+    static String string(Map<String, Object> body, String key) {
+        Object v = body.get(key);
+        if (v == null) return null;
+        if (!(v instanceof String s)) throw new IllegalArgumentException("\"" + key + "\" must be a string");
+        return s.isBlank() ? null : s.strip();
+    }
+
+    static String required(Map<String, Object> body, String key, String why) {
+        String v = string(body, key);
+        if (v == null) throw new IllegalArgumentException(why);
+        return v;
+    }
+
+    static boolean bool(Map<String, Object> body, String key) {
+        Object v = body.get(key);
+        if (v == null) return false;
+        if (!(v instanceof Boolean b)) throw new IllegalArgumentException("\"" + key + "\" must be true or false");
+        return b;
+    }
+
+    static int integer(Map<String, Object> body, String key, int dflt, int max) {
+        Object v = body.get(key);
+        if (v == null) return dflt;
+        if (!(v instanceof Number n) || n.intValue() < 1) {
+            throw new IllegalArgumentException("\"" + key + "\" must be a positive number");
+        }
+        return Math.min(n.intValue(), max);
+    }
+}
