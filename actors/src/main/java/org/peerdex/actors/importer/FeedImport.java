@@ -76,8 +76,11 @@ public final class FeedImport {
         return s.indexOf('<') < 0 && s.indexOf('&') < 0 ? s.strip() : Jsoup.parse(s).text();
     }
 
-    /** The import of one feed; with {@code fetchLinked} each entry's page is fetched and indexed. */
-    public static ImportSource source(ImportInput input, PageFetcher fetcher, boolean fetchLinked) {
+    /**
+     * The import of one feed; with {@code fetchLinked} each entry's page is fetched and indexed; with
+     * {@code force} entries indexed already with the same date are imported again.
+     */
+    public static ImportSource source(ImportInput input, PageFetcher fetcher, boolean fetchLinked, boolean force) {
         return ctx -> {
             Feed feed = parse(input.read(MAX_FEED_BYTES));
             ctx.detail("feedTitle", feed.title());
@@ -89,7 +92,7 @@ public final class FeedImport {
                     ctx.error("entry '" + e.title() + "' has no link");
                     continue;
                 }
-                if (ctx.unchanged(e.url(), e.published())) {
+                if (!force && ctx.unchanged(e.url(), e.published())) {
                     ctx.skipped("unchanged: " + e.url());
                     continue;
                 }

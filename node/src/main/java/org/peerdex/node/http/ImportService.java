@@ -91,7 +91,7 @@ public final class ImportService {
             case RSS -> {
                 boolean fetchLinked = bool(body, "fetchLinked");
                 String every = string(body, "every");
-                var src = FeedImport.source(input, fetcher, fetchLinked);
+                var src = FeedImport.source(input, fetcher, fetchLinked, bool(body, "force"));
                 if (every == null) yield jobs.start(kind, source, src);
                 Duration d;
                 try {
