@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.peerdex.actors.importer.ForumRules;
 import org.peerdex.actors.importer.ImportJob;
 import org.peerdex.actors.importer.ImportKind;
 import org.peerdex.node.NodeContext;
@@ -24,7 +25,7 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
  * The importers (admin only): {@code POST /api/import/{rss|sitemap|oai-pmh|mediawiki|phpbb|document|scan|proxy}}
  * with {@code {"url": ...}} or {@code {"path": ...}} → {@code {"id": ...}}; {@code GET /api/import[?source=]}
  * (running imports, then the history); {@code GET /api/import/{id}} (progress like a crawl's);
- * {@code DELETE /api/import/{id}} (stop).
+ * {@code DELETE /api/import/{id}} (stop); {@code GET /api/import/profile/phpbb} (the forum crawl profile preset).
  */
 public final class ImportRoutes {
     private final NodeContext ctx;
@@ -41,6 +42,10 @@ public final class ImportRoutes {
             return concat(
                     pathEnd(() -> get(() -> parameterOptional("source", source -> Json.ok(Map.of("imports",
                             imports.jobs().list(source.orElse(null))))))),
+                    path(segment("profile").slash(segment()), name -> get(() -> ForumRules.preset(name)
+                            .map(r -> Json.ok(r.profile()))
+                            .orElseGet(() -> Json.error(StatusCodes.NOT_FOUND, "no crawl profile preset '" + name
+                                    + "'; there is phpbb")))),
                     path(segment(), name -> concat(
                             post(() -> entity(Jackson.unmarshaller(SearchRoutes.PLAIN, Map.class), body -> {
                                 ImportKind kind = ImportKind.parse(name).orElse(null);

@@ -8,7 +8,13 @@ import java.util.WeakHashMap;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.peerdex.actors.importer.DocumentExtractor;
+import org.peerdex.actors.importer.DocumentImport;
 import org.peerdex.actors.importer.FeedImport;
+import org.peerdex.actors.importer.ForumImport;
+import org.peerdex.actors.importer.ForumRules;
+import org.peerdex.actors.importer.PageImport;
+import org.peerdex.actors.importer.SitemapImport;
 import org.peerdex.actors.importer.ImportInput;
 import org.peerdex.actors.importer.ImportJob;
 import org.peerdex.actors.importer.ImportJobs;
@@ -31,6 +37,7 @@ public final class ImportService {
     private final ImportSettings settings;
     private final ImportJobs jobs;
     private final PageFetcher fetcher;
+    private final PageImport pages;
     private final Executor blocking;
 
     private ImportService(NodeContext ctx) {
@@ -38,6 +45,8 @@ public final class ImportService {
         this.settings = ImportSettings.from(ctx.config().raw());
         this.blocking = ctx.system().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         this.fetcher = new PageFetcher(settings.policy(intranet()), settings.fetchTimeout(), settings.maxFetchBytes());
+        this.pages = new PageImport(fetcher, new DocumentExtractor(settings.documentMaxBytes(),
+                settings.documentTimeout(), settings.documentMaxPages()));
         this.jobs = new ImportJobs(ctx.storage(), blocking, settings.flushEvery(), () -> {
             var dht = NetworkBackend.of(ctx);
             if (dht != null) dht.indexedLocally(); // offer the new postings to their DHT holders
@@ -110,6 +119,17 @@ public final class ImportService {
                     "a ListRecords file needs the repository's \"baseUrl\"")));
             case MEDIAWIKI -> jobs.start(kind, source, MediaWikiDump.source(input, string(body, "baseUrl"),
                     bool(body, "allNamespaces")));
+            case SITEMAP -> jobs.start(kind, source, SitemapImport.source(input, pages,
+                    integer(body, "maxPages", settings.maxPages(), settings.maxPages())));
+            case PHPBB -> {
+                if (url == null) throw new IllegalArgumentException("a forum import needs the board's \"url\"");
+                yield jobs.start(kind, source, ForumImport.source(url, pages, ForumRules.PHPBB,
+                        integer(body, "maxPages", settings.maxPages(), settings.maxPages())));
+            }
+            case DOCUMENT -> url != null ? jobs.start(kind, source, DocumentImport.url(url, pages))
+                    : jobs.start(kind, source, DocumentImport.files(Path.of(path), required(body, "baseUrl",
+                    "documents on disk need a \"baseUrl\" to be indexed under (the index holds http(s) URLs)"),
+                    pages.extractor(), integer(body, "maxFiles", settings.maxPages(), settings.maxPages())));
             default -> throw new IllegalArgumentException("import kind " + kind.key() + " is not available yet");
         };
     }
