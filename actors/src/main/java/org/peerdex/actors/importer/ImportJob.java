@@ -130,6 +130,13 @@ public final class ImportJob {
         }
     }
 
+    /** Sets a detail before or while the job runs (the proxy's port is known before its first request). */
+    public void detail(String key, Object value) {
+        synchronized (details) {
+            details.put(key, value);
+        }
+    }
+
     public void stop() {
         stopRequested = true;
         if (!"running".equals(state)) state = "stopped"; // an idle scheduled import

@@ -34,6 +34,10 @@ public final class ImportRoutes {
     public ImportRoutes(NodeContext ctx, AdminGuard admin) {
         this.ctx = ctx;
         this.admin = admin;
+        if (org.peerdex.actors.importer.ImportSettings.from(ctx.config().raw()).proxyEnabled()) {
+            var imports = ImportService.of(ctx);
+            imports.startProxy(imports.settings().proxyPort(), imports.settings().proxyAllowQuery());
+        }
     }
 
     public Route route() {

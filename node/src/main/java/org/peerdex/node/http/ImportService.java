@@ -16,6 +16,7 @@ import org.peerdex.actors.importer.ForumRules;
 import org.peerdex.actors.importer.PageImport;
 import org.peerdex.actors.importer.SitemapImport;
 import org.peerdex.actors.importer.ImportInput;
+import org.peerdex.actors.importer.IndexingProxy;
 import org.peerdex.actors.importer.ImportJob;
 import org.peerdex.actors.importer.ImportJobs;
 import org.peerdex.actors.importer.ImportKind;
@@ -86,6 +87,8 @@ public final class ImportService {
     public ImportJob start(ImportKind kind, Map<String, Object> body) {
         String url = string(body, "url");
         String path = string(body, "path");
+        if (kind == ImportKind.PROXY) return startProxy(integer0(body, "port", settings.proxyPort()),
+                body.containsKey("allowQuery") ? bool(body, "allowQuery") : settings.proxyAllowQuery());
         if (url == null && path == null && kind != ImportKind.SCAN) {
             throw new IllegalArgumentException("give \"url\" (to fetch) or \"path\" (a file on this peer's disk)");
         }
@@ -132,6 +135,30 @@ public final class ImportService {
                     pages.extractor(), integer(body, "maxFiles", settings.maxPages(), settings.maxPages())));
             default -> throw new IllegalArgumentException("import kind " + kind.key() + " is not available yet");
         };
+    }
+
+    /** Binds the indexing proxy on 127.0.0.1 and runs it as an import until stopped (DELETE /api/import/{id}). */
+    public ImportJob startProxy(int port, boolean allowQuery) {
+        IndexingProxy proxy;
+        try {
+            proxy = IndexingProxy.bind(port, pages.extractor(), settings.policy(intranet()), allowQuery,
+                    settings.maxFetchBytes(), settings.fetchTimeout());
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+        }
+        ImportJob job = jobs.start(ImportKind.PROXY, "http://127.0.0.1:" + proxy.port() + "/", proxy.source());
+        job.detail("port", proxy.port());
+        job.detail("allowQuery", allowQuery);
+        return job;
+    }
+
+    static int integer0(Map<String, Object> body, String key, int dflt) {
+        Object v = body.get(key);
+        if (v == null) return dflt;
+        if (!(v instanceof Number n) || n.intValue() < 0 || n.intValue() > 65535) {
+            throw new IllegalArgumentException("\"" + key + "\" must be a port 0..65535");
+        }
+        return n.intValue();
     }
 
     static String string(Map<String, Object> body, String key) {
