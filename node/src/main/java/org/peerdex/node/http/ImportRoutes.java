@@ -60,7 +60,11 @@ public final class ImportRoutes {
                                 @SuppressWarnings("unchecked")
                                 Map<String, Object> b = (Map<String, Object>) body;
                                 // starting only hands the job to the blocking dispatcher; bad options throw 400 here
-                                return Json.status(StatusCodes.ACCEPTED, started(imports.start(kind, b)));
+                                try {
+                                    return Json.status(StatusCodes.ACCEPTED, started(imports.start(kind, b)));
+                                } catch (ImportService.ScanRefused e) {
+                                    return Json.error(StatusCodes.FORBIDDEN, e.getMessage());
+                                }
                             })),
                             get(() -> imports.jobs().get(name).map(Json::ok)
                                     .orElseGet(() -> Json.error(StatusCodes.NOT_FOUND, "no such import: " + name))),

@@ -22,6 +22,7 @@ import org.peerdex.actors.importer.ImportJobs;
 import org.peerdex.actors.importer.ImportKind;
 import org.peerdex.actors.importer.ImportSettings;
 import org.peerdex.actors.importer.MediaWikiDump;
+import org.peerdex.actors.importer.NetworkScanner;
 import org.peerdex.actors.importer.OaiPmhImport;
 import org.peerdex.actors.importer.PageFetcher;
 import org.peerdex.node.NetworkBackend;
@@ -133,6 +134,27 @@ public final class ImportService {
                     : jobs.start(kind, source, DocumentImport.files(Path.of(path), required(body, "baseUrl",
                     "documents on disk need a \"baseUrl\" to be indexed under (the index holds http(s) URLs)"),
                     pages.extractor(), integer(body, "maxFiles", settings.maxPages(), settings.maxPages())));
+            case SCAN -> {
+                if (!intranet()) throw new ScanRefused();
+                Object r = body.get("ranges");
+                if (!(r instanceof java.util.List<?> list) || list.isEmpty()
+                        || !list.stream().allMatch(x -> x instanceof String)) {
+                    throw new IllegalArgumentException("a scan needs \"ranges\": [\"10.0.0.0/24\", \"192.168.1.1-192.168.1.9\", ...]");
+                }
+                java.util.List<Integer> ports = settings.scannerPorts();
+                Object p = body.get("ports");
+                if (p != null) {
+                    if (!(p instanceof java.util.List<?> pl) || pl.isEmpty() || !pl.stream().allMatch(x ->
+                            x instanceof Integer i && i > 0 && i < 65536)) {
+                        throw new IllegalArgumentException("\"ports\" must be a list of ports 1..65535");
+                    }
+                    ports = pl.stream().map(x -> (Integer) x).toList();
+                }
+                @SuppressWarnings("unchecked")
+                java.util.List<String> ranges = (java.util.List<String>) list;
+                NetworkScanner scanner = new NetworkScanner(ports, settings.scannerTimeout(), settings.scannerMaxAddresses());
+                yield jobs.start(kind, "scan:" + String.join(",", ranges), scanner.source(ranges, pages, bool(body, "index")));
+            }
             default -> throw new IllegalArgumentException("import kind " + kind.key() + " is not available yet");
         };
     }
@@ -150,6 +172,13 @@ public final class ImportService {
         job.detail("port", proxy.port());
         job.detail("allowQuery", allowQuery);
         return job;
+    }
+
+    /** A scan asked of a peer that is not in intranet mode (answered 403). */
+    public static final class ScanRefused extends RuntimeException {
+        ScanRefused() {
+            super("the network scanner runs only in intranet mode (--mode intranet)");
+        }
     }
 
     static int integer0(Map<String, Object> body, String key, int dflt) {
