@@ -47,8 +47,13 @@ public final class ImportJobs implements AutoCloseable {
         return t;
     });
 
-    /** A job that runs again every {@code every}; its progress is the latest run's. */
-    private record Schedule(ScheduledFuture<?> future, Duration every) {}
+    /** A job that runs again {@code every} after each run ends; its progress is the latest run's. */
+    private record Schedule(java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> next, Duration every) {
+        void cancel() {
+            ScheduledFuture<?> f = next.get();
+            if (f != null) f.cancel(false);
+        }
+    }
 
     public ImportJobs(PeerStorage storage, Executor blocking, int flushEvery, Runnable onFlush) {
         this.storage = storage;
@@ -75,20 +80,25 @@ public final class ImportJobs implements AutoCloseable {
     /** Starts an import that runs now and again every {@code every} until stopped; the job shows the latest run. */
     public ImportJob schedule(ImportKind kind, String source, ImportSource body, Duration every) {
         ImportJob first = newJob(kind, source, body);
-        String id = first.id();
-        java.util.concurrent.atomic.AtomicBoolean firstRun = new java.util.concurrent.atomic.AtomicBoolean(true);
-        Runnable run = () -> {
-            if (!schedules.containsKey(id)) return;
-            ImportJob job = firstRun.getAndSet(false) ? first
-                    : new ImportJob(id, kind, source, body, storage, flushEvery, onFlush);
-            jobs.put(id, job);
-            runAndRecord(job);
-        };
-        // the timer only hands runs to the blocking executor; a slow run delays the next (fixed delay)
-        schedules.put(id, new Schedule(null, every));
-        ScheduledFuture<?> f = timer.scheduleWithFixedDelay(run, 0, every.toMillis(), TimeUnit.MILLISECONDS);
-        schedules.put(id, new Schedule(f, every));
+        Schedule schedule = new Schedule(new java.util.concurrent.atomic.AtomicReference<>(), every);
+        schedules.put(first.id(), schedule);
+        blocking.execute(() -> runScheduled(first, schedule, kind, source, body));
         return first;
+    }
+
+    /** Runs one round on the blocking executor; the timer only hands the next round back to it after the delay. */
+    private void runScheduled(ImportJob job, Schedule schedule, ImportKind kind, String source, ImportSource body) {
+        if (schedules.get(job.id()) != schedule) return;
+        jobs.put(job.id(), job);
+        runAndRecord(job);
+        if (schedules.get(job.id()) != schedule) return;
+        try {
+            schedule.next().set(timer.schedule(() -> blocking.execute(() -> runScheduled(
+                    new ImportJob(job.id(), kind, source, body, storage, flushEvery, onFlush), schedule, kind, source,
+                    body)), schedule.every().toMillis(), TimeUnit.MILLISECONDS));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the peer is shutting down
+        }
     }
 
     private ImportJob newJob(ImportKind kind, String source, ImportSource body) {
@@ -132,7 +142,8 @@ public final class ImportJobs implements AutoCloseable {
         if (s == null) return p;
         Map<String, Object> d = new LinkedHashMap<>(p.details());
         d.put("every", s.every().toString());
-        if (s.future() != null) d.put("nextRunInMs", Math.max(0, s.future().getDelay(TimeUnit.MILLISECONDS)));
+        ScheduledFuture<?> next = s.next().get();
+        if (next != null && !next.isDone()) d.put("nextRunInMs", Math.max(0, next.getDelay(TimeUnit.MILLISECONDS)));
         // a scheduled import stays running between its runs: it is a live subscription until stopped
         String state = p.state().equals("finished") ? "running" : p.state();
         return new ImportProgress(p.id(), p.kind(), p.source(), state, p.imported(), p.skipped(), p.errors(),
@@ -161,16 +172,15 @@ public final class ImportJobs implements AutoCloseable {
         ImportJob j = jobs.get(id);
         if (j == null) return Optional.empty();
         Schedule s = schedules.remove(id);
-        if (s != null && s.future() != null) s.future().cancel(false);
+        if (s != null) s.cancel();
         j.stop();
         return Optional.of(j.progress());
     }
 
     @Override
     public void close() {
-        schedules.values().forEach(s -> {
-            if (s.future() != null) s.future().cancel(false);
-        });
+        schedules.values().forEach(Schedule::cancel);
+        schedules.clear();
         jobs.values().forEach(ImportJob::stop);
         timer.shutdownNow();
     }

@@ -24,7 +24,7 @@ class FeedAndHarvestImportTest {
 
     @BeforeAll
     static void start() throws Exception {
-        peer = new ImportTestPeer("");
+        peer = new ImportTestPeer("peerdex.importer.min-feed-interval = 100ms\n");
         peer.serve("/feeds/rss.xml", "application/rss+xml; charset=utf-8", peer.fixture("feed-rss2.xml"));
         peer.serve("/feeds/atom.xml", "application/atom+xml", peer.fixture("feed-atom.xml"));
         peer.serve("/feeds/broken.xml", "application/rss+xml", peer.fixture("feed-malformed.xml"));
@@ -92,6 +92,35 @@ class FeedAndHarvestImportTest {
         p = peer.awaitEnd(peer.startImport("rss", Map.of("url", peer.siteBase + "/feeds/rss.xml")));
         assertEquals(0, p.get("imported").asInt(), p.toString());
         assertEquals(3, p.get("skipped").asInt(), p.toString());
+    }
+
+    @Test
+    void aScheduledFeedIsReReadUntilStopped() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> extra = new java.util.concurrent.atomic.AtomicReference<>("");
+        peer.serve("/feeds/live.xml", ex -> ImportTestPeer.Reply.ok("application/rss+xml", ("<?xml version=\"1.0\"?>"
+                + "<rss version=\"2.0\"><channel><title>Live</title><link>" + peer.siteBase + "/live/</link>"
+                + "<description>d</description><item><title>First</title><link>" + peer.siteBase + "/live/1</link>"
+                + "<pubDate>Tue, 10 Nov 2026 09:00:00 GMT</pubDate><description>firstlivepost</description></item>"
+                + extra.get() + "</channel></rss>").getBytes(StandardCharsets.UTF_8)));
+        String id = peer.startImport("rss", Map.of("url", peer.siteBase + "/feeds/live.xml", "every", "PT0.2S"));
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (peer.urls("firstlivepost").isEmpty()) {
+            assertTrue(System.nanoTime() < deadline, "first run never indexed");
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000);
+        }
+        JsonNode p = peer.progress(id);
+        assertEquals("running", p.get("state").asText(), "a subscription runs until stopped: " + p);
+        assertEquals("PT0.2S", p.get("details").get("every").asText());
+        extra.set("<item><title>Second</title><link>" + peer.siteBase + "/live/2</link>"
+                + "<pubDate>Wed, 11 Nov 2026 09:00:00 GMT</pubDate><description>secondlivepost</description></item>");
+        while (peer.urls("secondlivepost").isEmpty()) {
+            assertTrue(System.nanoTime() < deadline, "the feed was not re-read: " + peer.progress(id));
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000);
+        }
+        HttpResponse<String> stopped = peer.send("DELETE", "/api/import/" + id, null);
+        assertEquals(200, stopped.statusCode(), stopped.body());
+        JsonNode end = peer.awaitEnd(id);
+        assertEquals("stopped", end.get("state").asText(), end.toString());
     }
 
     @Test
@@ -200,7 +229,7 @@ class FeedAndHarvestImportTest {
         assertEquals(400, r.statusCode());
         r = peer.send("GET", "/api/import/imp-nope", null);
         assertEquals(404, r.statusCode());
-        r = peer.send("POST", "/api/import/rss", "{\"url\": \"" + peer.siteBase + "/feeds/rss.xml\", \"every\": \"PT1S\"}");
+        r = peer.send("POST", "/api/import/rss", "{\"url\": \"" + peer.siteBase + "/feeds/rss.xml\", \"every\": \"PT0.01S\"}");
         assertEquals(400, r.statusCode(), r.body());
     }
 
