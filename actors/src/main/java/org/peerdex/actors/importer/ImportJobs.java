@@ -108,11 +108,18 @@ public final class ImportJobs implements AutoCloseable {
         return job;
     }
 
+    private final java.util.concurrent.atomic.AtomicInteger active = new java.util.concurrent.atomic.AtomicInteger();
+
     private void runAndRecord(ImportJob job) {
+        active.incrementAndGet();
         try {
             job.run();
         } finally {
-            record(job.progress());
+            try {
+                record(job.progress());
+            } finally {
+                active.decrementAndGet();
+            }
         }
     }
 
@@ -183,5 +190,8 @@ public final class ImportJobs implements AutoCloseable {
         schedules.clear();
         jobs.values().forEach(ImportJob::stop);
         timer.shutdownNow();
+        // let stopping jobs flush and record their history before the caller closes the storage
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (active.get() > 0 && System.nanoTime() < deadline) java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
     }
 }

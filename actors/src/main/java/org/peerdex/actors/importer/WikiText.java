@@ -29,7 +29,7 @@ public final class WikiText {
     private static final Pattern TAG = Pattern.compile("</?[a-zA-Z][^>]*>");
     private static final Pattern MAGIC = Pattern.compile("__[A-Z]+__");
     private static final Pattern INTERLANGUAGE = Pattern.compile("[a-z]{2,3}(-[a-z]+)?");
-    private static final Pattern SPACES = Pattern.compile("[ \\t\\u00a0]+");
+    private static final Pattern TRIPLE = Pattern.compile("\\{\\{\\{[^{}]*\\}\\}\\}");
 
     private WikiText() {}
 
@@ -40,36 +40,44 @@ public final class WikiText {
     public static Result convert(String wikitext) {
         String s = wikitext == null ? "" : wikitext;
         if (s.length() > MAX_INPUT_CHARS) s = s.substring(0, MAX_INPUT_CHARS);
-        s = COMMENT.matcher(s).replaceAll("");
-        s = REF.matcher(s).replaceAll("");
-        s = s.replace("<nowiki>", "").replace("</nowiki>", "");
+        // each pass runs only where its markup occurs: regular expressions over every page dominate otherwise
+        if (s.contains("<!--")) s = COMMENT.matcher(s).replaceAll("");
+        boolean tags = s.indexOf('<') >= 0;
+        if (tags) {
+            s = REF.matcher(s).replaceAll("");
+            s = s.replace("<nowiki>", "").replace("</nowiki>", "");
+        }
         s = templates(s, 0);
-        s = s.replaceAll("\\{\\{\\{[^{}]*\\}\\}\\}", "");
+        if (s.contains("{{{")) s = TRIPLE.matcher(s).replaceAll("");
         s = tables(s);
         List<String> links = new ArrayList<>();
         List<String> categories = new ArrayList<>();
         s = links(s, links, categories, 0);
-        s = EXTERNAL.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1) == null ? "" : m.group(1)));
-        s = MAGIC.matcher(s).replaceAll("");
-        s = BR.matcher(s).replaceAll("\n");
+        if (s.contains("//")) {
+            s = EXTERNAL.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1) == null ? "" : m.group(1)));
+        }
+        if (s.contains("__")) s = MAGIC.matcher(s).replaceAll("");
+        if (tags) s = BR.matcher(s).replaceAll("\n");
         List<String> headings = new ArrayList<>();
         List<String> emphasized = new ArrayList<>();
         StringBuilder out = new StringBuilder(s.length());
         for (String line : s.split("\n")) {
             String l = line.strip();
             if (l.isEmpty() || l.startsWith("----")) continue;
-            Matcher h = HEADING.matcher(l);
-            if (h.matches()) {
+            Matcher h = l.charAt(0) == '=' ? HEADING.matcher(l) : null;
+            if (h != null && h.matches()) {
                 l = clean(h.group(2));
                 if (!l.isEmpty() && headings.size() < 200) headings.add(l);
             } else {
                 int i = 0;
                 while (i < l.length() && "*#:;".indexOf(l.charAt(i)) >= 0) i++;
                 l = l.substring(i).strip();
-                Matcher b = BOLD.matcher(l);
-                while (b.find() && emphasized.size() < 500) {
-                    String e = clean(b.group(1));
-                    if (!e.isEmpty()) emphasized.add(e);
+                if (l.contains("'''")) {
+                    Matcher b = BOLD.matcher(l);
+                    while (b.find() && emphasized.size() < 500) {
+                        String e = clean(b.group(1));
+                        if (!e.isEmpty()) emphasized.add(e);
+                    }
                 }
                 l = clean(l);
             }
@@ -79,10 +87,22 @@ public final class WikiText {
     }
 
     private static String clean(String s) {
-        String t = s.replace("'''", "").replace("''", "");
-        t = TAG.matcher(t).replaceAll("");
+        String t = s.indexOf('\'') >= 0 ? s.replace("'''", "").replace("''", "") : s;
+        if (t.indexOf('<') >= 0) t = TAG.matcher(t).replaceAll("");
         if (t.indexOf('&') >= 0) t = Parser.unescapeEntities(t, false);
-        return SPACES.matcher(t).replaceAll(" ").strip();
+        StringBuilder b = new StringBuilder(t.length());
+        boolean space = false;
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\u00a0') {
+                space = b.length() > 0;
+            } else {
+                if (space) b.append(' ');
+                space = false;
+                b.append(c);
+            }
+        }
+        return b.toString();
     }
 
     /** Replaces every {{template}} (innermost first through recursion) by the text it stands for. */
