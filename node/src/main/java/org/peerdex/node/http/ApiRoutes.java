@@ -38,7 +38,8 @@ public final class ApiRoutes {
                 new SearchRoutes(search, admin).route(),
                 new IndexRoutes(ctx, search, admin).route(),
                 crawlRoutes(search),
-                new DocumentRoutes(ctx, search, admin).route()));
+                new DocumentRoutes(ctx, search, admin).route(),
+                new ImportRoutes(ctx, admin).route()));
         return withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
                 handleRejections(rejections(), () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
                 new CompatRoutes(search).route(),
