@@ -15,6 +15,8 @@ public final class DhtStats {
     public final AtomicLong rejectedMessages = new AtomicLong();
     public final AtomicLong busyReplies = new AtomicLong();
     public final AtomicLong lookupsAnswered = new AtomicLong();
+    /** received postings and metadata dropped by the dht-scope blacklist */
+    public final AtomicLong blacklistedEntries = new AtomicLong();
     public final AtomicLong replicatedPostings = new AtomicLong();
     public final AtomicLong outboxEntries = new AtomicLong();
     public final AtomicLong outboxPostings = new AtomicLong();
@@ -39,6 +41,7 @@ public final class DhtStats {
         shard.put("rejectedMessages", rejectedMessages.get());
         shard.put("busyReplies", busyReplies.get());
         shard.put("lookupsAnswered", lookupsAnswered.get());
+        shard.put("blacklistedEntries", blacklistedEntries.get());
         Map<String, Object> repl = new LinkedHashMap<>();
         repl.put("replicatedPostings", replicatedPostings.get());
         repl.put("outboxEntries", outboxEntries.get());

@@ -221,7 +221,12 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     }
 
     /** The durable write; runs on the blocking dispatcher. Returns the number of entries written. */
-    private int write(PeerId from, List<Posting> postings, List<UrlMetadata> metadata) {
+    private int write(PeerId from, List<Posting> received, List<UrlMetadata> receivedMetadata) {
+        // the dht-scope blacklist: blocked entries are acknowledged (the sender must not retry) but not stored
+        DhtBlacklist.Kept kept = DhtBlacklist.keep(storage, received, receivedMetadata);
+        List<Posting> postings = kept.postings();
+        List<UrlMetadata> metadata = kept.metadata();
+        if (kept.dropped() > 0) stats.blacklistedEntries.addAndGet(kept.dropped());
         KeyValueStore.Batch batch = storage.store().newBatch();
         long fresh = 0;
         for (Posting p : postings) {
@@ -243,7 +248,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         storage.stats().add(freshDocs, fresh);
         stats.storedPostings.addAndGet(postings.size());
         stats.storedMetadata.addAndGet(metadata.size());
-        return postings.size() + metadata.size();
+        return received.size() + receivedMetadata.size();
     }
 
     static UrlMetadata withHolder(UrlMetadata m, String holder) {

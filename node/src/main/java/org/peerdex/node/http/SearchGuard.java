@@ -1,0 +1,40 @@
+package org.peerdex.node.http;
+
+import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.HttpChallenge;
+import org.apache.pekko.http.javadsl.model.headers.WWWAuthenticate;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.peerdex.node.accounts.Accounts;
+
+import static org.apache.pekko.http.javadsl.server.Directives.extractCredentials;
+import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
+
+/**
+ * Intranet mode with {@code peerdex.accounts.required-for-search = on}: search endpoints answer only requests with
+ * HTTP Basic credentials of an account (searcher or admin); others get 401 and a Basic challenge.
+ */
+public final class SearchGuard {
+    private final Accounts accounts;
+    private final boolean required;
+
+    public SearchGuard(Accounts accounts, boolean required) {
+        this.accounts = accounts;
+        this.required = required;
+    }
+
+    public boolean required() {
+        return required;
+    }
+
+    public Route search(Supplier<Route> inner) {
+        if (!required) return inner.get();
+        return extractCredentials(creds -> accounts.authenticate(creds).isPresent() ? inner.get()
+                : challenge("an account is required to search this peer"));
+    }
+
+    static Route challenge(String message) {
+        return respondWithHeader(WWWAuthenticate.create(HttpChallenge.createBasic("Peerdex")),
+                () -> Json.error(StatusCodes.UNAUTHORIZED, message));
+    }
+}
