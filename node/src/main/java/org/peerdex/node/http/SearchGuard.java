@@ -8,6 +8,7 @@ import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.node.accounts.Accounts;
 
 import static org.apache.pekko.http.javadsl.server.Directives.extractCredentials;
+import static org.apache.pekko.http.javadsl.server.Directives.extractUnmatchedPath;
 import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
 
 /**
@@ -27,10 +28,15 @@ public final class SearchGuard {
         return required;
     }
 
+    /** Paths (relative to where the guard sits) that are search endpoints; others pass to {@code inner} as they are. */
+    static final java.util.List<String> GUARDED = java.util.List.of("/search", "/ranking", "/feedback", "/yacysearch",
+            "/suggest.json", "/solr");
+
     public Route search(Supplier<Route> inner) {
         if (!required) return inner.get();
-        return extractCredentials(creds -> accounts.authenticate(creds).isPresent() ? inner.get()
-                : challenge("an account is required to search this peer"));
+        return extractUnmatchedPath(p -> GUARDED.stream().noneMatch(p::startsWith) ? inner.get()
+                : extractCredentials(creds -> accounts.authenticate(creds).isPresent() ? inner.get()
+                        : challenge("an account is required to search this peer")));
     }
 
     static Route challenge(String message) {
