@@ -177,16 +177,18 @@ class ConsoleBrowserTest {
         await().until(ExpectedConditions.visibilityOfElementLocated(By.id("word")));
         browser.findElement(By.id("word")).sendKeys("tarn_dump");
         browser.findElement(By.cssSelector("#word-form button")).click();
-        WebElement link = await().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#postings a[data-open]")));
+        WebElement link = await().until(ExpectedConditions.presenceOfElementLocated(
+                By.xpath("//table[@id='postings']//tr[contains(., 'backup.html')]//a[@data-open]")));
         String hash = link.getAttribute("data-open");
-        assertTrue(browser.findElement(By.cssSelector("#postings tr.posting")).getText().contains("backup.html"));
         link.click();
         await().until(ExpectedConditions.visibilityOfElementLocated(By.id("url-detail")));
         assertTrue(browser.findElement(By.id("url-meta")).getText().contains("backup.html"));
         screenshot("admin-index");
         browser.findElement(By.id("url-delete")).click();
         await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "Deleted " + hash));
-        assertEquals(404, peer.get("/api/index/url/" + hash).statusCode());
+        var after = Json.MAPPER.readTree(peer.get("/api/index/url/" + hash).body());
+        assertTrue(after.get("metadata").isNull(), "only the history is left: " + after);
+        assertEquals("deleted", after.get("history").get(after.get("history").size() - 1).get("event").asText());
         assertFalse(SearchApiTest.urls(peer.search("tarn_dump", null)).stream().anyMatch(u -> u.endsWith("/backup.html")));
     }
 }
