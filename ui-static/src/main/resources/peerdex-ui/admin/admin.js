@@ -195,6 +195,7 @@
       loaded = loaded || p;
       drawSliders(p);
       preview();
+      loadProfiles().catch(fail);
     }).catch(fail);
   }
   function drawSliders(p) {
@@ -226,6 +227,25 @@
     if (!loaded) return;
     api('PUT', '/api/ranking', { name: loaded.name, coefficients: loaded.coefficients })
       .then((p) => { drawSliders(Object.assign({ factors: loaded.factors }, p)); preview(); }).catch(fail);
+  });
+  function loadProfiles() {
+    return api('GET', '/api/ranking/profiles').then((j) => {
+      $('profile-list').innerHTML = j.profiles.map((p) => '<option' + (p.name === j.active ? ' selected' : '') + '>' + esc(p.name) + '</option>').join('');
+    });
+  }
+  $('profile-save').addEventListener('click', () => {
+    const p = currentProfile();
+    api('PUT', '/api/ranking/profiles/' + encodeURIComponent(p.name), p)
+      .then(() => { flash('Saved profile ' + p.name + '.'); return loadProfiles(); }).catch(fail);
+  });
+  $('profile-apply').addEventListener('click', () => {
+    const name = $('profile-list').value;
+    if (!name) return;
+    api('POST', '/api/ranking/profiles/' + encodeURIComponent(name) + '/apply')
+      .then((p) => { drawSliders(p); preview(); flash('Applied profile ' + name + '.'); }).catch(fail);
+  });
+  $('ranking-reset').addEventListener('click', () => {
+    api('POST', '/api/ranking/reset').then((p) => { drawSliders(p); preview(); flash('Reset to the default profile.'); }).catch(fail);
   });
   function preview() {
     const q = $('preview-q').value.trim();

@@ -42,7 +42,8 @@ public final class ApiRoutes {
                 searchGuard.search(() -> new SearchRoutes(search, admin).route()),
                 new IndexRoutes(ctx, search, admin).route(),
                 new BlacklistRoutes(ctx.storage().blacklist(), admin, search.blocking()).route(),
-                new AccountRoutes(accounts, admin, search.blocking()).route()));
+                new AccountRoutes(accounts, admin, search.blocking()).route(),
+                new RankingProfileRoutes(search, ctx.storage().store(), admin).route()));
         return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> concat(api,
                 searchGuard.search(() -> concat(new CompatRoutes(search).route(),
                         new SolrRoutes(search, ctx.storage()).route())),
