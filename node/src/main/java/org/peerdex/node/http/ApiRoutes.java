@@ -41,6 +41,7 @@ public final class ApiRoutes {
                 new PeerRoutes(ctx).route(),
                 searchGuard.search(() -> new SearchRoutes(search, admin).route()),
                 new IndexRoutes(ctx, search, admin).route(),
+                crawlRoutes(search),
                 new BlacklistRoutes(ctx.storage().blacklist(), admin, search.blocking()).route(),
                 new AccountRoutes(accounts, admin, search.blocking()).route(),
                 new RankingProfileRoutes(search, ctx.storage().store(), admin).route()));
@@ -48,6 +49,12 @@ public final class ApiRoutes {
                 searchGuard.search(() -> concat(new CompatRoutes(search).route(),
                         new SolrRoutes(search, ctx.storage()).route())),
                 new UiRoutes().route())));
+    }
+
+    private Route crawlRoutes(SearchBackend search) {
+        org.peerdex.node.crawl.CrawlBackend crawls = org.peerdex.node.crawl.CrawlBackend.of(ctx);
+        return crawls == null ? org.apache.pekko.http.javadsl.server.Directives.reject()
+                : new CrawlRoutes(crawls, admin, search.blocking()).route();
     }
 
     public AdminGuard admin() {
