@@ -104,12 +104,6 @@ class ConsoleBrowserTest {
                 By.cssSelector(".card[data-key=documents] .v")));
         assertEquals(String.valueOf(peer.corpus.urls().size()), docs.getText());
         screenshot("admin-dashboard");
-        browser.get(peer.base() + "/admin/#network");
-        await().until(ExpectedConditions.numberOfElementsToBeMoreThan(By.cssSelector("#ring circle.peer"), 0));
-        screenshot("admin-network");
-        browser.get(peer.base() + "/admin/#crawl");
-        await().until(ExpectedConditions.visibilityOfElementLocated(By.id("crawl-start")));
-        screenshot("admin-crawl");
     }
 
     @Test
@@ -190,5 +184,70 @@ class ConsoleBrowserTest {
         assertTrue(after.get("metadata").isNull(), "only the history is left: " + after);
         assertEquals("deleted", after.get("history").get(after.get("history").size() - 1).get("event").asText());
         assertFalse(SearchApiTest.urls(peer.search("tarn_dump", null)).stream().anyMatch(u -> u.endsWith("/backup.html")));
+    }
+
+    static org.peerdex.node.PeerNode peerAt(Path data, String more) {
+        return org.peerdex.node.PeerNode.start(com.typesafe.config.ConfigFactory.parseString(
+                "peerdex.data-dir = \"" + data.toString().replace("\\", "/") + "\"\n"
+                        + "peerdex.http.port = 0\npeerdex.cluster.port = 0\n" + more)
+                .withFallback(com.typesafe.config.ConfigFactory.load()).resolve());
+    }
+
+    @Test
+    @Order(6)
+    void aCrawlStartedInTheConsoleShowsItsProgressToTheEnd() throws Exception {
+        Path data = Files.createTempDirectory("peerdex-console-crawl");
+        try (org.peerdex.node.PeerNode crawler = peerAt(data, "peerdex.crawler.allow-loopback = on\n"
+                + "peerdex.indexer.flush-interval = 20ms\n")) {
+            browser.get(crawler.baseUrl() + "/admin/#crawl");
+            WebElement form = await().until(ExpectedConditions.visibilityOfElementLocated(By.id("crawl-start")));
+            form.findElement(By.name("url")).sendKeys(peer.siteBase + "index.html");
+            WebElement delay = form.findElement(By.name("minDelayMs"));
+            delay.clear();
+            delay.sendKeys("0");
+            form.findElement(By.cssSelector("button[type=submit]")).click();
+            await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "started"));
+            int pages = peer.corpus.urls().size();
+            new WebDriverWait(browser, Duration.ofSeconds(40)).until(d -> {
+                List<WebElement> cells = d.findElements(By.cssSelector("#crawl-table tbody tr td"));
+                return cells.size() > 5 && cells.get(1).getText().equals("finished")
+                        && cells.get(5).getText().equals(String.valueOf(pages));
+            });
+            screenshot("admin-crawl");
+            assertEquals(pages, crawler.context().storage().stats().documents());
+        } finally {
+            try (var s = Files.walk(data)) {
+                s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    @Order(7)
+    void theNetworkPageDrawsThreePeersOnTheRing() throws Exception {
+        List<Path> dirs = new java.util.ArrayList<>();
+        List<org.peerdex.node.PeerNode> nodes = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                Path d = Files.createTempDirectory("peerdex-console-ring");
+                dirs.add(d);
+                String seeds = nodes.isEmpty() ? "" : "peerdex.cluster.seeds = [\"127.0.0.1:"
+                        + nodes.get(0).clusterAddress().port().get() + "\"]\n";
+                nodes.add(peerAt(d, seeds));
+            }
+            browser.get(nodes.get(2).baseUrl() + "/admin/#network");
+            new WebDriverWait(browser, Duration.ofSeconds(40)).until(d ->
+                    d.findElements(By.cssSelector("#ring circle.peer")).size() == 3
+                            && d.findElements(By.cssSelector("#peers tr.peer-row")).size() == 3);
+            assertEquals(1, browser.findElements(By.cssSelector("#ring circle.peer.self")).size());
+            screenshot("admin-network");
+        } finally {
+            for (org.peerdex.node.PeerNode n : nodes) n.close();
+            for (Path d : dirs) {
+                try (var s = Files.walk(d)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+            }
+        }
     }
 }
