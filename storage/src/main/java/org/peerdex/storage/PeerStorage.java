@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.storage.blacklist.Blacklist;
 import org.peerdex.storage.index.IndexStats;
 import org.peerdex.storage.index.IndexWriter;
 import org.peerdex.storage.kv.KeyValueStore;
@@ -21,6 +22,7 @@ public final class PeerStorage implements AutoCloseable {
     private final UrlMetadataStore metadata;
     private final IndexWriter writer;
     private final IndexStats stats = new IndexStats();
+    private final Blacklist blacklist;
 
     public PeerStorage(KeyValueStore store, Partitions partitions, long writeBufferBytes, boolean syncWrites) {
         this.store = store;
@@ -28,6 +30,7 @@ public final class PeerStorage implements AutoCloseable {
         this.metadata = new UrlMetadataStore(store);
         this.writer = new IndexWriter(store, rwi, metadata, stats, writeBufferBytes, syncWrites);
         stats.set(metadata.count(), rwi.totalPostings());
+        this.blacklist = new Blacklist(store);
     }
 
     /** Opens (or creates) the LevelDB store under {@code dataDir/index}. */
@@ -57,6 +60,11 @@ public final class PeerStorage implements AutoCloseable {
 
     public IndexStats stats() {
         return stats;
+    }
+
+    /** The blacklist every part of the peer consults (crawler, DHT, search, proxy). */
+    public Blacklist blacklist() {
+        return blacklist;
     }
 
     public Optional<String> setting(String name) {

@@ -81,6 +81,14 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private long indexMs;
     private final int window;
 
+    /** The crawl's scope, then the crawler-scope blacklist (PeerStorage.blacklist()). */
+    private Optional<String> reject(String url, int depth) {
+        Optional<String> why = scope.reject(url, depth);
+        if (why.isPresent()) return why;
+        return services.storage().blacklist().blocks(org.peerdex.storage.blacklist.BlacklistRule.Scope.CRAWLER, url)
+                ? Optional.of("blacklist") : Optional.empty();
+    }
+
     public static Behavior<Command> create(CrawlRecord record, CrawlServices services,
                                            ActorRef<Indexer.Command> indexer, ActorRef<CrawlManager.Command> manager) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
@@ -206,13 +214,13 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                     linksRejected.merge("nofollow", 1L, Long::sum);
                     continue;
                 }
-                Optional<String> why = scope.reject(link.url(), entry.depth() + 1);
+                Optional<String> why = reject(link.url(), entry.depth() + 1);
                 if (why.isPresent()) linksRejected.merge(why.get(), 1L, Long::sum);
                 else candidates.add(new Frontier.Candidate(link.url(), entry.depth() + 1));
             }
         }
         String canonical = f.doc().canonical();
-        if (!canonical.isEmpty() && !canonical.equals(f.url()) && scope.reject(canonical, entry.depth()).isEmpty()) {
+        if (!canonical.isEmpty() && !canonical.equals(f.url()) && reject(canonical, entry.depth()).isEmpty()) {
             candidates.add(new Frontier.Candidate(canonical, entry.depth()));
         }
         if (candidates.isEmpty()) return;
@@ -228,7 +236,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         for (String u : m.urls()) {
             Optional<String> n = UrlNormalizer.normalize(u);
             if (n.isEmpty()) continue;
-            Optional<String> why = scope.reject(n.get(), 1);
+            Optional<String> why = reject(n.get(), 1);
             if (why.isPresent()) linksRejected.merge("sitemap-" + why.get(), 1L, Long::sum);
             else candidates.add(new Frontier.Candidate(n.get(), 1));
         }

@@ -22,6 +22,8 @@ public final class DhtStats {
     /** Messages that made the handler fail (null fields a decoder let through); answered as errors. */
     public final AtomicLong failedMessages = new AtomicLong();
     public volatile int blockedSenders;
+    /** received postings and metadata dropped by the dht-scope blacklist */
+    public final AtomicLong blacklistedEntries = new AtomicLong();
     public final AtomicLong replicatedPostings = new AtomicLong();
     public final AtomicLong outboxEntries = new AtomicLong();
     public final AtomicLong outboxPostings = new AtomicLong();
@@ -50,6 +52,7 @@ public final class DhtStats {
         shard.put("blockedSenders", blockedSenders);
         shard.put("busyLookups", busyLookups.get());
         shard.put("failedMessages", failedMessages.get());
+        shard.put("blacklistedEntries", blacklistedEntries.get());
         Map<String, Object> repl = new LinkedHashMap<>();
         repl.put("replicatedPostings", replicatedPostings.get());
         repl.put("outboxEntries", outboxEntries.get());

@@ -117,6 +117,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final SenderGuard guard;
     private final java.util.concurrent.atomic.AtomicInteger lookupsInFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final int maxLookupsInFlight;
+    /** URLs the dht-scope blacklist blocked (see DhtBlacklist); touched on the blocking dispatcher */
+    private final java.util.Set<org.peerdex.protocol.hash.UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
     private PeerView view;
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
@@ -334,7 +336,18 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     }
 
     /** The durable write; runs on the blocking dispatcher. Returns the number of entries written. */
-    private int write(PeerId from, List<Posting> postings, List<UrlMetadata> metadata) {
+    private int write(PeerId from, List<Posting> received, List<UrlMetadata> receivedMetadata) {
+        // the dht-scope blacklist: blocked entries are acknowledged (the sender must not retry) but not stored
+        DhtBlacklist.Kept kept = DhtBlacklist.keep(storage, received, receivedMetadata, blockedUrls);
+        List<Posting> postings = kept.postings();
+        List<UrlMetadata> metadata = kept.metadata();
+        if (kept.dropped() > 0) stats.blacklistedEntries.addAndGet(kept.dropped());
+        for (org.peerdex.protocol.hash.UrlHash u : kept.purge()) {
+            // postings that came before their blocked metadata; this peer's own crawl (holder null) stays
+            if (storage.metadata().get(u).map(m -> m.holder() == null).orElse(false)) continue;
+            int n = storage.rwi().deleteUrl(u);
+            if (n > 0) storage.stats().add(0, -n);
+        }
         KeyValueStore.Batch batch = storage.store().newBatch();
         long fresh = 0;
         for (Posting p : postings) {
@@ -356,7 +369,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         storage.stats().add(freshDocs, fresh);
         stats.storedPostings.addAndGet(postings.size());
         stats.storedMetadata.addAndGet(metadata.size());
-        return postings.size() + metadata.size();
+        return received.size() + receivedMetadata.size();
     }
 
     static UrlMetadata withHolder(UrlMetadata m, String holder) {

@@ -87,6 +87,19 @@ public final class CrawlBackend {
 
     /** Why the start URLs may not be crawled (a refused or unknown host), or empty. Blocking (DNS). */
     public Optional<String> refusal(CrawlProfile profile) {
+        org.peerdex.node.ModePolicy mode = org.peerdex.node.ModePolicy.of(ctx.config());
+        if (!mode.portalSites().isEmpty() && mode.mode() == NodeConfig.Mode.PORTAL && profile.range().equals("wide")) {
+            return Optional.of("a portal crawls only its sites (peerdex.portal.sites): use range site or subpath");
+        }
+        for (String u : profile.urls()) {
+            if (!mode.crawlAllowed(u)) {
+                return Optional.of(u + " is not one of this portal's sites " + mode.portalSites());
+            }
+            var rule = ctx.storage().blacklist().match(org.peerdex.storage.blacklist.BlacklistRule.Scope.CRAWLER, u);
+            if (rule.isPresent()) {
+                return Optional.of(u + " is blacklisted for the crawler by " + rule.get().line());
+            }
+        }
         for (String u : profile.urls()) {
             String host = URI.create(u).getHost();
             try {

@@ -24,10 +24,15 @@ public final class ApiRoutes {
     private static final Logger log = LoggerFactory.getLogger(ApiRoutes.class);
     private final NodeContext ctx;
     private final AdminGuard admin;
+    private final org.peerdex.node.accounts.Accounts accounts;
+    private final SearchGuard searchGuard;
 
     public ApiRoutes(NodeContext ctx) {
         this.ctx = ctx;
-        this.admin = new AdminGuard(ctx.config().adminPasswordHash());
+        org.peerdex.node.ModePolicy mode = org.peerdex.node.ModePolicy.of(ctx.config());
+        this.accounts = new org.peerdex.node.accounts.Accounts(ctx.storage().store());
+        this.admin = new AdminGuard(ctx.config().adminPasswordHash(), accounts, mode.loopbackAdmin());
+        this.searchGuard = new SearchGuard(accounts, mode.searchNeedsAccount());
     }
 
     public Route route() {
@@ -35,14 +40,18 @@ public final class ApiRoutes {
         Route api = pathPrefix("api", () -> concat(
                 new StatusRoutes(ctx).route(),
                 new PeerRoutes(ctx).route(),
-                new SearchRoutes(search, admin).route(),
+                searchGuard.search(() -> new SearchRoutes(search, admin).route()),
                 new IndexRoutes(ctx, search, admin).route(),
                 crawlRoutes(search),
                 new DocumentRoutes(ctx, search, admin).route(),
-                new ImportRoutes(ctx, admin).route()));
+                new ImportRoutes(ctx, admin).route(),
+                new BlacklistRoutes(ctx.storage().blacklist(), admin, search.blocking()).route(),
+                new AccountRoutes(accounts, admin, search.blocking()).route(),
+                new RankingProfileRoutes(search, ctx.storage().store(), admin).route()));
         return withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
                 handleRejections(rejections(), () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
-                new CompatRoutes(search).route(),
+                searchGuard.search(() -> concat(new CompatRoutes(search).route(),
+                        new SolrRoutes(search, ctx.storage()).route())),
                 new UiRoutes().route())))));
     }
 

@@ -46,7 +46,8 @@ public final class SearchBackend {
         this.feedback = new FeedbackStore(ctx.storage().store());
         this.profile.set(loadProfile());
         SearchContext sc = new SearchContext(new LocalIndexSource(ctx.storage(), blocking),
-                () -> List.copyOf(remoteSources), MetadataSource.of(ctx.storage().metadata()), profile::get,
+                () -> List.copyOf(remoteSources), new org.peerdex.actors.search.BlacklistFilter(
+                MetadataSource.of(ctx.storage().metadata()), ctx.storage().blacklist()), profile::get,
                 linkRank::get, feedback, blocking, Duration.ofSeconds(10), ctx.storage().rwi(), Duration.ofDays(1), "");
         this.service = new SearchService(ctx.system(), sc);
     }

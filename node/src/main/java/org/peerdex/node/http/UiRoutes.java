@@ -4,6 +4,7 @@ import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.Uri;
 import org.apache.pekko.http.javadsl.server.Route;
 
 import static org.apache.pekko.http.javadsl.server.Directives.complete;
@@ -12,16 +13,25 @@ import static org.apache.pekko.http.javadsl.server.Directives.get;
 import static org.apache.pekko.http.javadsl.server.Directives.getFromResource;
 import static org.apache.pekko.http.javadsl.server.Directives.getFromResourceDirectory;
 import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.pathEnd;
+import static org.apache.pekko.http.javadsl.server.Directives.redirect;
 import static org.apache.pekko.http.javadsl.server.Directives.pathEndOrSingleSlash;
 import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
 import static org.apache.pekko.http.javadsl.server.Directives.pathSingleSlash;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
-/** The web UI: the search page at {@code /} (ui-static's peerdex-ui/), and the manual at {@code /docs/}. */
+/**
+ * The web UI: the search page at {@code /} (ui-static's peerdex-ui/), the operator's console at {@code /admin/},
+ * the embeddable widget at {@code /search.html}, and the manual at {@code /docs/}.
+ */
 public final class UiRoutes {
     public Route route() {
         return get(() -> concat(
                 pathSingleSlash(() -> getFromResource("peerdex-ui/index.html", ContentTypes.TEXT_HTML_UTF8)),
+                // the operator's console (ui-static peerdex-ui/admin/); its API calls go through AdminGuard
+                pathPrefix("admin", () -> concat(
+                        pathEnd(() -> redirect(Uri.create("/admin/"), StatusCodes.MOVED_PERMANENTLY)),
+                        pathSingleSlash(() -> getFromResource("peerdex-ui/admin/index.html", ContentTypes.TEXT_HTML_UTF8)))),
                 pathPrefix("docs", () -> concat(
                         pathEndOrSingleSlash(() -> html(ManualPages.indexHtml())),
                         path(segment(), file -> {

@@ -18,6 +18,7 @@ public final class Keyspace {
     public static final byte CRAWLS = 'c';
     /** peer id → peer record */
     public static final byte PEERS = 'p';
+    /** scope ‖ 0 ‖ host regex ‖ 0 ‖ path regex → nothing: blacklist rules (see blacklist.Blacklist) */
     public static final byte BLACKLIST = 'b';
     public static final byte FEEDBACK = 'k';
     /** named settings: the peer id, ranking profiles, ... */

@@ -1,0 +1,253 @@
+package org.peerdex.node.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The search page and the operator's console in a real headless Chromium (Debian's chromium + chromium-driver)
+ * against a real peer with the Tarn corpus; skipped when /usr/bin/chromedriver is absent. Screenshots go to
+ * docs/screenshots/.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleBrowserTest {
+    static final Path DRIVER = Path.of("/usr/bin/chromedriver");
+    static SearchTestPeer peer;
+    static WebDriver browser;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(DRIVER), "no /usr/bin/chromedriver: install chromium and "
+                + "chromium-driver (scripts/install-test-deps.sh) to run the browser tests");
+        peer = new SearchTestPeer();
+        ChromeOptions options = new ChromeOptions();
+        if (Files.isExecutable(Path.of("/usr/bin/chromium"))) options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1280,900", "--no-first-run", "--disable-extensions");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().window().setSize(new Dimension(1280, 900));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (browser != null) browser.quit();
+        } finally {
+            if (peer != null) peer.close();
+        }
+    }
+
+    static WebDriverWait await() {
+        return new WebDriverWait(browser, Duration.ofSeconds(15));
+    }
+
+    /** Saves a screenshot into docs/screenshots/ of the repository (when the tests run inside it). */
+    static void screenshot(String name) throws Exception {
+        Path docs = Path.of("..", "docs");
+        if (!Files.isDirectory(docs)) return;
+        Path dir = Files.createDirectories(docs.resolve("screenshots"));
+        File shot = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), dir.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    static List<String> texts(String css, String attribute) {
+        return browser.findElements(By.cssSelector(css)).stream().map(e -> e.getAttribute(attribute)).toList();
+    }
+
+    @Test
+    @Order(1)
+    void theSearchPageShowsStreamedResults() throws Exception {
+        browser.get(peer.base() + "/?q=replication");
+        await().until(d -> "done".equals(d.findElement(By.tagName("body")).getAttribute("data-state")));
+        List<WebElement> results = browser.findElements(By.cssSelector("#results .result"));
+        assertTrue(results.size() >= 4, "results shown: " + results.size());
+        assertTrue(results.get(0).findElement(By.cssSelector(".snippet")).getText().toLowerCase().contains("replica"));
+        assertFalse(browser.findElements(By.cssSelector("#navigators .nav-host a")).isEmpty(), "host navigator");
+        screenshot("search");
+        browser.get(peer.base() + "/search.html?q=backup");
+        await().until(ExpectedConditions.numberOfElementsToBeMoreThan(By.cssSelector(".w-result"), 0));
+        screenshot("widget");
+    }
+
+    @Test
+    @Order(2)
+    void theDashboardShowsTheIndexCounts() throws Exception {
+        browser.get(peer.base() + "/admin/#dashboard");
+        WebElement docs = await().until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector(".card[data-key=documents] .v")));
+        assertEquals(String.valueOf(peer.corpus.urls().size()), docs.getText());
+        screenshot("admin-dashboard");
+    }
+
+    @Test
+    @Order(3)
+    void movingARankingSliderChangesThePreviewOrder() throws Exception {
+        String saved = peer.get("/api/ranking").body();
+        try {
+            browser.get(peer.base() + "/admin/#ranking");
+            await().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#sliders input[data-factor=urlLength]")));
+            browser.findElement(By.id("preview-q")).sendKeys("replication");
+            browser.findElement(By.cssSelector("#preview-form button")).click();
+            await().until(d -> d.findElements(By.cssSelector("#preview .preview-item")).size() >= 4);
+            List<String> before = texts("#preview .preview-item", "data-url");
+            // drag the "short URLs" slider to its maximum (as a user's drag does: value, then input events)
+            WebElement slider = browser.findElement(By.cssSelector("#sliders input[data-factor=urlLength]"));
+            ((JavascriptExecutor) browser).executeScript("arguments[0].value = arguments[0].max;"
+                    + "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", slider);
+            await().until(d -> !texts("#preview .preview-item", "data-url").equals(before)
+                    && "done".equals(d.findElement(By.tagName("body")).getAttribute("data-preview")));
+            List<String> after = texts("#preview .preview-item", "data-url");
+            assertNotEquals(before, after);
+            assertTrue(after.get(0).length() <= before.get(0).length(), before + " -> " + after);
+            assertTrue(peer.get("/api/ranking").body().contains("\"urlLength\":20.0"), "the profile was saved");
+            screenshot("admin-ranking");
+        } finally {
+            peer.send("PUT", "/api/ranking", saved);
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aBlacklistRuleAddedInTheConsoleHidesAResult() throws Exception {
+        try {
+            browser.get(peer.base() + "/?q=replication");
+            await().until(d -> "done".equals(d.findElement(By.tagName("body")).getAttribute("data-state")));
+            String victim = browser.findElements(By.cssSelector("#results .result .title")).get(0).getAttribute("href");
+
+            browser.get(peer.base() + "/admin/#blacklist");
+            await().until(ExpectedConditions.visibilityOfElementLocated(By.id("rule-host")));
+            String path = victim.substring(victim.indexOf("/tarn/") + 1).replace(".", "\\.");
+            browser.findElement(By.id("rule-host")).sendKeys("127\\.0\\.0\\.1");
+            browser.findElement(By.id("rule-path")).sendKeys(path);
+            browser.findElement(By.id("rule-add")).click();
+            await().until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#rules tr.rule"), 1));
+            browser.findElement(By.id("test-url")).sendKeys(victim);
+            browser.findElement(By.cssSelector("#test-form button")).click();
+            await().until(d -> "true".equals(d.findElement(By.id("test-result")).getAttribute("data-blocked")));
+            assertTrue(browser.findElement(By.id("test-result")).getText().contains("search"));
+            screenshot("admin-blacklist");
+
+            browser.get(peer.base() + "/?q=replication");
+            await().until(d -> "done".equals(d.findElement(By.tagName("body")).getAttribute("data-state")));
+            List<String> shown = texts("#results .result .title", "href");
+            assertFalse(shown.isEmpty());
+            assertFalse(shown.contains(victim), victim + " still shown: " + shown);
+        } finally {
+            peer.send("PUT", "/api/blacklist", "{\"rules\":[]}");
+        }
+    }
+
+    @Test
+    @Order(5)
+    void theIndexBrowserFindsAndDeletesADocument() throws Exception {
+        browser.get(peer.base() + "/admin/#index");
+        await().until(ExpectedConditions.visibilityOfElementLocated(By.id("word")));
+        browser.findElement(By.id("word")).sendKeys("tarn_dump");
+        browser.findElement(By.cssSelector("#word-form button")).click();
+        WebElement link = await().until(ExpectedConditions.presenceOfElementLocated(
+                By.xpath("//table[@id='postings']//tr[contains(., 'backup.html')]//a[@data-open]")));
+        String hash = link.getAttribute("data-open");
+        link.click();
+        await().until(ExpectedConditions.visibilityOfElementLocated(By.id("url-detail")));
+        assertTrue(browser.findElement(By.id("url-meta")).getText().contains("backup.html"));
+        screenshot("admin-index");
+        browser.findElement(By.id("url-delete")).click();
+        await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "Deleted " + hash));
+        var after = Json.MAPPER.readTree(peer.get("/api/index/url/" + hash).body());
+        assertTrue(after.get("metadata").isNull(), "only the history is left: " + after);
+        assertEquals("deleted", after.get("history").get(after.get("history").size() - 1).get("event").asText());
+        assertFalse(SearchApiTest.urls(peer.search("tarn_dump", null)).stream().anyMatch(u -> u.endsWith("/backup.html")));
+    }
+
+    static org.peerdex.node.PeerNode peerAt(Path data, String more) {
+        return org.peerdex.node.PeerNode.start(com.typesafe.config.ConfigFactory.parseString(
+                "peerdex.data-dir = \"" + data.toString().replace("\\", "/") + "\"\n"
+                        + "peerdex.http.port = 0\npeerdex.cluster.port = 0\n" + more)
+                .withFallback(com.typesafe.config.ConfigFactory.load()).resolve());
+    }
+
+    @Test
+    @Order(6)
+    void aCrawlStartedInTheConsoleShowsItsProgressToTheEnd() throws Exception {
+        Path data = Files.createTempDirectory("peerdex-console-crawl");
+        try (org.peerdex.node.PeerNode crawler = peerAt(data, "peerdex.crawler.allow-loopback = on\n"
+                + "peerdex.indexer.flush-interval = 20ms\n")) {
+            browser.get(crawler.baseUrl() + "/admin/#crawl");
+            WebElement form = await().until(ExpectedConditions.visibilityOfElementLocated(By.id("crawl-start")));
+            form.findElement(By.name("url")).sendKeys(peer.siteBase + "index.html");
+            WebElement delay = form.findElement(By.name("minDelayMs"));
+            delay.clear();
+            delay.sendKeys("0");
+            form.findElement(By.cssSelector("button[type=submit]")).click();
+            await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "started"));
+            int pages = peer.corpus.urls().size();
+            new WebDriverWait(browser, Duration.ofSeconds(40)).until(d -> {
+                List<WebElement> cells = d.findElements(By.cssSelector("#crawl-table tbody tr td"));
+                return cells.size() > 5 && cells.get(1).getText().equals("finished")
+                        && cells.get(5).getText().equals(String.valueOf(pages));
+            });
+            screenshot("admin-crawl");
+            assertEquals(pages, crawler.context().storage().stats().documents());
+        } finally {
+            try (var s = Files.walk(data)) {
+                s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    @Order(7)
+    void theNetworkPageDrawsThreePeersOnTheRing() throws Exception {
+        List<Path> dirs = new java.util.ArrayList<>();
+        List<org.peerdex.node.PeerNode> nodes = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                Path d = Files.createTempDirectory("peerdex-console-ring");
+                dirs.add(d);
+                String seeds = nodes.isEmpty() ? "" : "peerdex.cluster.seeds = [\"127.0.0.1:"
+                        + nodes.get(0).clusterAddress().port().get() + "\"]\n";
+                nodes.add(peerAt(d, seeds));
+            }
+            browser.get(nodes.get(2).baseUrl() + "/admin/#network");
+            new WebDriverWait(browser, Duration.ofSeconds(40)).until(d ->
+                    d.findElements(By.cssSelector("#ring circle.peer")).size() == 3
+                            && d.findElements(By.cssSelector("#peers tr.peer-row")).size() == 3);
+            assertEquals(1, browser.findElements(By.cssSelector("#ring circle.peer.self")).size());
+            screenshot("admin-network");
+        } finally {
+            for (org.peerdex.node.PeerNode n : nodes) n.close();
+            for (Path d : dirs) {
+                try (var s = Files.walk(d)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+            }
+        }
+    }
+}
