@@ -20,7 +20,11 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
+import org.peerdex.actors.dht.DhtCandidateSource;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.DhtSettings;
 import org.peerdex.node.http.ApiRoutes;
+import org.peerdex.node.http.SearchBackend;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.protocol.ring.Placement;
@@ -76,6 +80,8 @@ public final class PeerNode implements AutoCloseable {
         CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
                 "close-storage", () -> {
                     storage.close();
+                    log.info("index closed in {}: {} documents, {} postings", nc.dataDir().toAbsolutePath(),
+                            storage.stats().documents(), storage.stats().postings());
                     return CompletableFuture.completedFuture(Done.getInstance());
                 });
         Cluster cluster = Cluster.get(system);
@@ -97,10 +103,24 @@ public final class PeerNode implements AutoCloseable {
         }
         CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "http-unbind",
                 () -> binding.unbind().thenApply(d -> Done.getInstance()));
+        startNetwork(context, config, cluster, binding.localAddress().getPort());
         log.info("peer {} of network '{}' ({} mode) serving http://{}:{}/ cluster {}:{}, data {}", peerId,
                 nc.network(), nc.mode().key(), nc.httpHost(), binding.localAddress().getPort(), nc.clusterHost(),
                 cluster.selfMember().address().port().getOrElse(() -> 0), nc.dataDir().toAbsolutePath());
         return new PeerNode(context, binding);
+    }
+
+    /** Spawns the DHT actors (not in portal mode) and plugs them into search and status. */
+    private static void startNetwork(NodeContext context, Config config, Cluster cluster, int httpPort) {
+        NodeConfig nc = context.config();
+        if (nc.mode() == NodeConfig.Mode.PORTAL) return;
+        DhtPeer dht = DhtPeer.spawn(DhtPeer.via(context.system()), context.peerId(), context.storage(),
+                context.placement(), DhtSettings.from(config), cluster.selfMember().address().toString(),
+                nc.httpHost() + ":" + httpPort);
+        NetworkBackend.register(context, dht);
+        SearchBackend search = SearchBackend.of(context);
+        search.remoteSources().add(new DhtCandidateSource(context.system(), dht));
+        search.setPeersKnown(dht.view()::hasOtherPeers);
     }
 
     static Config pekkoConfig(NodeConfig nc) {

@@ -30,9 +30,15 @@ public final class ApiRoutes {
     }
 
     public Route route() {
+        SearchBackend search = SearchBackend.of(ctx);
         Route api = pathPrefix("api", () -> concat(
-                new StatusRoutes(ctx).route()));
-        return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> concat(api)));
+                new StatusRoutes(ctx).route(),
+                new PeerRoutes(ctx).route(),
+                new SearchRoutes(search, admin).route(),
+                new IndexRoutes(ctx, search, admin).route()));
+        return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> concat(api,
+                new CompatRoutes(search).route(),
+                new UiRoutes().route())));
     }
 
     public AdminGuard admin() {

@@ -32,7 +32,10 @@ public final class StatusRoutes {
         s.put("documents", ctx.storage().stats().documents());
         s.put("postings", ctx.storage().stats().postings());
         s.put("pagesPerMinute", 0.0);
-        s.put("peers", 1);
+        org.peerdex.actors.dht.DhtPeer dht = org.peerdex.node.NetworkBackend.of(ctx);
+        org.peerdex.actors.dht.PeerView view = dht == null ? null : dht.view().get();
+        s.put("peers", view == null ? 1 : view.peers().size());
+        if (dht != null) s.put("dht", dht.stats().snapshot());
         s.put("partitions", ctx.placement().partitions().count());
         s.put("redundancy", ctx.placement().redundancy());
         long up = Duration.between(ctx.started(), Instant.now()).toSeconds();

@@ -13,7 +13,7 @@ public record PeerId(String value) implements Comparable<PeerId> {
         if (!Base64Order.isHash(value, LENGTH)) throw new IllegalArgumentException("not a peer id: " + value);
     }
 
-    @JsonCreator
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static PeerId parse(String value) {
         return new PeerId(value);
     }

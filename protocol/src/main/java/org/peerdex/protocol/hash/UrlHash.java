@@ -24,7 +24,7 @@ public record UrlHash(String value) implements Comparable<UrlHash> {
         if (!Base64Order.isHash(value, LENGTH)) throw new IllegalArgumentException("not a URL hash: " + value);
     }
 
-    @JsonCreator
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static UrlHash parse(String value) {
         return new UrlHash(value);
     }

@@ -13,7 +13,7 @@ public record WordHash(String value) implements Comparable<WordHash> {
         if (!Base64Order.isHash(value, LENGTH)) throw new IllegalArgumentException("not a word hash: " + value);
     }
 
-    @JsonCreator
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static WordHash parse(String value) {
         return new WordHash(value);
     }

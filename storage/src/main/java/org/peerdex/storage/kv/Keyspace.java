@@ -26,6 +26,8 @@ public final class Keyspace {
     public static final byte CONTENT = 'd';
     /** host hash → link-graph entries */
     public static final byte LINKS = 'l';
+    /** entry id → postings and metadata a Replicator still owes a target peer (kept until acknowledged) */
+    public static final byte OUTBOX = 'o';
 
     private Keyspace() {}
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.iq80.leveldb.CompressionType;
 import org.iq80.leveldb.DB;
+import org.iq80.leveldb.DBFactory;
 import org.iq80.leveldb.DBIterator;
 import org.iq80.leveldb.Options;
 import org.iq80.leveldb.WriteBatch;
@@ -45,7 +46,16 @@ public final class LevelDbStore implements KeyValueStore {
         }
     }
 
+    /** Opens (or creates) the store with iq80, the pure-Java LevelDB (no compression: no Snappy jar needed). */
     public static LevelDbStore open(Path dir, long cacheBytes) {
+        return open(dir, cacheBytes, Iq80DBFactory.factory, CompressionType.NONE);
+    }
+
+    /**
+     * Opens the store with another engine of the same API, such as leveldbjni's {@code JniDBFactory.factory}
+     * (the benchmark compares both).
+     */
+    public static LevelDbStore open(Path dir, long cacheBytes, DBFactory factory, CompressionType compression) {
         try {
             Files.createDirectories(dir);
             FileChannel ch = FileChannel.open(dir.resolve("peerdex.lock"), StandardOpenOption.CREATE,
@@ -60,11 +70,11 @@ public final class LevelDbStore implements KeyValueStore {
                 ch.close();
                 throw new StoreInUseException(dir);
             }
-            Options options = new Options().createIfMissing(true).compressionType(CompressionType.NONE)
+            Options options = new Options().createIfMissing(true).compressionType(compression)
                     .cacheSize(cacheBytes).writeBufferSize(16 << 20).paranoidChecks(false);
             DB db;
             try {
-                db = Iq80DBFactory.factory.open(new File(dir.toFile(), "leveldb"), options);
+                db = factory.open(new File(dir.toFile(), "leveldb"), options);
             } catch (IOException | RuntimeException e) {
                 lock.release();
                 ch.close();

@@ -74,6 +74,11 @@ public final class ReverseWordIndex {
         store.write(batch, sync);
     }
 
+    /** The posting of one word in one document, if there is one. */
+    public java.util.Optional<Posting> get(WordHash word, UrlHash url) {
+        return store.get(key(word, url)).map(v -> PostingCodec.decode(word, url, v));
+    }
+
     /** All postings of a word, sorted by URL hash. */
     public List<Posting> postings(WordHash word) {
         List<Posting> out = new ArrayList<>();

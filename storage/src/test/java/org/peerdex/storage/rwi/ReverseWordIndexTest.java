@@ -187,4 +187,23 @@ class ReverseWordIndexTest {
         }
         assertEquals(all.size(), total, "every posting is in exactly one of the ranges");
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"memory", "leveldb"})
+    void urlHashesAtTheEdgesOfPartitionsLandInTheRightOne(String engine) {
+        ReverseWordIndex rwi = open(engine, 4);
+        WordHash w = WordHash.of("edge");
+        Random r = new Random(44);
+        // the first and last hash of the ring, and the last and first hash around the boundary of partitions 0|1
+        List<UrlHash> urls = List.of(UrlHash.parse("AAAAAAAAAAAA"), UrlHash.parse("____________"),
+                UrlHash.parse("D___________"), UrlHash.parse("EAAAAAAAAAAA"));
+        List<Posting> ps = new ArrayList<>();
+        for (UrlHash u : urls) ps.add(TestPostings.random(r, w, u));
+        rwi.add(ps, true);
+        assertEquals(List.of(ps.get(0), ps.get(2)), rwi.postings(w, 0));
+        assertEquals(List.of(ps.get(3)), rwi.postings(w, 1));
+        assertEquals(List.of(ps.get(1)), rwi.postings(w, 15));
+        for (int p = 2; p < 15; p++) assertEquals(List.of(), rwi.postings(w, p));
+        assertEquals(List.of(ps.get(0), ps.get(2), ps.get(3), ps.get(1)), rwi.postings(w));
+    }
 }

@@ -1,0 +1,119 @@
+package org.peerdex.actors.dht;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.search.Candidate;
+import org.peerdex.actors.search.CandidateSource;
+import org.peerdex.actors.search.SearchRequest;
+import org.peerdex.actors.search.ranking.CorpusStats;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * The network as a candidate source of the QueryCoordinator (resource=global): runs one {@link RemoteSearch}
+ * per query over the current ring and turns its events into candidates. Metadata that arrives is stored in the
+ * local metadata store first (the coordinator resolves results locally), then the candidates are passed on;
+ * the coordinator caches the postings with a TTL. The cost comes as a {@link CandidateSource.PeersContacted}.
+ */
+public final class DhtCandidateSource implements CandidateSource {
+    private static final AtomicLong SEQ = new AtomicLong();
+    private final ActorSystem<?> system;
+    private final DhtPeer dht;
+    private final Executor blocking;
+
+    public DhtCandidateSource(ActorSystem<?> system, DhtPeer dht) {
+        this.system = system;
+        this.dht = dht;
+        this.blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+    }
+
+    @Override
+    public String name() {
+        return "dht";
+    }
+
+    @Override
+    public boolean remote() {
+        return true;
+    }
+
+    @Override
+    public void start(SearchRequest request, ActorRef<Answer> replyTo) {
+        PeerView view = dht.view().get();
+        List<String> terms = request.query().terms();
+        if (view == null || view.others().isEmpty() || terms.isEmpty()) {
+            replyTo.tell(new CandidatesFound(name(), List.of(), new CorpusStats(0, Map.of(), 0), true));
+            return;
+        }
+        List<WordHash> words = new ArrayList<>();
+        for (String t : terms) words.add(WordHash.of(t));
+        int limit = Math.min(dht.settings().maxPostingsPerMessage(),
+                Math.max(50, (request.offset() + request.count()) * 3));
+        long id = SEQ.incrementAndGet();
+        ActorRef<RemoteSearch.Event> bridge = system.systemActorOf(bridge(terms, words, replyTo),
+                "dht-source-" + id, Props.empty());
+        system.systemActorOf(RemoteSearch.create(new RemoteSearch.Request(words, limit), view, dht.placement(),
+                dht.settings(), null, bridge), "remote-search-" + id, Props.empty());
+    }
+
+    /** Stores each batch's metadata locally, then forwards the batch; order is kept by chaining the writes. */
+    private Behavior<RemoteSearch.Event> bridge(List<String> terms, List<WordHash> words, ActorRef<Answer> replyTo) {
+        CompletableFuture<?>[] chain = {CompletableFuture.completedFuture(null)};
+        Map<String, Long> df = new HashMap<>();
+        return Behaviors.receiveMessage(e -> {
+            if (e instanceof RemoteSearch.Found f) {
+                List<Candidate> cs = candidates(f.candidates(), terms, words);
+                List<RemoteSearch.RemoteCandidate> found = f.candidates();
+                chain[0] = chain[0].thenRunAsync(() -> {
+                    storeMetadata(found);
+                    replyTo.tell(new CandidatesFound(name(), cs, stats(df), false));
+                }, blocking);
+                return Behaviors.same();
+            }
+            RemoteSearch.Finished fin = (RemoteSearch.Finished) e;
+            RemoteSearch.Cost c = fin.cost();
+            chain[0].whenComplete((x, err) -> {
+                replyTo.tell(new PeersContacted(name(), c.peersAsked(), c.peersAnswered(), c.messages(), c.bytes()));
+                replyTo.tell(new CandidatesFound(name(), List.of(), stats(df), true));
+            });
+            return Behaviors.stopped();
+        });
+    }
+
+    private CorpusStats stats(Map<String, Long> df) {
+        return new CorpusStats(Math.max(1, dht.storage().stats().documents()), df, 0);
+    }
+
+    private void storeMetadata(List<RemoteSearch.RemoteCandidate> found) {
+        var batch = dht.storage().store().newBatch();
+        for (RemoteSearch.RemoteCandidate c : found) {
+            if (c.metadata() != null && !dht.storage().metadata().contains(c.url())) {
+                dht.storage().metadata().putTo(batch, c.metadata());
+            }
+        }
+        dht.storage().store().write(batch, false);
+    }
+
+    /** RemoteSearch postings are in distinct-word order; a Candidate wants one posting per query term. */
+    static List<Candidate> candidates(List<RemoteSearch.RemoteCandidate> rcs, List<String> terms, List<WordHash> words) {
+        List<WordHash> distinct = new ArrayList<>(new java.util.LinkedHashSet<>(words));
+        List<Candidate> out = new ArrayList<>();
+        for (RemoteSearch.RemoteCandidate rc : rcs) {
+            List<Posting> ps = new ArrayList<>();
+            for (int i = 0; i < terms.size(); i++) ps.add(rc.postings().get(distinct.indexOf(words.get(i))));
+            out.add(new Candidate(rc.url(), ps));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,33 @@
+package org.peerdex.actors.dht;
+
+import com.typesafe.config.Config;
+import java.time.Duration;
+
+/** The typed view of {@code peerdex.dht} (every key is documented in the actors module's reference.conf). */
+public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, int maxMetadataPerMessage,
+                          int maxPackBytes, int maxKeysPerRequest, int maxDigestsPerMessage, double senderRate,
+                          int senderBurst, Duration busyRetryAfter, int maxInFlightPerTarget, Duration ackTimeout,
+                          Duration retryMinBackoff, Duration retryMaxBackoff, int maxAttempts,
+                          Duration rebalanceDelay, Duration repairInterval, Duration lookupTimeout,
+                          Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
+                          boolean cacheRemoteResults) {
+
+    public static DhtSettings from(Config root) {
+        Config c = root.getConfig("peerdex.dht");
+        return new DhtSettings(c.getBoolean("accept-remote-index"), c.getInt("max-postings-per-message"),
+                c.getInt("max-metadata-per-message"), (int) Math.min(Integer.MAX_VALUE, c.getBytes("max-pack-bytes")),
+                c.getInt("max-keys-per-request"), c.getInt("max-digests-per-message"), c.getDouble("sender-rate"),
+                c.getInt("sender-burst"), c.getDuration("busy-retry-after"), c.getInt("max-in-flight-per-target"),
+                c.getDuration("ack-timeout"), c.getDuration("retry-min-backoff"), c.getDuration("retry-max-backoff"),
+                c.getInt("max-attempts"), c.getDuration("rebalance-delay"), c.getDuration("repair-interval"),
+                c.getDuration("lookup-timeout"), c.getDuration("search-timeout"), c.getInt("top-k"),
+                c.getInt("bloom-bits-per-element"), c.getDuration("cache-ttl"), c.getBoolean("cache-remote-results"));
+    }
+
+    public DhtSettings withAcceptRemoteIndex(boolean accept) {
+        return new DhtSettings(accept, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes, maxKeysPerRequest,
+                maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget, ackTimeout,
+                retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval, lookupTimeout,
+                searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults);
+    }
+}

@@ -1,0 +1,66 @@
+package org.peerdex.actors.dht;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Counters of one peer's DHT work, read by /api/status: what its ShardOwner stored, refused and rejected, and how
+ * far its Replicator's replication, hand-off and repair have come. Written by the actors, read by anyone.
+ */
+public final class DhtStats {
+    public final AtomicLong storedPostings = new AtomicLong();
+    public final AtomicLong storedMetadata = new AtomicLong();
+    public final AtomicLong refusedMessages = new AtomicLong();
+    public final AtomicLong rejectedMessages = new AtomicLong();
+    public final AtomicLong busyReplies = new AtomicLong();
+    public final AtomicLong lookupsAnswered = new AtomicLong();
+    public final AtomicLong replicatedPostings = new AtomicLong();
+    public final AtomicLong outboxEntries = new AtomicLong();
+    public final AtomicLong outboxPostings = new AtomicLong();
+    public final AtomicLong acknowledgedBatches = new AtomicLong();
+    public final AtomicLong retries = new AtomicLong();
+    public final AtomicLong handoffPending = new AtomicLong();
+    public final AtomicLong handedOffPostings = new AtomicLong();
+    public final AtomicLong deletedAfterHandoff = new AtomicLong();
+    public final AtomicLong repairRounds = new AtomicLong();
+    public final AtomicLong repairRangesDiffering = new AtomicLong();
+    public final AtomicLong repairedPostings = new AtomicLong();
+    public final AtomicLong repairedMetadata = new AtomicLong();
+    public volatile long lastRebalanceMillis;
+    public volatile int ringSize;
+
+    /** A JSON-friendly snapshot, grouped as /api/status shows it. */
+    public Map<String, Object> snapshot() {
+        Map<String, Object> shard = new LinkedHashMap<>();
+        shard.put("storedPostings", storedPostings.get());
+        shard.put("storedMetadata", storedMetadata.get());
+        shard.put("refusedMessages", refusedMessages.get());
+        shard.put("rejectedMessages", rejectedMessages.get());
+        shard.put("busyReplies", busyReplies.get());
+        shard.put("lookupsAnswered", lookupsAnswered.get());
+        Map<String, Object> repl = new LinkedHashMap<>();
+        repl.put("replicatedPostings", replicatedPostings.get());
+        repl.put("outboxEntries", outboxEntries.get());
+        repl.put("outboxPostings", outboxPostings.get());
+        repl.put("acknowledgedBatches", acknowledgedBatches.get());
+        repl.put("retries", retries.get());
+        Map<String, Object> handoff = new LinkedHashMap<>();
+        handoff.put("pendingPostings", handoffPending.get());
+        handoff.put("handedOffPostings", handedOffPostings.get());
+        handoff.put("deletedAfterAck", deletedAfterHandoff.get());
+        Map<String, Object> repair = new LinkedHashMap<>();
+        repair.put("rounds", repairRounds.get());
+        repair.put("rangesDiffering", repairRangesDiffering.get());
+        repair.put("repairedPostings", repairedPostings.get());
+        repair.put("repairedMetadata", repairedMetadata.get());
+        repair.put("lastRebalance", lastRebalanceMillis);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("ringSize", ringSize);
+        out.put("shard", shard);
+        out.put("replication", repl);
+        out.put("handoff", handoff);
+        out.put("repair", repair);
+        return out;
+    }
+}

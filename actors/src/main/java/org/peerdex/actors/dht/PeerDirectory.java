@@ -1,0 +1,297 @@
+package org.peerdex.actors.dht;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
+import org.peerdex.protocol.WireMessage;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.ring.Ring;
+import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.kv.Keys;
+import org.peerdex.storage.kv.Keyspace;
+import org.peerdex.storage.meta.Cbor;
+
+/**
+ * The ring as this peer sees it. Peers find each other's directories through the Receptionist and exchange a
+ * {@link Hello} carrying their {@link PeerInfo} (id, role, shard owner); cluster reachability events take
+ * unreachable members out of the ring at once (they come back when reachable again). Every change is published
+ * to subscribers as a new {@link PeerView}; the peer table is persisted in {@code Keyspace.PEERS}.
+ * Without a cluster (virtual peers in one system) directories are introduced to each other with {@link Introduce}.
+ */
+public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command> {
+    public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "peerdex-peer-directory");
+    private static final Duration TICK = Duration.ofSeconds(5);
+
+    public sealed interface Command {}
+
+    /** Wire: "here I am"; answered with a {@link HelloReply}. */
+    public record Hello(PeerInfo info) implements Command, WireMessage {}
+
+    /** Wire: the answer to a Hello. */
+    public record HelloReply(PeerInfo info) implements Command, WireMessage {}
+
+    /** Local: the current view. */
+    public record GetView(ActorRef<PeerView> replyTo) implements Command, LocalOnly {}
+
+    /** Local: the current view now and every new one after. */
+    public record SubscribeView(ActorRef<PeerView> subscriber) implements Command, LocalOnly {}
+
+    /** Local: the peer table (live and remembered peers). */
+    public record GetPeerTable(ActorRef<List<PeerRecord>> replyTo) implements Command, LocalOnly {}
+
+    /** Local, for virtual peers without a cluster: make this directory greet another one. */
+    public record Introduce(ActorRef<Command> other) implements Command, LocalOnly {}
+
+    /** Local, for virtual peers: a peer is gone (crashed or left). */
+    public record Forget(PeerId peer) implements Command, LocalOnly {}
+
+    private record ListingChanged(Receptionist.Listing listing) implements Command, LocalOnly {}
+
+    private record Reachability(ClusterEvent.ReachabilityEvent event) implements Command, LocalOnly {}
+
+    private record MemberGone(ClusterEvent.MemberRemoved event) implements Command, LocalOnly {}
+
+    private enum Tick implements Command, LocalOnly { INSTANCE }
+
+    private final ActorContext<Command> ctx;
+    private final PeerInfo self;
+    private final KeyValueStore store;
+    private final Executor blocking;
+    private final Map<PeerId, PeerInfo> peers = new HashMap<>();
+    private final Map<PeerId, Long> lastSeen = new HashMap<>();
+    private final Map<PeerId, PeerRecord> remembered = new LinkedHashMap<>();
+    private final Set<Address> unreachable = new HashSet<>();
+    private final Set<ActorRef<Command>> greeted = new HashSet<>();
+    private final List<ActorRef<PeerView>> subscribers = new ArrayList<>();
+    private PeerView view;
+    private long version;
+
+    /**
+     * @param self  this peer's info (its directory field must be the ref this behavior will run as: use
+     *              {@link #create(java.util.function.Function, KeyValueStore)} to build it from the self ref)
+     * @param store where the peer table is persisted, or null for none
+     */
+    public static Behavior<Command> create(java.util.function.Function<ActorRef<Command>, PeerInfo> self,
+                                           KeyValueStore store) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+            timers.startTimerWithFixedDelay(Tick.INSTANCE, TICK);
+            return new PeerDirectory(ctx, self.apply(ctx.getSelf()), store);
+        }));
+    }
+
+    private PeerDirectory(ActorContext<Command> ctx, PeerInfo self, KeyValueStore store) {
+        super(ctx);
+        this.ctx = ctx;
+        this.self = self;
+        this.store = store;
+        this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        peers.put(self.peerId(), self);
+        lastSeen.put(self.peerId(), System.currentTimeMillis());
+        if (store != null) loadTable();
+        ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+        ctx.getSystem().receptionist().tell(Receptionist.subscribe(KEY,
+                ctx.messageAdapter(Receptionist.Listing.class, ListingChanged::new)));
+        if (isCluster()) {
+            Cluster cluster = Cluster.get(ctx.getSystem());
+            cluster.subscriptions().tell(Subscribe.create(
+                    ctx.messageAdapter(ClusterEvent.ReachabilityEvent.class, Reachability::new),
+                    ClusterEvent.ReachabilityEvent.class));
+            cluster.subscriptions().tell(Subscribe.create(
+                    ctx.messageAdapter(ClusterEvent.MemberRemoved.class, MemberGone::new), ClusterEvent.MemberRemoved.class));
+        }
+        publish();
+    }
+
+    private boolean isCluster() {
+        return ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Hello.class, this::onHello)
+                .onMessage(HelloReply.class, m -> {
+                    learn(m.info());
+                    return this;
+                })
+                .onMessage(GetView.class, m -> {
+                    m.replyTo().tell(view);
+                    return this;
+                })
+                .onMessage(SubscribeView.class, m -> {
+                    subscribers.add(m.subscriber());
+                    m.subscriber().tell(view);
+                    return this;
+                })
+                .onMessage(GetPeerTable.class, m -> {
+                    m.replyTo().tell(table());
+                    return this;
+                })
+                .onMessage(Introduce.class, m -> {
+                    greet(m.other());
+                    return this;
+                })
+                .onMessage(Forget.class, m -> {
+                    PeerInfo gone = peers.remove(m.peer());
+                    if (gone != null) {
+                        greeted.remove(gone.directory());
+                        publish();
+                    }
+                    return this;
+                })
+                .onMessage(ListingChanged.class, this::onListing)
+                .onMessage(Reachability.class, this::onReachability)
+                .onMessage(MemberGone.class, m -> {
+                    removeAt(m.event().member().address());
+                    return this;
+                })
+                .onMessage(Tick.class, m -> onTick())
+                .build();
+    }
+
+    private Behavior<Command> onHello(Hello m) {
+        learn(m.info());
+        m.info().directory().tell(new HelloReply(self));
+        return this;
+    }
+
+    private void greet(ActorRef<Command> other) {
+        if (other.equals(ctx.getSelf())) return;
+        if (greeted.add(other)) other.tell(new Hello(self));
+    }
+
+    private void learn(PeerInfo info) {
+        if (info.peerId().equals(self.peerId())) return;
+        PeerInfo before = peers.put(info.peerId(), info);
+        greeted.add(info.directory());
+        lastSeen.put(info.peerId(), System.currentTimeMillis());
+        if (!info.equals(before)) {
+            ctx.getLog().info("peer {} ({}) joined the view at {}", info.peerId(), info.role(), info.address());
+            persist(info);
+            publish();
+        }
+    }
+
+    private Behavior<Command> onListing(ListingChanged m) {
+        Set<ActorRef<Command>> refs = m.listing().getServiceInstances(KEY);
+        for (ActorRef<Command> r : refs) greet(r);
+        // a directory that vanished from the listing: its peer left the cluster
+        boolean changed = false;
+        for (PeerInfo info : new ArrayList<>(peers.values())) {
+            if (info.peerId().equals(self.peerId())) continue;
+            if (isCluster() && !refs.contains(info.directory()) && isRemoteRef(info.directory())) {
+                peers.remove(info.peerId());
+                greeted.remove(info.directory());
+                changed = true;
+            }
+        }
+        greeted.retainAll(refs);
+        if (changed) publish();
+        return this;
+    }
+
+    private static boolean isRemoteRef(ActorRef<?> r) {
+        return r.path().address().hasGlobalScope();
+    }
+
+    private Behavior<Command> onReachability(Reachability m) {
+        if (m.event() instanceof ClusterEvent.UnreachableMember u) {
+            if (unreachable.add(u.member().address())) publish();
+        } else if (m.event() instanceof ClusterEvent.ReachableMember r) {
+            if (unreachable.remove(r.member().address())) publish();
+        }
+        return this;
+    }
+
+    private void removeAt(Address address) {
+        unreachable.remove(address);
+        boolean changed = peers.values().removeIf(i -> !i.peerId().equals(self.peerId())
+                && i.directory().path().address().equals(address));
+        if (changed) publish();
+    }
+
+    private boolean live(PeerInfo i) {
+        return i.peerId().equals(self.peerId()) || !unreachable.contains(i.directory().path().address());
+    }
+
+    private void publish() {
+        List<PeerId> active = new ArrayList<>();
+        Map<PeerId, PeerInfo> liveInfos = new HashMap<>();
+        for (PeerInfo i : peers.values()) {
+            if (!live(i)) continue;
+            liveInfos.put(i.peerId(), i);
+            if (i.acceptsIndex()) active.add(i.peerId());
+        }
+        Ring ring = Ring.of(active);
+        if (view != null && view.ring().members().equals(ring.members()) && view.peers().equals(liveInfos)) return;
+        view = new PeerView(self.peerId(), ring, liveInfos, ++version);
+        for (ActorRef<PeerView> s : subscribers) s.tell(view);
+    }
+
+    private Behavior<Command> onTick() {
+        long now = System.currentTimeMillis();
+        for (PeerInfo i : view.peers().values()) {
+            lastSeen.put(i.peerId(), now);
+            persist(i);
+        }
+        return this;
+    }
+
+    private List<PeerRecord> table() {
+        Map<String, PeerRecord> out = new LinkedHashMap<>();
+        for (PeerRecord r : remembered.values()) out.put(r.peerId(), new PeerRecord(r.peerId(), r.address(),
+                r.httpAddress(), "offline", r.position(), r.lastSeen()));
+        for (PeerInfo i : view.peers().values()) out.put(i.peerId().value(), record(i));
+        return List.copyOf(out.values());
+    }
+
+    private PeerRecord record(PeerInfo i) {
+        return new PeerRecord(i.peerId().value(), i.address(), i.httpAddress(), i.role(), i.peerId().position(),
+                lastSeen.getOrDefault(i.peerId(), 0L));
+    }
+
+    private void persist(PeerInfo i) {
+        PeerRecord r = record(i);
+        remembered.put(i.peerId(), r);
+        if (store == null) return;
+        CompletableFuture.runAsync(() -> store.put(key(r.peerId()), Cbor.write(r)), blocking);
+    }
+
+    private static byte[] key(String peerId) {
+        return Keys.of(Keyspace.PEERS, peerId.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private void loadTable() {
+        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.PEERS})) {
+            while (c.next()) {
+                try {
+                    PeerRecord r = Cbor.read(c.value(), PeerRecord.class);
+                    if (!r.peerId().equals(self.peerId().value())) remembered.put(PeerId.parse(r.peerId()), r);
+                } catch (RuntimeException e) {
+                    ctx.getLog().warn("skipping unreadable peer table entry: {}", e.getMessage());
+                }
+            }
+        }
+    }
+}

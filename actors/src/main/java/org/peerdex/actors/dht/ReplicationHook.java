@@ -1,0 +1,16 @@
+package org.peerdex.actors.dht;
+
+import java.util.List;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * What an indexer calls after a durable flush, so the new postings and metadata reach their DHT holders.
+ * A node passes {@code dhtPeer::replicate}; a peer without a network passes {@link #NONE}.
+ */
+@FunctionalInterface
+public interface ReplicationHook {
+    ReplicationHook NONE = (postings, metadata) -> {};
+
+    void indexed(List<Posting> postings, List<UrlMetadata> metadata);
+}

@@ -1,0 +1,502 @@
+package org.peerdex.actors.dht;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.ring.Ring;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * Distributes this peer's postings and metadata to their holders and keeps R copies alive. New postings from the
+ * local indexer ({@link Replicate}) are grouped by target, cut into bounded batches and kept in the durable
+ * {@link Outbox} until each target acknowledges a durable write; retries back off exponentially and a BUSY
+ * target's pause is honoured. On every ring change (debounced) and periodically it rebalances: postings this
+ * peer holds for others but no longer should are handed off and deleted only after every new holder
+ * acknowledged; for everything it holds or crawled it offers range digests to the other holders and sends the
+ * ranges that differ (anti-entropy repair).
+ */
+public final class Replicator extends AbstractBehavior<Replicator.Command> {
+    public sealed interface Command {}
+
+    /** Local: postings and metadata the indexer has just written durably. */
+    public record Replicate(List<Posting> postings, List<UrlMetadata> metadata) implements Command, LocalOnly {
+        public Replicate {
+            postings = List.copyOf(postings);
+            metadata = metadata == null ? List.of() : List.copyOf(metadata);
+        }
+    }
+
+    /** Local: follow this directory's views. */
+    public record Attach(ActorRef<PeerDirectory.Command> directory) implements Command, LocalOnly {}
+
+    /** Local: run a rebalance (hand-off and repair) now. */
+    public enum RebalanceNow implements Command, LocalOnly { INSTANCE }
+
+    /** Local: is everything sent and acknowledged? */
+    public record GetProgress(ActorRef<Progress> replyTo) implements Command, LocalOnly {}
+
+    /** Outbox size and whether a rebalance is running or pending. */
+    public record Progress(int outboxEntries, int outboxPostings, boolean rebalancing, int handoffGroups,
+                           int digestExchangesOpen) {
+        public boolean idle() {
+            return outboxEntries == 0 && !rebalancing && handoffGroups == 0 && digestExchangesOpen == 0;
+        }
+    }
+
+    private record ViewChanged(PeerView view) implements Command, LocalOnly {}
+
+    private record Enqueued(List<Outbox.Entry> entries, long group, List<Posting> deleteAfter) implements Command, LocalOnly {}
+
+    private record StoreAnswered(ShardOwner.StoreReply reply) implements Command, LocalOnly {}
+
+    private record DigestAnswered(ShardOwner.DigestReply reply) implements Command, LocalOnly {}
+
+    private record Rebalanced(Plan plan, Throwable error) implements Command, LocalOnly {}
+
+    private record Loaded(List<Outbox.Entry> entries) implements Command, LocalOnly {}
+
+    private enum Tick implements Command, LocalOnly { INSTANCE }
+
+    /** What a rebalance found: digests to offer per target, postings to hand off per target. */
+    record Plan(Ring ring, Map<PeerId, List<RangeDigest>> digests, Map<PeerId, Batching.Targeted> handoff,
+                List<Posting> handoffPostings) {}
+
+    private static final class Pending {
+        final Outbox.Entry entry;
+        int attempts;
+        long nextAt;
+        long sentAt;
+        boolean inFlight;
+        long group;
+
+        Pending(Outbox.Entry entry, long group) {
+            this.entry = entry;
+            this.group = group;
+        }
+    }
+
+    private static final class Group {
+        final Set<Long> open = new HashSet<>();
+        final List<Posting> deleteAfter;
+        boolean failed;
+
+        Group(List<Posting> deleteAfter) {
+            this.deleteAfter = deleteAfter;
+        }
+    }
+
+    private final ActorContext<Command> ctx;
+    private final TimerScheduler<Command> timers;
+    private final PeerId self;
+    private final PeerStorage storage;
+    private final Placement placement;
+    private final DhtSettings settings;
+    private final DhtStats stats;
+    private final Executor blocking;
+    private final Outbox outbox;
+    private final AtomicLong ids;
+    private final Map<Long, Pending> pending = new HashMap<>();
+    private final Map<Long, Group> groups = new HashMap<>();
+    private final Map<Long, PeerId> digestExchanges = new HashMap<>();
+    private final Map<Long, Long> digestSentAt = new HashMap<>();
+    private final ActorRef<ShardOwner.StoreReply> storeReplies;
+    private final ActorRef<ShardOwner.DigestReply> digestReplies;
+    private PeerView view;
+    private boolean rebalancing;
+    private boolean rebalanceAgain;
+    private long nextGroup = 1;
+
+    public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
+                                           DhtStats stats) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+            timers.startTimerWithFixedDelay(Tick.INSTANCE, Duration.ofMillis(100));
+            timers.startTimerWithFixedDelay("repair", RebalanceNow.INSTANCE, settings.repairInterval());
+            return new Replicator(ctx, timers, self, storage, placement, settings, stats);
+        }));
+    }
+
+    private Replicator(ActorContext<Command> ctx, TimerScheduler<Command> timers, PeerId self, PeerStorage storage,
+                       Placement placement, DhtSettings settings, DhtStats stats) {
+        super(ctx);
+        this.ctx = ctx;
+        this.timers = timers;
+        this.self = self;
+        this.storage = storage;
+        this.placement = placement;
+        this.settings = settings;
+        this.stats = stats;
+        this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.outbox = new Outbox(storage.store());
+        // ids grow over restarts: time-based start, then +1
+        this.ids = new AtomicLong(System.currentTimeMillis() << 12);
+        this.storeReplies = ctx.messageAdapter(ShardOwner.StoreReply.class, StoreAnswered::new);
+        this.digestReplies = ctx.messageAdapter(ShardOwner.DigestReply.class, DigestAnswered::new);
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(outbox::loadAll, blocking),
+                (entries, e) -> new Loaded(e == null ? entries : List.of()));
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Attach.class, m -> {
+                    m.directory().tell(new PeerDirectory.SubscribeView(ctx.messageAdapter(PeerView.class, ViewChanged::new)));
+                    return this;
+                })
+                .onMessage(Loaded.class, this::onLoaded)
+                .onMessage(ViewChanged.class, this::onView)
+                .onMessage(Replicate.class, this::onReplicate)
+                .onMessage(Enqueued.class, this::onEnqueued)
+                .onMessage(StoreAnswered.class, this::onStoreAnswered)
+                .onMessage(DigestAnswered.class, this::onDigestAnswered)
+                .onMessage(RebalanceNow.class, m -> startRebalance())
+                .onMessage(Rebalanced.class, this::onRebalanced)
+                .onMessage(GetProgress.class, m -> {
+                    m.replyTo().tell(progress());
+                    return this;
+                })
+                .onMessage(Tick.class, m -> onTick())
+                .build();
+    }
+
+    private Progress progress() {
+        int postings = 0;
+        for (Pending p : pending.values()) postings += p.entry.count();
+        return new Progress(pending.size(), postings, rebalancing || rebalanceAgain, groups.size(), digestExchanges.size());
+    }
+
+    private void updateGauges() {
+        Progress p = progress();
+        stats.outboxEntries.set(p.outboxEntries());
+        stats.outboxPostings.set(p.outboxPostings());
+        long handoff = 0;
+        for (Group g : groups.values()) handoff += g.deleteAfter.size();
+        stats.handoffPending.set(handoff);
+    }
+
+    private Behavior<Command> onLoaded(Loaded m) {
+        for (Outbox.Entry e : m.entries()) pending.putIfAbsent(e.id(), new Pending(e, 0));
+        if (!m.entries().isEmpty()) ctx.getLog().info("outbox: {} batches still owed from before", m.entries().size());
+        updateGauges();
+        return this;
+    }
+
+    private Behavior<Command> onView(ViewChanged m) {
+        boolean ringChanged = view == null || !view.ring().members().equals(m.view().ring().members());
+        view = m.view();
+        stats.ringSize = view.ring().size();
+        // batches for peers that left the ring are dropped: the rebalance re-plans their content for the new holders
+        for (Pending p : new ArrayList<>(pending.values())) {
+            PeerId target = PeerId.parse(p.entry.target());
+            if (!view.ring().contains(target)) drop(p, "target left the ring");
+        }
+        if (ringChanged) timers.startSingleTimer("rebalance", RebalanceNow.INSTANCE, settings.rebalanceDelay());
+        return this;
+    }
+
+    private Behavior<Command> onReplicate(Replicate m) {
+        if (view == null || view.ring().isEmpty()) return this; // the first rebalance will offer them
+        Ring ring = view.ring();
+        CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
+            List<Outbox.Entry> entries = new ArrayList<>();
+            Batching.byTarget(self, m.postings(), m.metadata(), placement, ring).forEach((t, share) ->
+                    entries.addAll(Batching.batches(t, share, settings, "replicate", ids::incrementAndGet)));
+            outbox.putAll(entries);
+            return new Enqueued(entries, 0, List.of());
+        }, blocking);
+        ctx.pipeToSelf(f, (r, e) -> {
+            if (e != null) ctx.getLog().warn("could not plan replication: {}", e.toString());
+            return e == null ? r : new Enqueued(List.of(), 0, List.of());
+        });
+        return this;
+    }
+
+    private Behavior<Command> onEnqueued(Enqueued m) {
+        Group g = null;
+        if (m.group() != 0 && !m.deleteAfter().isEmpty()) {
+            g = new Group(m.deleteAfter());
+            groups.put(m.group(), g);
+        }
+        for (Outbox.Entry e : m.entries()) {
+            Pending p = new Pending(e, m.group());
+            pending.put(e.id(), p);
+            if (g != null) g.open.add(e.id());
+            if ("replicate".equals(e.purpose())) stats.replicatedPostings.addAndGet(e.count());
+            else if ("handoff".equals(e.purpose())) stats.handedOffPostings.addAndGet(e.count());
+            else {
+                stats.repairedPostings.addAndGet(e.count());
+                stats.repairedMetadata.addAndGet(e.metadata().size());
+            }
+        }
+        if (g != null && g.open.isEmpty()) groups.remove(m.group());
+        updateGauges();
+        return onTick();
+    }
+
+    private Behavior<Command> onTick() {
+        if (view == null) return this;
+        long now = System.currentTimeMillis();
+        Map<String, Integer> inFlight = new HashMap<>();
+        for (Pending p : pending.values()) {
+            if (p.inFlight && now - p.sentAt > settings.ackTimeout().toMillis()) {
+                p.inFlight = false;
+                retryLater(p, now, "no acknowledgement within " + settings.ackTimeout().toMillis() + " ms");
+            }
+            if (p.inFlight) inFlight.merge(p.entry.target(), 1, Integer::sum);
+        }
+        for (Pending p : pending.values()) {
+            if (p.inFlight || p.nextAt > now) continue;
+            int n = inFlight.getOrDefault(p.entry.target(), 0);
+            if (n >= settings.maxInFlightPerTarget()) continue;
+            PeerId target = PeerId.parse(p.entry.target());
+            var owner = view.owner(target);
+            if (owner.isEmpty()) continue;
+            p.inFlight = true;
+            p.sentAt = now;
+            inFlight.put(p.entry.target(), n + 1);
+            owner.get().tell(new ShardOwner.StorePostings(p.entry.id(), self, p.entry.pack(), p.entry.metadata(),
+                    storeReplies));
+        }
+        for (var e : new ArrayList<>(digestSentAt.entrySet())) {
+            if (now - e.getValue() > settings.ackTimeout().toMillis() * 4) {
+                digestSentAt.remove(e.getKey());
+                digestExchanges.remove(e.getKey());
+            }
+        }
+        return this;
+    }
+
+    private void retryLater(Pending p, long now, String why) {
+        p.attempts++;
+        stats.retries.incrementAndGet();
+        if (p.attempts >= settings.maxAttempts()) {
+            drop(p, "gave up after " + p.attempts + " attempts: " + why);
+            return;
+        }
+        long base = settings.retryMinBackoff().toMillis() << Math.min(20, p.attempts - 1);
+        long backoff = Math.min(settings.retryMaxBackoff().toMillis(), base);
+        p.nextAt = now + backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+    }
+
+    private void drop(Pending p, String why) {
+        pending.remove(p.entry.id());
+        ctx.getLog().debug("dropping batch {} for {}: {}", p.entry.id(), p.entry.target(), why);
+        Group g = groups.get(p.group);
+        if (g != null) {
+            g.failed = true;
+            g.open.remove(p.entry.id());
+            if (g.open.isEmpty()) groups.remove(p.group);
+        }
+        long id = p.entry.id();
+        CompletableFuture.runAsync(() -> outbox.delete(id), blocking);
+        updateGauges();
+    }
+
+    private Behavior<Command> onStoreAnswered(StoreAnswered m) {
+        ShardOwner.StoreReply r = m.reply();
+        Pending p = pending.get(r.batchId());
+        if (p == null) return this;
+        p.inFlight = false;
+        long now = System.currentTimeMillis();
+        switch (r.outcome()) {
+            case STORED -> acknowledged(p);
+            case BUSY -> p.nextAt = now + Math.max(1, r.retryAfterMillis());
+            case REFUSED -> {
+                PeerId target = PeerId.parse(p.entry.target());
+                if (!stillHolder(target, p.entry)) drop(p, "refused and no longer a holder: " + r.reason());
+                else retryLater(p, now, "refused: " + r.reason());
+            }
+            case REJECTED -> {
+                ctx.getLog().warn("peer {} rejected batch {}: {}", r.by(), r.batchId(), r.reason());
+                drop(p, "rejected: " + r.reason());
+            }
+        }
+        return this;
+    }
+
+    private boolean stillHolder(PeerId target, Outbox.Entry e) {
+        if (view == null || !view.ring().contains(target)) return false;
+        for (Posting post : e.pack().postings()) {
+            if (!placement.holds(target, placement.partitions().position(post.word(), post.url()), view.ring())) return false;
+        }
+        for (UrlMetadata md : e.metadata()) {
+            if (!placement.metadataHolders(md.urlHash(), view.ring()).contains(target)) return false;
+        }
+        return true;
+    }
+
+    private void acknowledged(Pending p) {
+        pending.remove(p.entry.id());
+        stats.acknowledgedBatches.incrementAndGet();
+        long id = p.entry.id();
+        CompletableFuture.runAsync(() -> outbox.delete(id), blocking);
+        Group g = groups.get(p.group);
+        if (g != null) {
+            g.open.remove(id);
+            if (g.open.isEmpty()) {
+                groups.remove(p.group);
+                if (!g.failed) deleteHandedOff(g.deleteAfter);
+            }
+        }
+        updateGauges();
+    }
+
+    /** Every new holder acknowledged: now (and only now) the local copies go, if we still do not hold them. */
+    private void deleteHandedOff(List<Posting> postings) {
+        Ring ring = view.ring();
+        CompletableFuture.runAsync(() -> {
+            List<Posting> gone = new ArrayList<>();
+            for (Posting p : postings) {
+                if (!placement.holds(self, placement.partitions().position(p.word(), p.url()), ring)) gone.add(p);
+            }
+            storage.rwi().delete(gone);
+            storage.stats().add(0, -gone.size());
+            stats.deletedAfterHandoff.addAndGet(gone.size());
+        }, blocking);
+    }
+
+    private Behavior<Command> startRebalance() {
+        if (view == null || view.ring().isEmpty()) return this;
+        if (rebalancing) {
+            rebalanceAgain = true;
+            return this;
+        }
+        rebalancing = true;
+        Ring ring = view.ring();
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring), blocking), Rebalanced::new);
+        return this;
+    }
+
+    /** Scans the index and the metadata: what to hand off, which digests to offer. Runs on the blocking pool. */
+    Plan plan(Ring ring) {
+        Map<PeerId, Digests> digests = new HashMap<>();
+        Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
+        List<Posting> handoffPostings = new ArrayList<>();
+        boolean active = settings.acceptRemoteIndex();
+        storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
+            List<PeerId> holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
+            boolean own = p.holder() == null;
+            PeerId origin = own ? self : p.holder();
+            if (own || (active && holders.contains(self))) {
+                for (PeerId h : holders) {
+                    if (!h.equals(self)) digests.computeIfAbsent(h, k -> new Digests()).addPosting(origin, p, placement.partitions());
+                }
+            } else {
+                handoffPostings.add(p);
+                for (PeerId h : holders) handoff.computeIfAbsent(h, k -> new Batching.Targeted()).postings.add(p);
+            }
+        });
+        storage.metadata().scanAll(md -> {
+            List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
+            boolean own = md.holder() == null;
+            if (!own && !(active && holders.contains(self))) return;
+            PeerId origin = own ? self : PeerId.parse(md.holder());
+            for (PeerId h : holders) {
+                if (!h.equals(self)) digests.computeIfAbsent(h, k -> new Digests()).addMetadata(origin, md.urlHash());
+            }
+        });
+        Map<PeerId, List<RangeDigest>> out = new HashMap<>();
+        digests.forEach((peer, d) -> out.put(peer, d.digests()));
+        return new Plan(ring, out, handoff, handoffPostings);
+    }
+
+    private Behavior<Command> onRebalanced(Rebalanced m) {
+        rebalancing = false;
+        stats.repairRounds.incrementAndGet();
+        stats.lastRebalanceMillis = System.currentTimeMillis();
+        if (m.error() != null) {
+            ctx.getLog().warn("rebalance failed: {}", m.error().toString());
+        } else if (view != null && view.ring().members().equals(m.plan().ring().members())) {
+            Plan plan = m.plan();
+            plan.digests().forEach((target, ds) -> view.owner(target).ifPresent(owner -> {
+                for (int i = 0; i < ds.size(); i += settings.maxDigestsPerMessage()) {
+                    long ex = ids.incrementAndGet();
+                    digestExchanges.put(ex, target);
+                    digestSentAt.put(ex, System.currentTimeMillis());
+                    owner.tell(new ShardOwner.DigestRequest(ex, self,
+                            List.copyOf(ds.subList(i, Math.min(ds.size(), i + settings.maxDigestsPerMessage()))),
+                            digestReplies));
+                }
+            }));
+            if (!plan.handoffPostings().isEmpty()) {
+                long group = nextGroup++;
+                CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
+                    List<Outbox.Entry> entries = new ArrayList<>();
+                    plan.handoff().forEach((t, share) ->
+                            entries.addAll(Batching.batches(t, share, settings, "handoff", ids::incrementAndGet)));
+                    outbox.putAll(entries);
+                    return new Enqueued(entries, group, plan.handoffPostings());
+                }, blocking);
+                ctx.pipeToSelf(f, (r, e) -> e == null ? r : new Enqueued(List.of(), 0, List.of()));
+            }
+        } else {
+            rebalanceAgain = true; // the ring moved while we planned
+        }
+        if (rebalanceAgain) {
+            rebalanceAgain = false;
+            return startRebalance();
+        }
+        updateGauges();
+        return this;
+    }
+
+    private Behavior<Command> onDigestAnswered(DigestAnswered m) {
+        ShardOwner.DigestReply r = m.reply();
+        PeerId target = digestExchanges.remove(r.exchangeId());
+        digestSentAt.remove(r.exchangeId());
+        if (target == null || view == null) return this;
+        if (!r.error().isEmpty()) {
+            ctx.getLog().warn("digest exchange with {} failed: {}", target, r.error());
+            return this;
+        }
+        if (r.differing().isEmpty()) return this;
+        stats.repairRangesDiffering.addAndGet(r.differing().size());
+        Ring ring = view.ring();
+        Set<RangeDigest.Range> ranges = new HashSet<>(r.differing());
+        boolean active = settings.acceptRemoteIndex();
+        CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
+            Batching.Targeted share = new Batching.Targeted();
+            storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
+                PeerId origin = p.holder() == null ? self : p.holder();
+                if (!ranges.contains(new RangeDigest.Range('p', origin, Digests.bucketOf(p, placement.partitions())))) return;
+                List<PeerId> holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
+                if (!holders.contains(target)) return;
+                if (p.holder() != null && !(active && holders.contains(self))) return;
+                share.postings.add(p.holder() == null ? p.withHolder(self) : p);
+            });
+            storage.metadata().scanAll(md -> {
+                PeerId origin = md.holder() == null ? self : PeerId.parse(md.holder());
+                if (!ranges.contains(new RangeDigest.Range('m', origin, Digests.bucketOfMetadata(md.urlHash())))) return;
+                if (!placement.metadataHolders(md.urlHash(), ring).contains(target)) return;
+                share.metadata.add(md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
+            });
+            List<Outbox.Entry> entries = Batching.batches(target, share, settings, "repair", ids::incrementAndGet);
+            outbox.putAll(entries);
+            return new Enqueued(entries, 0, List.of());
+        }, blocking);
+        ctx.pipeToSelf(f, (res, e) -> {
+            if (e != null) ctx.getLog().warn("repair planning failed: {}", e.toString());
+            return e == null ? res : new Enqueued(List.of(), 0, List.of());
+        });
+        return this;
+    }
+}

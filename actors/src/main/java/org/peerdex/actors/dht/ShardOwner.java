@@ -1,0 +1,415 @@
+package org.peerdex.actors.dht;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
+import org.peerdex.protocol.WireMessage;
+import org.peerdex.protocol.filter.BloomFilter;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * The ranges this peer holds. Accepts transfers ({@link StorePostings}) only for positions it holds in the
+ * current ring, bounds every message and every sender's rate, validates what it receives and acknowledges only
+ * after a durable write; answers remote lookups: counts, Bloom filters, filtered top-k postings, URL metadata,
+ * and range digests for anti-entropy. See docs/protocol.md.
+ */
+public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
+    public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "peerdex-shard-owner");
+
+    public sealed interface Command {}
+
+    /** Wire: store these postings and metadata records; answered with a {@link StoreReply}. */
+    public record StorePostings(long batchId, PeerId from, PostingPack postings, List<UrlMetadata> metadata,
+                                ActorRef<StoreReply> replyTo) implements Command, WireMessage {
+        public StorePostings {
+            postings = postings == null ? PostingPack.EMPTY : postings;
+            metadata = metadata == null ? List.of() : metadata;
+        }
+    }
+
+    /** The outcome of a transfer. */
+    public enum Outcome { STORED, REFUSED, REJECTED, BUSY }
+
+    /** Wire: STORED (durably), REFUSED (not my range), REJECTED (malformed/oversized) or BUSY (pause and retry). */
+    public record StoreReply(long batchId, PeerId by, Outcome outcome, int stored, String reason,
+                             long retryAfterMillis) implements WireMessage {}
+
+    /** Wire: how many postings each (word, partition) has here. */
+    public record CountRequest(long queryId, List<RangeKey> keys, ActorRef<CountReply> replyTo)
+            implements Command, WireMessage {}
+
+    public record CountReply(long queryId, PeerId by, List<Integer> counts, String error) implements WireMessage {}
+
+    /** Wire: a Bloom filter over the URL hashes of each (word, partition). */
+    public record FilterRequest(long queryId, List<RangeKey> keys, int bitsPerElement,
+                                ActorRef<FilterReply> replyTo) implements Command, WireMessage {}
+
+    public record FilterReply(long queryId, PeerId by, List<BloomFilter> filters, List<Integer> counts,
+                              String error) implements WireMessage {}
+
+    /** One key of a lookup: postings of (word, partition) passing the filter (or in the URL set), top {@code limit}. */
+    public record Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit) {}
+
+    /** Wire: postings, filtered and capped. */
+    public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo)
+            implements Command, WireMessage {}
+
+    /** The answer for one key: the postings sent, how many matched in all, and whether some were left out. */
+    public record KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated) {}
+
+    public record LookupReply(long queryId, PeerId by, List<KeyPostings> results, String error)
+            implements WireMessage {}
+
+    /** Wire: URL metadata for these URL hashes. */
+    public record FetchMetadata(long queryId, List<UrlHash> urls, ActorRef<MetadataReply> replyTo)
+            implements Command, WireMessage {}
+
+    public record MetadataReply(long queryId, PeerId by, List<UrlMetadata> metadata, String error)
+            implements WireMessage {}
+
+    /** Wire: anti-entropy; which of these ranges differ from what you hold? */
+    public record DigestRequest(long exchangeId, PeerId from, List<RangeDigest> digests,
+                                ActorRef<DigestReply> replyTo) implements Command, WireMessage {}
+
+    public record DigestReply(long exchangeId, PeerId by, List<RangeDigest.Range> differing, String error)
+            implements WireMessage {}
+
+    /** Local: follow this directory's views. */
+    public record Attach(ActorRef<PeerDirectory.Command> directory) implements Command, LocalOnly {}
+
+    private record ViewChanged(PeerView view) implements Command, LocalOnly {}
+
+    private final ActorContext<Command> ctx;
+    private final PeerId self;
+    private final PeerStorage storage;
+    private final Placement placement;
+    private final DhtSettings settings;
+    private final DhtStats stats;
+    private final Executor blocking;
+    private final SenderRateLimiter limiter;
+    private PeerView view;
+
+    public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
+                                           DhtStats stats) {
+        return Behaviors.setup(ctx -> new ShardOwner(ctx, self, storage, placement, settings, stats));
+    }
+
+    private ShardOwner(ActorContext<Command> ctx, PeerId self, PeerStorage storage, Placement placement,
+                       DhtSettings settings, DhtStats stats) {
+        super(ctx);
+        this.ctx = ctx;
+        this.self = self;
+        this.storage = storage;
+        this.placement = placement;
+        this.settings = settings;
+        this.stats = stats;
+        this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.limiter = new SenderRateLimiter(settings.senderRate(), settings.senderBurst());
+        ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Attach.class, m -> {
+                    m.directory().tell(new PeerDirectory.SubscribeView(ctx.messageAdapter(PeerView.class, ViewChanged::new)));
+                    return this;
+                })
+                .onMessage(ViewChanged.class, m -> {
+                    view = m.view();
+                    return this;
+                })
+                .onMessage(StorePostings.class, this::onStore)
+                .onMessage(CountRequest.class, this::onCount)
+                .onMessage(FilterRequest.class, this::onFilter)
+                .onMessage(LookupRequest.class, this::onLookup)
+                .onMessage(FetchMetadata.class, this::onFetchMetadata)
+                .onMessage(DigestRequest.class, this::onDigest)
+                .build();
+    }
+
+    private Behavior<Command> onStore(StorePostings m) {
+        if (m.replyTo() == null || m.from() == null) return this;
+        if (m.postings().count() > settings.maxPostingsPerMessage() || m.postings().byteSize() > settings.maxPackBytes()
+                || m.metadata().size() > settings.maxMetadataPerMessage()) {
+            stats.rejectedMessages.incrementAndGet();
+            return reply(m, Outcome.REJECTED, 0, "oversized message: " + m.postings().count() + " postings ("
+                    + m.postings().byteSize() + " bytes), " + m.metadata().size() + " metadata; limits "
+                    + settings.maxPostingsPerMessage() + " postings, " + settings.maxPackBytes() + " bytes, "
+                    + settings.maxMetadataPerMessage() + " metadata", 0);
+        }
+        long wait = limiter.acquire(m.from().value(), System.currentTimeMillis());
+        if (wait > 0) {
+            stats.busyReplies.incrementAndGet();
+            return reply(m, Outcome.BUSY, 0, "sender rate exceeded", Math.max(wait, settings.busyRetryAfter().toMillis()));
+        }
+        List<Posting> postings;
+        try {
+            postings = m.postings().postings();
+        } catch (IllegalArgumentException e) {
+            stats.rejectedMessages.incrementAndGet();
+            return reply(m, Outcome.REJECTED, 0, "malformed postings: " + e.getMessage(), 0);
+        }
+        Optional<String> problem = PostingValidator.firstProblem(postings, m.metadata());
+        if (problem.isPresent()) {
+            stats.rejectedMessages.incrementAndGet();
+            return reply(m, Outcome.REJECTED, 0, "malformed: " + problem.get(), 0);
+        }
+        Optional<String> outside = outsideMyRanges(postings, m.metadata());
+        if (outside.isPresent()) {
+            stats.refusedMessages.incrementAndGet();
+            ctx.getLog().debug("refused batch {} from {}: {}", m.batchId(), m.from(), outside.get());
+            return reply(m, Outcome.REFUSED, 0, outside.get(), 0);
+        }
+        CompletableFuture.supplyAsync(() -> write(m.from(), postings, m.metadata()), blocking).whenComplete((n, e) -> {
+            if (e != null) {
+                m.replyTo().tell(new StoreReply(m.batchId(), self, Outcome.BUSY, 0, "write failed: " + e.getMessage(),
+                        settings.busyRetryAfter().toMillis()));
+            } else {
+                m.replyTo().tell(new StoreReply(m.batchId(), self, Outcome.STORED, n, "", 0));
+            }
+        });
+        return this;
+    }
+
+    private Behavior<Command> reply(StorePostings m, Outcome o, int n, String reason, long retryAfter) {
+        m.replyTo().tell(new StoreReply(m.batchId(), self, o, n, reason, retryAfter));
+        return this;
+    }
+
+    private Optional<String> outsideMyRanges(List<Posting> postings, List<UrlMetadata> metadata) {
+        if (!settings.acceptRemoteIndex()) return Optional.of("peer " + self + " is passive and holds no ranges");
+        if (view == null || view.ring().isEmpty()) return Optional.of("peer " + self + " has no ring yet");
+        for (Posting p : postings) {
+            long pos = placement.partitions().position(p.word(), p.url());
+            List<PeerId> holders = placement.holders(pos, view.ring());
+            if (!holders.contains(self)) {
+                return Optional.of("position " + Long.toHexString(pos) + " of " + p.word() + " partition "
+                        + placement.partitions().partitionOf(p.url()) + " is not in the ranges of " + self
+                        + " (holders " + holders + ")");
+            }
+        }
+        for (UrlMetadata md : metadata) {
+            List<PeerId> holders = placement.metadataHolders(md.urlHash(), view.ring());
+            if (!holders.contains(self)) {
+                return Optional.of("metadata of " + md.urlHash() + " is not in the ranges of " + self
+                        + " (holders " + holders + ")");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The durable write; runs on the blocking dispatcher. Returns the number of entries written. */
+    private int write(PeerId from, List<Posting> postings, List<UrlMetadata> metadata) {
+        KeyValueStore.Batch batch = storage.store().newBatch();
+        long fresh = 0;
+        for (Posting p : postings) {
+            Optional<Posting> existing = storage.rwi().get(p.word(), p.url());
+            // our own crawl's posting stays as it is (holder null means: the full metadata is here)
+            if (existing.isPresent() && existing.get().holder() == null && !existing.get().has(Posting.CACHED)) continue;
+            if (existing.isEmpty()) fresh++;
+            storage.rwi().addTo(batch, p.holder() == null ? p.withHolder(from) : p);
+        }
+        long freshDocs = 0;
+        for (UrlMetadata md : metadata) {
+            Optional<UrlMetadata> existing = storage.metadata().get(md.urlHash());
+            if (existing.isPresent() && existing.get().holder() == null) continue;
+            if (existing.isEmpty()) freshDocs++;
+            UrlMetadata stored = md.holder() == null ? withHolder(md, from.value()) : md;
+            storage.metadata().putTo(batch, stored);
+        }
+        storage.store().write(batch, false);
+        storage.stats().add(freshDocs, fresh);
+        stats.storedPostings.addAndGet(postings.size());
+        stats.storedMetadata.addAndGet(metadata.size());
+        return postings.size() + metadata.size();
+    }
+
+    static UrlMetadata withHolder(UrlMetadata m, String holder) {
+        return new UrlMetadata(m.urlHash(), m.url(), m.title(), m.description(), m.author(), m.keywords(),
+                m.language(), m.doctype(), m.mimeType(), m.size(), m.lastModified(), m.fetched(), m.linksLocal(),
+                m.linksOther(), m.wordsInText(), holder, m.contentHash(), m.headings());
+    }
+
+    private Optional<String> checkKeys(List<?> keys) {
+        if (keys == null || keys.isEmpty()) return Optional.of("no keys");
+        if (keys.size() > settings.maxKeysPerRequest()) {
+            return Optional.of("too many keys: " + keys.size() + " > " + settings.maxKeysPerRequest());
+        }
+        return Optional.empty();
+    }
+
+    private Behavior<Command> onCount(CountRequest m) {
+        if (m.replyTo() == null) return this;
+        Optional<String> bad = checkKeys(m.keys());
+        if (bad.isPresent()) {
+            m.replyTo().tell(new CountReply(m.queryId(), self, List.of(), bad.get()));
+            return this;
+        }
+        CompletableFuture.runAsync(() -> {
+            List<Integer> counts = new ArrayList<>(m.keys().size());
+            for (RangeKey k : m.keys()) {
+                int[] n = {0};
+                storage.rwi().scan(k.word(), k.partition(), p -> {
+                    if (!p.has(Posting.CACHED)) n[0]++;
+                });
+                counts.add(n[0]);
+            }
+            stats.lookupsAnswered.incrementAndGet();
+            m.replyTo().tell(new CountReply(m.queryId(), self, counts, ""));
+        }, blocking);
+        return this;
+    }
+
+    private Behavior<Command> onFilter(FilterRequest m) {
+        if (m.replyTo() == null) return this;
+        Optional<String> bad = checkKeys(m.keys());
+        if (bad.isEmpty() && (m.bitsPerElement() < 1 || m.bitsPerElement() > 32)) bad = Optional.of("bits per element 1..32");
+        if (bad.isPresent()) {
+            m.replyTo().tell(new FilterReply(m.queryId(), self, List.of(), List.of(), bad.get()));
+            return this;
+        }
+        CompletableFuture.runAsync(() -> {
+            List<BloomFilter> filters = new ArrayList<>();
+            List<Integer> counts = new ArrayList<>();
+            for (RangeKey k : m.keys()) {
+                List<String> urls = new ArrayList<>();
+                storage.rwi().scan(k.word(), k.partition(), p -> {
+                    if (!p.has(Posting.CACHED)) urls.add(p.url().value());
+                });
+                filters.add(BloomFilter.of(urls, m.bitsPerElement()));
+                counts.add(urls.size());
+            }
+            stats.lookupsAnswered.incrementAndGet();
+            m.replyTo().tell(new FilterReply(m.queryId(), self, filters, counts, ""));
+        }, blocking);
+        return this;
+    }
+
+    private Behavior<Command> onLookup(LookupRequest m) {
+        if (m.replyTo() == null) return this;
+        Optional<String> bad = checkKeys(m.lookups());
+        if (bad.isEmpty()) {
+            for (Lookup l : m.lookups()) {
+                if (l == null || l.key() == null) bad = Optional.of("lookup without key");
+                else if (l.limit() < 1 || l.limit() > settings.maxPostingsPerMessage()) {
+                    bad = Optional.of("limit must be 1.." + settings.maxPostingsPerMessage());
+                } else if (l.urls() != null && l.urls().size() > settings.maxPostingsPerMessage()) {
+                    bad = Optional.of("URL set larger than " + settings.maxPostingsPerMessage());
+                }
+                if (bad.isPresent()) break;
+            }
+        }
+        if (bad.isPresent()) {
+            m.replyTo().tell(new LookupReply(m.queryId(), self, List.of(), bad.get()));
+            return this;
+        }
+        CompletableFuture.runAsync(() -> {
+            int budget = settings.maxPostingsPerMessage();
+            List<KeyPostings> out = new ArrayList<>();
+            for (Lookup l : m.lookups()) {
+                KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)));
+                budget -= kp.postings().count();
+                out.add(kp);
+            }
+            stats.lookupsAnswered.incrementAndGet();
+            m.replyTo().tell(new LookupReply(m.queryId(), self, out, ""));
+        }, blocking);
+        return this;
+    }
+
+    /** Postings of one key that pass the filter, best {@code limit} by partial score. */
+    KeyPostings lookup(Lookup l, int limit) {
+        Set<String> urlSet = l.urls() == null ? null : new HashSet<>(l.urls().stream().map(UrlHash::value).toList());
+        PriorityQueue<Posting> top = new PriorityQueue<>(Comparator.comparingDouble(PartialScore::of));
+        int[] matched = {0};
+        storage.rwi().scan(l.key().word(), l.key().partition(), p -> {
+            if (p.has(Posting.CACHED)) return;
+            if (urlSet != null && !urlSet.contains(p.url().value())) return;
+            if (l.filter() != null && !l.filter().mightContain(p.url().value())) return;
+            matched[0]++;
+            Posting withHolder = p.holder() == null ? p.withHolder(self) : p;
+            if (limit <= 0) return;
+            if (top.size() < limit) top.add(withHolder);
+            else if (PartialScore.of(withHolder) > PartialScore.of(top.peek())) {
+                top.poll();
+                top.add(withHolder);
+            }
+        });
+        List<Posting> best = new ArrayList<>(top);
+        best.sort(Comparator.comparingDouble(PartialScore::of).reversed());
+        return new KeyPostings(l.key(), PostingPack.of(best), matched[0], matched[0] > best.size());
+    }
+
+    private Behavior<Command> onFetchMetadata(FetchMetadata m) {
+        if (m.replyTo() == null) return this;
+        if (m.urls() == null || m.urls().isEmpty() || m.urls().size() > settings.maxMetadataPerMessage()) {
+            m.replyTo().tell(new MetadataReply(m.queryId(), self, List.of(),
+                    "1.." + settings.maxMetadataPerMessage() + " URL hashes per request"));
+            return this;
+        }
+        CompletableFuture.runAsync(() -> {
+            List<UrlMetadata> out = new ArrayList<>();
+            for (UrlHash u : m.urls()) {
+                storage.metadata().get(u).ifPresent(md -> out.add(md.holder() == null ? withHolder(md, self.value()) : md));
+            }
+            stats.lookupsAnswered.incrementAndGet();
+            m.replyTo().tell(new MetadataReply(m.queryId(), self, out, ""));
+        }, blocking);
+        return this;
+    }
+
+    private Behavior<Command> onDigest(DigestRequest m) {
+        if (m.replyTo() == null) return this;
+        if (m.digests() == null || m.digests().size() > settings.maxDigestsPerMessage()) {
+            m.replyTo().tell(new DigestReply(m.exchangeId(), self, List.of(),
+                    "at most " + settings.maxDigestsPerMessage() + " digests per message"));
+            return this;
+        }
+        PeerView v = view;
+        CompletableFuture.runAsync(() -> {
+            Set<PeerId> origins = Digests.origins(m.digests());
+            boolean wantsPostings = m.digests().stream().anyMatch(d -> d.kind() == 'p');
+            boolean wantsMeta = m.digests().stream().anyMatch(d -> d.kind() == 'm');
+            Digests mine = new Digests();
+            if (wantsPostings) {
+                storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
+                    PeerId origin = p.holder() == null ? self : p.holder();
+                    if (!origins.contains(origin)) return;
+                    if (v != null && !v.ring().isEmpty() && !placement.holds(self,
+                            placement.partitions().position(p.word(), p.url()), v.ring())) return;
+                    mine.addPosting(origin, p, placement.partitions());
+                });
+            }
+            if (wantsMeta) {
+                storage.metadata().scanAll(md -> {
+                    PeerId origin = md.holder() == null ? self : PeerId.parse(md.holder());
+                    if (origins.contains(origin)) mine.addMetadata(origin, md.urlHash());
+                });
+            }
+            m.replyTo().tell(new DigestReply(m.exchangeId(), self, mine.differing(m.digests()), ""));
+        }, blocking);
+        return this;
+    }
+}

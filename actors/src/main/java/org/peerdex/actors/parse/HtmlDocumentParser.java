@@ -1,0 +1,227 @@
+package org.peerdex.actors.parse;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+import org.peerdex.protocol.url.UrlNormalizer;
+
+/**
+ * Parses fetched HTML (jsoup) and plain-text documents into {@link ParsedDocument}s. A plain class, thread-safe,
+ * bounded: input beyond {@code maxBytes} is ignored, the tree is cut at {@code maxDepth}, body text, links,
+ * headings and emphasis are capped, so a huge or hostile page costs bounded time and memory.
+ */
+public final class HtmlDocumentParser {
+    public static final int DEFAULT_MAX_BYTES = 10 << 20;
+    public static final int DEFAULT_MAX_DEPTH = 256;
+    public static final int DEFAULT_MAX_LINKS = 2000;
+    public static final int DEFAULT_MAX_TEXT_CHARS = 1 << 20;
+    private static final int MAX_FIELD_ITEMS = 300;
+    private static final int MAX_FIELD_CHARS = 1000;
+    private static final int MAX_ANCHOR_CHARS = 200;
+
+    private final int maxBytes;
+    private final int maxDepth;
+    private final int maxLinks;
+    private final int maxTextChars;
+
+    public HtmlDocumentParser() {
+        this(DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINKS, DEFAULT_MAX_TEXT_CHARS);
+    }
+
+    public HtmlDocumentParser(int maxBytes, int maxDepth, int maxLinks, int maxTextChars) {
+        this.maxBytes = maxBytes;
+        this.maxDepth = maxDepth;
+        this.maxLinks = maxLinks;
+        this.maxTextChars = maxTextChars;
+    }
+
+    /** Thrown for a document that is not text at all (binary bytes, whatever the header says). */
+    public static final class NotTextException extends RuntimeException {
+        public NotTextException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Parses {@code body} fetched from {@code url} with the given Content-Type header (may be null): HTML when the
+     * header says so (or says nothing and the bytes look like HTML), plain text otherwise.
+     *
+     * @throws IllegalArgumentException if the URL is not an http(s) URL
+     * @throws NotTextException         if the bytes are binary
+     */
+    public ParsedDocument parse(String url, byte[] body, String contentType) {
+        String normal = UrlNormalizer.normalize(url)
+                .orElseThrow(() -> new IllegalArgumentException("not an http(s) URL: " + url));
+        byte[] bytes = body.length > maxBytes ? Arrays.copyOf(body, maxBytes) : body;
+        boolean cut = body.length > maxBytes;
+        ContentSniffer.Kind kind = ContentSniffer.sniff(bytes);
+        if (kind == ContentSniffer.Kind.BINARY) throw new NotTextException("binary content");
+        String mime = ContentSniffer.mimeType(contentType);
+        boolean html = mime.isEmpty() ? kind == ContentSniffer.Kind.HTML
+                : mime.contains("html") || mime.contains("xml") && kind == ContentSniffer.Kind.HTML;
+        CharsetDetector.Detected cs = CharsetDetector.detect(bytes, contentType);
+        String text = CharsetDetector.decode(bytes, cs);
+        if (mime.isEmpty()) mime = html ? "text/html" : "text/plain";
+        return html ? parseHtml(normal, mime, cs.charset().name(), text, cut)
+                : parseText(normal, mime, cs.charset().name(), text, cut);
+    }
+
+    private ParsedDocument parseText(String url, String mime, String charset, String text, boolean cut) {
+        String body = text.length() > maxTextChars ? text.substring(0, maxTextChars) : text;
+        boolean truncated = cut || text.length() > maxTextChars;
+        String firstLine = body.strip().lines().findFirst().orElse("");
+        String title = clip(firstLine, 200);
+        String normalizedBody = body.replaceAll("\\s+", " ").strip();
+        return new ParsedDocument(url, 't', mime, charset, title, "", List.of(), "",
+                LanguageDetector.detect(normalizedBody), List.of(), List.of(), List.of(), false, false, "",
+                normalizedBody, contentHash(title, normalizedBody), truncated);
+    }
+
+    private ParsedDocument parseHtml(String url, String mime, String charset, String html, boolean cut) {
+        Parser parser = Parser.htmlParser().setMaxDepth(maxDepth);
+        Document doc = parser.parseInput(html, url);
+
+        String base = url;
+        Element baseEl = doc.selectFirst("base[href]");
+        if (baseEl != null) base = UrlNormalizer.resolve(url, baseEl.attr("href")).orElse(url);
+
+        String title = doc.title();
+        if (title.isBlank()) title = meta(doc, "og:title");
+        if (title.isBlank()) {
+            Element h1 = doc.selectFirst("h1");
+            if (h1 != null) title = h1.text();
+        }
+        String description = firstNonBlank(meta(doc, "description"), meta(doc, "og:description"),
+                meta(doc, "dc.description"));
+        List<String> keywords = new ArrayList<>();
+        for (String k : meta(doc, "keywords").split("[,;]")) {
+            String t = k.strip();
+            if (!t.isEmpty() && keywords.size() < MAX_FIELD_ITEMS) keywords.add(clip(t, 100));
+        }
+        String author = firstNonBlank(meta(doc, "author"), meta(doc, "dc.creator"), meta(doc, "article:author"));
+
+        boolean noindex = false;
+        boolean nofollow = false;
+        for (Element m : doc.select("meta[name]")) {
+            String name = m.attr("name").toLowerCase(Locale.ROOT);
+            if (name.equals("robots") || name.equals("peerdexbot")) {
+                String c = m.attr("content").toLowerCase(Locale.ROOT);
+                if (c.contains("noindex") || c.contains("none")) noindex = true;
+                if (c.contains("nofollow") || c.contains("none")) nofollow = true;
+            }
+        }
+
+        String canonical = "";
+        for (Element l : doc.select("link[rel][href]")) {
+            if (l.attr("rel").toLowerCase(Locale.ROOT).contains("canonical")) {
+                canonical = UrlNormalizer.resolve(base, l.attr("href")).orElse("");
+                break;
+            }
+        }
+
+        String language = "";
+        Element htmlEl = doc.selectFirst("html[lang]");
+        if (htmlEl != null) language = LanguageDetector.normalizeTag(htmlEl.attr("lang"));
+        if (language.isEmpty()) {
+            language = LanguageDetector.normalizeTag(firstNonBlank(metaHttpEquiv(doc, "content-language"),
+                    meta(doc, "language")));
+        }
+
+        List<String> headings = texts(doc, "h1, h2, h3, h4, h5, h6");
+        List<String> emphasized = texts(doc, "b, strong, em, i, u, mark");
+
+        Map<String, ParsedDocument.Link> links = new LinkedHashMap<>();
+        for (Element a : doc.select("a[href], area[href], frame[src], iframe[src]")) {
+            if (links.size() >= maxLinks) break;
+            String href = a.hasAttr("href") ? a.attr("href") : a.attr("src");
+            Optional<String> target = UrlNormalizer.resolve(base, href);
+            if (target.isEmpty()) continue;
+            String anchor = a.text();
+            if (anchor.isBlank()) {
+                Element img = a.selectFirst("img[alt]");
+                if (img != null) anchor = img.attr("alt");
+                else if (a.hasAttr("title")) anchor = a.attr("title");
+            }
+            boolean relNofollow = a.attr("rel").toLowerCase(Locale.ROOT).contains("nofollow");
+            ParsedDocument.Link prev = links.get(target.get());
+            String text = clip(anchor.strip(), MAX_ANCHOR_CHARS);
+            if (prev == null) {
+                links.put(target.get(), new ParsedDocument.Link(target.get(), text, relNofollow));
+            } else if (prev.anchor().isEmpty() && !text.isEmpty()) {
+                links.put(target.get(), new ParsedDocument.Link(target.get(), text, prev.nofollow() && relNofollow));
+            }
+        }
+
+        Element bodyEl = doc.body();
+        String body = bodyEl == null ? doc.text() : bodyEl.text();
+        boolean truncated = cut;
+        if (body.length() > maxTextChars) {
+            body = body.substring(0, maxTextChars);
+            truncated = true;
+        }
+        if (language.isEmpty()) language = LanguageDetector.detect(title + " " + body);
+        return new ParsedDocument(url, 'h', mime, charset, clip(title.strip(), MAX_FIELD_CHARS),
+                clip(description, MAX_FIELD_CHARS * 4), keywords, clip(author, MAX_FIELD_CHARS), language, headings,
+                emphasized, new ArrayList<>(links.values()), noindex, nofollow, canonical, body,
+                contentHash(title, body), truncated);
+    }
+
+    private static List<String> texts(Document doc, String css) {
+        List<String> out = new ArrayList<>();
+        for (Element e : doc.select(css)) {
+            if (out.size() >= MAX_FIELD_ITEMS) break;
+            String t = e.text();
+            if (!t.isBlank()) out.add(clip(t, MAX_FIELD_CHARS));
+        }
+        return out;
+    }
+
+    private static String meta(Document doc, String name) {
+        for (Element m : doc.select("meta[content]")) {
+            if (m.attr("name").equalsIgnoreCase(name) || m.attr("property").equalsIgnoreCase(name)) {
+                return m.attr("content").strip();
+            }
+        }
+        return "";
+    }
+
+    private static String metaHttpEquiv(Document doc, String name) {
+        for (Element m : doc.select("meta[http-equiv][content]")) {
+            if (m.attr("http-equiv").equalsIgnoreCase(name)) return m.attr("content").strip();
+        }
+        return "";
+    }
+
+    private static String firstNonBlank(String... s) {
+        for (String x : s) if (x != null && !x.isBlank()) return x;
+        return "";
+    }
+
+    private static String clip(String s, int max) {
+        return s.length() > max ? s.substring(0, max) : s;
+    }
+
+    /** Hex MD5 of title and body: equal for pages that differ only in markup. */
+    public static String contentHash(String title, String body) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("MD5");
+            md.update(title.strip().getBytes(StandardCharsets.UTF_8));
+            md.update((byte) '\n');
+            md.update(body.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("MD5 is required by every JVM", e);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package org.peerdex.actors.parse;
+
+import java.util.List;
+import org.peerdex.storage.text.DocumentText;
+
+/**
+ * What the parser got out of one fetched document.
+ *
+ * @param url         the normalized URL of the document
+ * @param doctype     'h' html, 't' plain text
+ * @param language    ISO 639-1 code ("" unknown); from the lang attribute or detected from the text
+ * @param links       outgoing links, resolved against {@code <base>} and normalized, deduplicated, bounded
+ * @param canonical   the normalized {@code <link rel=canonical>} target, or ""
+ * @param contentHash hex MD5 over the title and the whitespace-normalized body text, for duplicate detection
+ * @param truncated   the body text was cut at the parser's bound
+ */
+public record ParsedDocument(String url, char doctype, String mimeType, String charset, String title,
+                             String description, List<String> keywords, String author, String language,
+                             List<String> headings, List<String> emphasized, List<Link> links, boolean noindex,
+                             boolean nofollow, String canonical, String body, String contentHash, boolean truncated) {
+
+    /** One outgoing link with its anchor text (or the alt text of a linked image). */
+    public record Link(String url, String anchor, boolean nofollow) {}
+
+    public ParsedDocument {
+        keywords = List.copyOf(keywords);
+        headings = List.copyOf(headings);
+        emphasized = List.copyOf(emphasized);
+        links = List.copyOf(links);
+    }
+
+    /** The text fields for the condenser; {@code inboundAnchors} are anchor texts of links pointing here. */
+    public DocumentText toDocumentText(List<String> inboundAnchors) {
+        return new DocumentText(url, title, description, keywords, author, headings, emphasized,
+                inboundAnchors == null ? List.of() : List.copyOf(inboundAnchors), body);
+    }
+}

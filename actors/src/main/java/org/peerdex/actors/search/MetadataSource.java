@@ -1,0 +1,27 @@
+package org.peerdex.actors.search;
+
+import java.util.Optional;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.meta.UrlMetadataStore;
+
+/** URL metadata and stored text for results. Blocking: call it on the blocking dispatcher. */
+public interface MetadataSource {
+    Optional<UrlMetadata> metadata(UrlHash url);
+
+    Optional<String> text(UrlHash url);
+
+    static MetadataSource of(UrlMetadataStore store) {
+        return new MetadataSource() {
+            @Override
+            public Optional<UrlMetadata> metadata(UrlHash url) {
+                return store.get(url);
+            }
+
+            @Override
+            public Optional<String> text(UrlHash url) {
+                return store.text(url);
+            }
+        };
+    }
+}

@@ -1,0 +1,422 @@
+package org.peerdex.actors.search;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.actors.search.ranking.Scorer;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * One query, from start to the last result: starts every candidate source at once, feeds what they return (late
+ * and in any order) to its {@link Ranking} actor, fetches metadata once per URL on the blocking executor, checks
+ * filters, phrases and (optionally) the live page, builds snippets, and streams {@link Event}s to its
+ * subscriber: {@link ResultFound} as soon as a result is known, {@link Progress}, {@link NavigatorsFound} and
+ * finally {@link Done} with the final order.
+ */
+public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Command> {
+    /** What the coordinator accepts from outside. */
+    public sealed interface Command {}
+
+    /** Stop early (the client went away); a Done is still sent with what is known. */
+    public enum Cancel implements Command { INSTANCE }
+
+    private record FromSource(CandidateSource.Answer answer) implements Command {}
+
+    private record RankedUpdate(Ranking.Ranked ranked) implements Command {}
+
+    private record Resolved(Map<UrlHash, Resolution> resolutions) implements Command {}
+
+    private enum Timeout implements Command { INSTANCE }
+
+    /** What the subscriber receives. */
+    public sealed interface Event {}
+
+    /** A result in the requested window, with its provisional rank (1-based, counted from offset 0). */
+    public record ResultFound(SearchResult result, int rank) implements Event {}
+
+    public record Progress(int peersAsked, int peersAnswered, int candidates) implements Event {}
+
+    public record NavigatorsFound(Map<String, List<Navigators.Entry>> navigators) implements Event {}
+
+    /** How long it took, in milliseconds since the query started (firstResult -1 if none). */
+    public record Timing(long firstResult, long total) {}
+
+    public record Network(int peersAsked, int peersAnswered, long messages, long bytes) {}
+
+    /** The end: the final window of results, best first. */
+    public record Done(String query, long total, List<SearchResult> results, Map<String, List<Navigators.Entry>> navigators,
+                       Timing timing, Network network) implements Event {}
+
+    /** What is known of one URL after its metadata (and maybe text) were read. */
+    record Resolution(UrlMetadata metadata, boolean pass, String snippet) {}
+
+    private static final int NAV_SAMPLE = 50;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3))
+            .followRedirects(HttpClient.Redirect.NORMAL).build();
+
+    private final SearchRequest request;
+    private final SearchContext context;
+    private final ActorRef<Event> subscriber;
+    private final ActorRef<Ranking.Command> ranking;
+    private final ActorRef<CandidateSource.Answer> sourceAdapter;
+    private final ActorRef<Ranking.Ranked> rankedAdapter;
+    private final long started = System.nanoTime();
+    private long firstResultNanos = -1;
+    private final Set<String> pendingSources = new LinkedHashSet<>();
+    private final Set<String> remoteSourceNames = new HashSet<>();
+    private int peersAsked;
+    private int peersAnswered;
+    private long messages;
+    private long bytes;
+    private final int need;
+    private int topSize;
+    private List<Ranking.RankedCandidate> top = List.of();
+    private int total;
+    private boolean resolving;
+    private int rankingInFlight;
+    private final Map<UrlHash, Resolution> resolved = new HashMap<>();
+    private final Set<UrlHash> emitted = new HashSet<>();
+    private final List<Candidate> fromRemote = new ArrayList<>();
+    private boolean finished;
+
+    public static Behavior<Command> create(SearchRequest request, SearchContext context, ActorRef<Event> subscriber) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+                new QueryCoordinator(ctx, timers, request, context, subscriber)));
+    }
+
+    private QueryCoordinator(ActorContext<Command> ctx, TimerScheduler<Command> timers, SearchRequest request,
+                             SearchContext context, ActorRef<Event> subscriber) {
+        super(ctx);
+        this.request = request;
+        this.context = context;
+        this.subscriber = subscriber;
+        this.need = request.offset() + request.count();
+        this.topSize = Math.max(need, request.navigators().isEmpty() ? 0 : NAV_SAMPLE) * 2 + 10;
+        Scorer scorer = new Scorer(request.query(), context.profile().get(), new org.peerdex.actors.search.ranking
+                .CorpusStats(1, Map.of(), 0), context.linkRank().get(),
+                url -> context.feedback() == null ? 0 : context.feedback().value(url), context.preferredLanguage(),
+                request.contentDomain());
+        this.ranking = ctx.spawn(Ranking.create(scorer), "ranking");
+        this.sourceAdapter = ctx.messageAdapter(CandidateSource.Answer.class, FromSource::new);
+        this.rankedAdapter = ctx.messageAdapter(Ranking.Ranked.class, RankedUpdate::new);
+        // every source at once: the local index and (for resource=global) the remote peers
+        for (CandidateSource s : context.sources(request)) {
+            pendingSources.add(s.name());
+            if (s.remote()) remoteSourceNames.add(s.name());
+            peersAsked++;
+            try {
+                s.start(request, sourceAdapter);
+            } catch (RuntimeException e) {
+                ctx.getLog().warn("source {} failed to start", s.name(), e);
+                pendingSources.remove(s.name());
+            }
+        }
+        timers.startSingleTimer(Timeout.INSTANCE, context.sourceTimeout());
+        if (pendingSources.isEmpty()) finish();
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(FromSource.class, m -> onAnswer(m.answer()))
+                .onMessage(RankedUpdate.class, this::onRanked)
+                .onMessage(Resolved.class, this::onResolved)
+                .onMessageEquals(Timeout.INSTANCE, this::onTimeout)
+                .onMessageEquals(Cancel.INSTANCE, this::onTimeout)
+                .build();
+    }
+
+    private Behavior<Command> onAnswer(CandidateSource.Answer a) {
+        if (finished) return this;
+        if (a instanceof CandidateSource.CandidatesFound f) {
+                if (remoteSourceNames.contains(f.source())) fromRemote.addAll(f.candidates());
+                if (f.last() && pendingSources.remove(f.source())) peersAnswered++;
+                rankingInFlight++;
+                ranking.tell(new Ranking.AddCandidates(f.candidates(), f.stats(), topSize, request.explain(),
+                        rankedAdapter));
+        } else if (a instanceof CandidateSource.PeersContacted p) {
+                peersAsked += p.peersAsked();
+                peersAnswered += p.peersAnswered();
+                messages += p.messages();
+                bytes += p.bytes();
+        } else if (a instanceof CandidateSource.SourceFailed f) {
+                getContext().getLog().info("source {} failed: {}", f.source(), f.reason());
+                pendingSources.remove(f.source());
+        }
+        progress();
+        advance();
+        return this;
+    }
+
+    private void progress() {
+        subscriber.tell(new Progress(peersAsked, peersAnswered, total));
+    }
+
+    private Behavior<Command> onRanked(RankedUpdate m) {
+        rankingInFlight--;
+        top = m.ranked().top();
+        total = m.ranked().total();
+        advance();
+        return this;
+    }
+
+    private Behavior<Command> onTimeout() {
+        if (!pendingSources.isEmpty()) getContext().getLog().debug("sources timed out: {}", pendingSources);
+        pendingSources.clear();
+        advance();
+        if (!finished && !resolving && rankingInFlight == 0) finish();
+        return finished ? Behaviors.stopped() : this;
+    }
+
+    /** Resolves what the window needs next, emits what is known, finishes when nothing more can come. */
+    private void advance() {
+        if (finished || resolving) return;
+        List<UrlHash> toResolve = new ArrayList<>();
+        Set<UrlHash> needText = new HashSet<>();
+        int passing = 0;
+        int wanted = Math.max(need, request.navigators().isEmpty() ? 0 : Math.min(NAV_SAMPLE, total));
+        boolean walkedAll = true;
+        for (Ranking.RankedCandidate rc : top) {
+            if (passing + toResolve.size() >= wanted) {
+                walkedAll = false;
+                break;
+            }
+            UrlHash u = rc.candidate().url();
+            Resolution r = resolved.get(u);
+            boolean inWindow = passing + toResolve.size() < need;
+            if (r == null) {
+                toResolve.add(u);
+                if (inWindow) needText.add(u);
+            } else if (r.pass()) {
+                if (inWindow && r.snippet() == null) {
+                    toResolve.add(u);
+                    needText.add(u);
+                    continue;
+                }
+                passing++;
+            }
+        }
+        if (!toResolve.isEmpty()) {
+            resolving = true;
+            Map<UrlHash, Resolution> known = new HashMap<>();
+            for (UrlHash u : toResolve) if (resolved.containsKey(u)) known.put(u, resolved.get(u));
+            CompletableFuture.supplyAsync(() -> resolve(toResolve, needText, known), context.blocking())
+                    .whenComplete((res, err) -> getContext().getSelf().tell(new Resolved(res != null ? res
+                            : failedAll(toResolve))));
+            return;
+        }
+        emit();
+        if (walkedAll && top.size() < total && passing < wanted) {
+            // filters rejected too many: look further down the ranking
+            topSize *= 2;
+            rankingInFlight++;
+            ranking.tell(new Ranking.GetTop(topSize, request.explain(), rankedAdapter));
+            return;
+        }
+        if (pendingSources.isEmpty() && rankingInFlight == 0) finish();
+    }
+
+    private static Map<UrlHash, Resolution> failedAll(List<UrlHash> urls) {
+        Map<UrlHash, Resolution> m = new HashMap<>();
+        for (UrlHash u : urls) m.put(u, new Resolution(null, false, null));
+        return m;
+    }
+
+    private Behavior<Command> onResolved(Resolved m) {
+        resolving = false;
+        resolved.putAll(m.resolutions());
+        advance();
+        return finished ? Behaviors.stopped() : this;
+    }
+
+    /** Sends ResultFound for window results not sent yet, in rank order. */
+    private void emit() {
+        int passing = 0;
+        for (Ranking.RankedCandidate rc : top) {
+            Resolution r = resolved.get(rc.candidate().url());
+            if (r == null) return; // an unresolved URL ahead: later ranks are not known yet
+            if (!r.pass()) continue;
+            if (passing >= need) return;
+            if (passing >= request.offset() && r.snippet() != null && emitted.add(rc.candidate().url())) {
+                if (firstResultNanos < 0) firstResultNanos = System.nanoTime();
+                subscriber.tell(new ResultFound(result(rc, r), passing + 1));
+            }
+            passing++;
+        }
+    }
+
+    private SearchResult result(Ranking.RankedCandidate rc, Resolution r) {
+        UrlMetadata m = r.metadata();
+        String date = m.lastModified() > 0
+                ? Instant.ofEpochMilli(m.lastModified()).atOffset(ZoneOffset.UTC).toLocalDate().toString() : "";
+        return new SearchResult(m.url(), m.urlHash().value(), m.title().isBlank() ? m.url() : m.title(), r.snippet(),
+                round(rc.score()), m.host(), m.filetype(), m.language(), date, m.author(), m.size(), m.lastModified(),
+                rc.candidate().cached(), rc.explanation());
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+
+    private void finish() {
+        if (finished) return;
+        finished = true;
+        List<SearchResult> results = new ArrayList<>();
+        Navigators nav = new Navigators(request.navigators(), request.query().highlightWords());
+        int passing = 0;
+        int rejected = 0;
+        int examined = 0;
+        for (Ranking.RankedCandidate rc : top) {
+            Resolution r = resolved.get(rc.candidate().url());
+            if (r == null) break;
+            examined++;
+            if (!r.pass()) {
+                rejected++;
+                continue;
+            }
+            if (passing >= request.offset() && passing < need && r.snippet() != null) {
+                SearchResult sr = result(rc, r);
+                results.add(sr);
+                if (emitted.add(rc.candidate().url())) {
+                    if (firstResultNanos < 0) firstResultNanos = System.nanoTime();
+                    subscriber.tell(new ResultFound(sr, passing + 1));
+                }
+            }
+            if (passing < NAV_SAMPLE) nav.add(r.metadata(), r.snippet());
+            passing++;
+        }
+        long estimatedTotal = total - rejected;
+        if (rejected > 0 && examined < total) {
+            // extrapolate the rejection rate of the examined head to the rest
+            estimatedTotal = Math.round(total * (double) (examined - rejected) / examined);
+        }
+        if (examined >= total) estimatedTotal = passing;
+        progress();
+        Map<String, List<Navigators.Entry>> navigators = nav.result();
+        if (!request.navigators().isEmpty()) subscriber.tell(new NavigatorsFound(navigators));
+        long now = System.nanoTime();
+        subscriber.tell(new Done(request.query().raw(), Math.max(estimatedTotal, results.size()), results, navigators,
+                new Timing(firstResultNanos < 0 ? -1 : (firstResultNanos - started) / 1_000_000,
+                        (now - started) / 1_000_000),
+                new Network(peersAsked, peersAnswered, messages, bytes)));
+        cacheRemote();
+        ranking.tell(Ranking.Stop.INSTANCE);
+    }
+
+    /** Keeps what remote peers returned in the local index, flagged CACHED with a TTL (DESIGN.md §5.6). */
+    private void cacheRemote() {
+        if (fromRemote.isEmpty() || context.cache() == null) return;
+        long expires = Instant.now().plus(context.cacheTtl()).getEpochSecond();
+        List<Posting> postings = new ArrayList<>();
+        for (Candidate c : fromRemote) {
+            for (Posting p : c.postings()) {
+                if (p.has(Posting.CACHED) && p.expiresAt() > 0) postings.add(p);
+                else postings.add(p.asCached(p.holder(), expires));
+            }
+        }
+        var rwi = context.cache();
+        // a posting this peer holds for real (as crawler or DHT holder) must not become an expiring cached copy
+        CompletableFuture.runAsync(() -> rwi.add(postings.stream()
+                .filter(p -> rwi.get(p.word(), p.url()).map(x -> x.has(Posting.CACHED)).orElse(true)).toList(), false),
+                context.blocking());
+    }
+
+    /** Blocking: reads metadata (and text where needed), checks filters, phrases and verification. */
+    private Map<UrlHash, Resolution> resolve(List<UrlHash> urls, Set<UrlHash> needText, Map<UrlHash, Resolution> known) {
+        Map<UrlHash, Resolution> out = new HashMap<>();
+        var q = request.query();
+        for (UrlHash u : urls) {
+            Resolution before = known.get(u);
+            UrlMetadata m = before != null ? before.metadata() : context.metadata().metadata(u).orElse(null);
+            if (m == null || !filtersPass(m)) {
+                out.put(u, new Resolution(m, false, null));
+                continue;
+            }
+            boolean wantText = needText.contains(u) || !q.phrases().isEmpty() || !request.verify().equals("false");
+            if (!wantText) {
+                out.put(u, new Resolution(m, true, null));
+                continue;
+            }
+            Optional<String> stored = context.metadata().text(u);
+            if (request.verify().equals("cacheonly") && stored.isEmpty()) {
+                out.put(u, new Resolution(m, false, null));
+                continue;
+            }
+            String text = stored.orElse("");
+            if (request.verify().equals("true") && needText.contains(u)) {
+                Optional<String> live = fetchText(m.url());
+                if (live.isEmpty() || !PhraseMatcher.containsAll(live.get(), q.terms())) {
+                    out.put(u, new Resolution(m, false, null));
+                    continue;
+                }
+                text = live.get();
+            }
+            String searchable = m.title() + " \n " + String.join(" \n ", m.headings()) + " \n " + m.description()
+                    + " \n " + text;
+            boolean phrasesOk = true;
+            for (List<String> phrase : q.phrases()) {
+                if (!PhraseMatcher.inText(searchable, phrase)) {
+                    phrasesOk = false;
+                    break;
+                }
+            }
+            if (!phrasesOk) {
+                out.put(u, new Resolution(m, false, null));
+                continue;
+            }
+            String snippet = needText.contains(u) ? Snippets.build(text, q.highlightWords(), m.description()) : null;
+            out.put(u, new Resolution(m, true, snippet));
+        }
+        return out;
+    }
+
+    private boolean filtersPass(UrlMetadata m) {
+        var q = request.query();
+        if (q.site().isPresent()) {
+            String host = m.host().toLowerCase(java.util.Locale.ROOT);
+            String site = q.site().get();
+            if (!host.equals(site) && !host.endsWith("." + site)) return false;
+        }
+        if (q.filetype().isPresent() && !q.filetype().get().equals(m.filetype())) return false;
+        if (q.inurl().isPresent() && !m.url().toLowerCase(java.util.Locale.ROOT).contains(q.inurl().get())) return false;
+        if (q.author().isPresent() && !m.author().toLowerCase(java.util.Locale.ROOT).contains(q.author().get())) return false;
+        if (q.language().isPresent() && !m.language().isEmpty() && !m.language().equals(q.language().get())) return false;
+        return true;
+    }
+
+    /** Fetches a page and returns its visible text (verify=true); empty on any failure. */
+    static Optional<String> fetchText(String url) {
+        try {
+            HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5))
+                    .header("User-Agent", "Peerdex snippet verifier").GET().build();
+            HttpResponse<String> resp = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+            if (resp.statusCode() / 100 != 2) return Optional.empty();
+            return Optional.of(org.jsoup.Jsoup.parse(resp.body(), url).text());
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package org.peerdex.actors.search;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import org.peerdex.actors.search.ranking.FeedbackStore;
+import org.peerdex.actors.search.ranking.LinkRank;
+import org.peerdex.actors.search.ranking.RankingProfile;
+import org.peerdex.storage.rwi.ReverseWordIndex;
+
+/**
+ * What a query coordinator needs from its peer: candidate sources (local, and remote for resource=global),
+ * metadata, ranking inputs, the blocking executor, and where to cache remote answers.
+ *
+ * @param remoteSources     sources used for resource=global (empty on a peer without a network yet)
+ * @param cache             where remote postings are kept as CACHED with {@code cacheTtl}; null = no caching
+ * @param preferredLanguage the peer's language for the LANGUAGE factor ("" = none)
+ */
+public record SearchContext(CandidateSource localSource, Supplier<List<CandidateSource>> remoteSources,
+                            MetadataSource metadata, Supplier<RankingProfile> profile, Supplier<LinkRank> linkRank,
+                            FeedbackStore feedback, Executor blocking, Duration sourceTimeout,
+                            ReverseWordIndex cache, Duration cacheTtl, String preferredLanguage) {
+    public List<CandidateSource> sources(SearchRequest r) {
+        if (r.resource().equals("local")) return List.of(localSource);
+        List<CandidateSource> out = new java.util.ArrayList<>();
+        out.add(localSource);
+        out.addAll(remoteSources.get());
+        return out;
+    }
+}

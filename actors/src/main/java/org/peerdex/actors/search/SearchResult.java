@@ -1,0 +1,14 @@
+package org.peerdex.actors.search;
+
+import org.peerdex.actors.search.ranking.Explanation;
+
+/**
+ * One result as clients see it (DESIGN.md §6).
+ *
+ * @param date    ISO-8601 date of the document, "" if unknown
+ * @param cached  learned from a remote peer and kept with a TTL
+ * @param explain the score by factor, when asked for (else null)
+ */
+public record SearchResult(String url, String urlHash, String title, String snippet, double score, String host,
+                           String filetype, String language, String date, String author, long size,
+                           long lastModified, boolean cached, Explanation explain) {}

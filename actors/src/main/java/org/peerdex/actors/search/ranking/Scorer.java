@@ -1,0 +1,231 @@
+package org.peerdex.actors.search.ranking;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import org.peerdex.actors.search.Candidate;
+import org.peerdex.actors.search.query.Query;
+import org.peerdex.protocol.hash.Base64Order;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * Scores candidates with a {@link RankingProfile}: each pre-ranking factor's raw value is normalized by min–max
+ * over the candidates added so far (so scores are provisional while candidates still arrive), multiplied by its
+ * coefficient and summed; the post-ranking factors (link rank, feedback) are added unnormalized. Not
+ * thread-safe: one per query, owned by the {@code Ranking} actor.
+ */
+public final class Scorer {
+    private static final Factor[] PRE = java.util.Arrays.stream(Factor.values()).filter(f -> !f.post())
+            .toArray(Factor[]::new);
+    private static final double K1 = 1.2;
+    private static final double B = 0.75;
+
+    /** A candidate with its raw pre-ranking features and post-ranking values. */
+    public record Scored(Candidate candidate, double[] raw, double linkRank, double feedback) {
+        public UrlHash url() {
+            return candidate.url();
+        }
+    }
+
+    private final Query query;
+    private final RankingProfile profile;
+    private CorpusStats stats;
+    private final LinkRank linkRank;
+    private final ToDoubleFunction<UrlHash> feedback;
+    private final String preferredLanguage;
+    private final String contentDomain;
+    private final double[] min = new double[PRE.length];
+    private final double[] max = new double[PRE.length];
+    private final double[] coef = new double[PRE.length];
+    private final List<Scored> all = new ArrayList<>();
+    private final Map<UrlHash, Scored> byUrl = new java.util.HashMap<>();
+
+    public Scorer(Query query, RankingProfile profile, CorpusStats stats, LinkRank linkRank,
+                  ToDoubleFunction<UrlHash> feedback, String preferredLanguage, String contentDomain) {
+        this.query = query;
+        this.profile = profile;
+        this.stats = stats;
+        this.linkRank = linkRank;
+        this.feedback = feedback;
+        this.preferredLanguage = query.language().orElse(preferredLanguage == null ? "" : preferredLanguage);
+        this.contentDomain = contentDomain == null ? "text" : contentDomain;
+        java.util.Arrays.fill(min, Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(max, Double.NEGATIVE_INFINITY);
+        for (int i = 0; i < PRE.length; i++) coef[i] = profile.coefficient(PRE[i]);
+    }
+
+    public RankingProfile profile() {
+        return profile;
+    }
+
+    /** Newer statistics (more sources answered); features of later candidates use them. */
+    public void updateStats(CorpusStats s) {
+        this.stats = s;
+    }
+
+    public int size() {
+        return all.size();
+    }
+
+    public Scored add(Candidate c) {
+        double[] raw = features(c);
+        for (int i = 0; i < PRE.length; i++) {
+            if (raw[i] < min[i]) min[i] = raw[i];
+            if (raw[i] > max[i]) max[i] = raw[i];
+        }
+        Scored s = new Scored(c, raw, linkRank.rank(c.url().hostHash()), feedback.applyAsDouble(c.url()));
+        all.add(s);
+        byUrl.put(c.url(), s);
+        return s;
+    }
+
+    /** Every candidate added, in arrival order. */
+    public List<Scored> all() {
+        return java.util.Collections.unmodifiableList(all);
+    }
+
+    public Scored get(UrlHash url) {
+        return byUrl.get(url);
+    }
+
+    private double norm(int i, double v) {
+        double span = max[i] - min[i];
+        return span < 1e-12 ? 0 : (v - min[i]) / span;
+    }
+
+    public double score(Scored s) {
+        double total = 0;
+        for (int i = 0; i < PRE.length; i++) if (coef[i] != 0) total += coef[i] * norm(i, s.raw[i]);
+        return total + profile.coefficient(Factor.LINK_RANK) * s.linkRank
+                + profile.coefficient(Factor.FEEDBACK) * s.feedback;
+    }
+
+    public Explanation explain(Scored s) {
+        Map<String, Explanation.Part> parts = new LinkedHashMap<>();
+        double total = 0;
+        for (int i = 0; i < PRE.length; i++) {
+            double n = norm(i, s.raw[i]);
+            double c = coef[i] * n;
+            total += c;
+            parts.put(PRE[i].key(), new Explanation.Part(s.raw[i], n, coef[i], c));
+        }
+        double lr = profile.coefficient(Factor.LINK_RANK) * s.linkRank;
+        double fb = profile.coefficient(Factor.FEEDBACK) * s.feedback;
+        parts.put(Factor.LINK_RANK.key(), new Explanation.Part(s.linkRank, s.linkRank,
+                profile.coefficient(Factor.LINK_RANK), lr));
+        parts.put(Factor.FEEDBACK.key(), new Explanation.Part(s.feedback, s.feedback,
+                profile.coefficient(Factor.FEEDBACK), fb));
+        return new Explanation(total + lr + fb, parts);
+    }
+
+    /** Best first; ties broken by URL hash so the order is deterministic. */
+    public Comparator<Scored> order() {
+        return Comparator.comparingDouble(this::score).reversed().thenComparing(Scored::url);
+    }
+
+    /** Every candidate added, best first, with the current normalization. */
+    public List<Scored> ranked() {
+        Map<Scored, Double> scores = new java.util.IdentityHashMap<>();
+        for (Scored s : all) scores.put(s, score(s));
+        List<Scored> out = new ArrayList<>(all);
+        out.sort(Comparator.<Scored>comparingDouble(scores::get).reversed().thenComparing(Scored::url));
+        return out;
+    }
+
+    double[] features(Candidate c) {
+        List<Posting> ps = c.postings();
+        int k = ps.size();
+        Posting any = c.any();
+        double[] f = new double[PRE.length];
+        int title = 0, url = 0, anchor = 0, emph = 0, heading = 0, descr = 0, keywords = 0, author = 0;
+        long hits = 0;
+        double tf = 0;
+        double pos = 0;
+        double bm25 = 0;
+        double dl = Math.max(1, any.wordsInText());
+        double avg = stats.averageLength();
+        for (int t = 0; t < k; t++) {
+            Posting p = ps.get(t);
+            if (p.has(Posting.IN_TITLE)) title++;
+            if (p.has(Posting.IN_URL)) url++;
+            if (p.has(Posting.IN_ANCHOR)) anchor++;
+            if (p.has(Posting.IN_EMPHASIS)) emph++;
+            if (p.has(Posting.IN_HEADING)) heading++;
+            if (p.has(Posting.IN_DESCRIPTION)) descr++;
+            if (p.has(Posting.IN_KEYWORDS)) keywords++;
+            if (p.has(Posting.IN_AUTHOR)) author++;
+            hits += p.hitCount();
+            tf += (double) p.hitCount() / (dl + 1);
+            pos += p.firstPosition();
+            double h = p.hitCount();
+            bm25 += stats.idf(query.terms().get(Math.min(t, query.terms().size() - 1)))
+                    * h * (K1 + 1) / (h + K1 * (1 - B + B * dl / avg));
+        }
+        for (int i = 0; i < PRE.length; i++) {
+            f[i] = switch (PRE[i]) {
+                case TITLE -> (double) title / k;
+                case TITLE_EXACTNESS -> Math.min(1.0, (double) title / Math.max(1, any.wordsInTitle()));
+                case URL -> (double) url / k;
+                case ANCHOR -> (double) anchor / k;
+                case EMPHASIS -> (double) emph / k;
+                case HEADING -> (double) heading / k;
+                case DESCRIPTION -> (double) descr / k;
+                case KEYWORDS -> (double) keywords / k;
+                case AUTHOR -> (double) author / k;
+                case DOMAIN_LENGTH -> 1 - (Base64Order.value(c.url().value().charAt(11)) & 3) / 3.0;
+                case URL_COMPONENTS -> 1.0 / (1 + any.urlComponents());
+                case URL_LENGTH -> 1.0 / (1 + any.urlLength() / 20.0);
+                case DATE -> any.lastModified();
+                case WORDS_IN_TITLE -> 1.0 / (1 + any.wordsInTitle());
+                case WORDS_IN_TEXT -> 1.0 / (1 + any.wordsInText() / 100.0);
+                case LINKS_LOCAL -> Math.log1p(any.linksLocal());
+                case LINKS_OTHER -> Math.log1p(any.linksOther());
+                case HIT_COUNT -> Math.log1p(hits);
+                case TERM_FREQUENCY -> tf / k;
+                case POSITION -> 1.0 / (1 + pos / k / 10.0);
+                case WORD_DISTANCE -> 1.0 / (1 + wordDistance(ps));
+                case LANGUAGE -> !preferredLanguage.isEmpty() && preferredLanguage.equals(any.language()) ? 1 : 0;
+                case MEDIA -> media(ps);
+                case BM25 -> bm25;
+                default -> 0;
+            };
+        }
+        return f;
+    }
+
+    private double media(List<Posting> ps) {
+        Posting p = ps.get(0);
+        return switch (contentDomain) {
+            case "image" -> p.has(Posting.HAS_IMAGE) ? 1 : 0;
+            case "all" -> 1;
+            default -> p.doctype() == 'h' || p.doctype() == 't' ? 1 : 0;
+        };
+    }
+
+    /** Mean over consecutive term pairs of the smallest gap between their positions (0 = adjacent). */
+    static double wordDistance(List<Posting> ps) {
+        if (ps.size() < 2) return 0;
+        double sum = 0;
+        for (int i = 1; i < ps.size(); i++) {
+            int[] a = ps.get(i - 1).positions();
+            int[] b = ps.get(i).positions();
+            if (a.length == 0 || b.length == 0) {
+                sum += 50;
+                continue;
+            }
+            int best = Integer.MAX_VALUE;
+            int x = 0, y = 0;
+            while (x < a.length && y < b.length) {
+                best = Math.min(best, Math.abs(a[x] - b[y]));
+                if (a[x] < b[y]) x++;
+                else y++;
+            }
+            sum += Math.max(0, Math.min(best, 50) - 1);
+        }
+        return sum / (ps.size() - 1);
+    }
+}

@@ -1,0 +1,179 @@
+package org.peerdex.actors.dht;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.SpawnProtocol;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.kv.LevelDbStore;
+
+/** Real peers for tests: one cluster ActorSystem, LevelDB directory and DhtPeer each, on 127.0.0.1. */
+final class TestNetwork implements AutoCloseable {
+    static final Placement PLACEMENT = new Placement(new Partitions(4), 3);
+    private final Path root;
+    final List<Peer> peers = new ArrayList<>();
+    private final Random random = new Random(42);
+
+    /** One running peer. */
+    record Peer(String name, ActorSystem<SpawnProtocol.Command> system, PeerStorage storage, DhtPeer dht) {
+        PeerId id() {
+            return dht.self();
+        }
+    }
+
+    TestNetwork() throws IOException {
+        root = Files.createTempDirectory("peerdex-dht-test");
+    }
+
+    static Config config(boolean accept) {
+        return ConfigFactory.parseString(String.join("\n",
+                "pekko.actor.provider = cluster",
+                "pekko.remote.artery.canonical.hostname = \"127.0.0.1\"",
+                "pekko.remote.artery.canonical.port = 0",
+                "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
+                "pekko.cluster.downing-provider-class = \"org.apache.pekko.cluster.sbr.SplitBrainResolverProvider\"",
+                "pekko.cluster.split-brain-resolver.stable-after = 3s",
+                "pekko.cluster.failure-detector.heartbeat-interval = 300ms",
+                "pekko.cluster.failure-detector.acceptable-heartbeat-pause = 1500ms",
+                "pekko.cluster.gossip-interval = 200ms",
+                "pekko.cluster.distributed-data.gossip-interval = 200ms",
+                "pekko.cluster.typed.receptionist.distributed-data.gossip-interval = 200ms",
+                "pekko.loglevel = WARNING",
+                "pekko.coordinated-shutdown.exit-jvm = off",
+                // terminate() then looks like a crash to the others: no graceful leave
+                "pekko.coordinated-shutdown.run-by-actor-system-terminate = off",
+                "peerdex.dht.accept-remote-index = " + accept,
+                "peerdex.dht.rebalance-delay = 300ms",
+                "peerdex.dht.lookup-timeout = 400ms",
+                "peerdex.dht.ack-timeout = 2s",
+                "peerdex.dht.retry-min-backoff = 100ms",
+                "peerdex.dht.retry-max-backoff = 1s"))
+                .withFallback(ConfigFactory.load());
+    }
+
+    /** Starts a peer and joins it to the first one (the first joins itself). */
+    Peer start(String name, boolean accept) {
+        Config cfg = config(accept);
+        ActorSystem<SpawnProtocol.Command> system = ActorSystem.create(SpawnProtocol.create(), "peerdex-test", cfg);
+        Cluster cluster = Cluster.get(system);
+        cluster.manager().tell(Join.create(peers.isEmpty() ? cluster.selfMember().address()
+                : Cluster.get(peers.get(0).system()).selfMember().address()));
+        PeerStorage storage = new PeerStorage(LevelDbStore.open(root.resolve(name), 4L << 20), PLACEMENT.partitions(),
+                1L << 20, false);
+        PeerId id = PeerId.random(random);
+        DhtPeer dht = DhtPeer.spawn(DhtPeer.via(system), id, storage, PLACEMENT, DhtSettings.from(cfg),
+                cluster.selfMember().address().toString(), "");
+        Peer p = new Peer(name, system, storage, dht);
+        peers.add(p);
+        return p;
+    }
+
+    /** Waits until every peer's directory sees every live peer and the same ring. */
+    void awaitConverged(Duration timeout) {
+        await(timeout, "ring convergence", () -> {
+            List<PeerId> expected = peers.stream().filter(p -> p.dht().settings().acceptRemoteIndex())
+                    .map(Peer::id).sorted().toList();
+            for (Peer p : peers) {
+                if (Cluster.get(p.system()).selfMember().status() != MemberStatus.up()) return false;
+                PeerView v = view(p);
+                if (v == null || v.peers().size() != peers.size()) return false;
+                if (!v.ring().members().stream().sorted().toList().equals(expected)) return false;
+            }
+            return true;
+        }, () -> {
+            StringBuilder b = new StringBuilder();
+            for (Peer p : peers) {
+                PeerView v = view(p);
+                b.append("\n ").append(p.name()).append(' ').append(Cluster.get(p.system()).selfMember().status())
+                        .append(" peers=").append(v == null ? "?" : v.peers().keySet()).append(" ring=")
+                        .append(v == null ? "?" : v.ring());
+            }
+            return b.toString();
+        });
+    }
+
+    static PeerView view(Peer p) {
+        try {
+            return org.apache.pekko.actor.typed.javadsl.AskPattern.<PeerDirectory.Command, PeerView>ask(
+                    p.dht().directory(), PeerDirectory.GetView::new, Duration.ofSeconds(2), p.system().scheduler())
+                    .toCompletableFuture().get(3, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    static Replicator.Progress progress(Peer p) {
+        try {
+            return org.apache.pekko.actor.typed.javadsl.AskPattern.<Replicator.Command, Replicator.Progress>ask(
+                    p.dht().replicator(), Replicator.GetProgress::new, Duration.ofSeconds(2), p.system().scheduler())
+                    .toCompletableFuture().get(3, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    static void await(Duration timeout, String what, BooleanSupplier condition) {
+        await(timeout, what, condition, () -> "");
+    }
+
+    static void await(Duration timeout, String what, BooleanSupplier condition,
+                      java.util.function.Supplier<String> state) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) return;
+            try {
+                TimeUnit.MILLISECONDS.sleep(100); // polling interval of a deadline-bounded wait
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        throw new AssertionError("timed out waiting for " + what + state.get());
+    }
+
+    /** Stops a peer hard: its ActorSystem terminates without leaving the cluster (as a crash would look). */
+    void kill(Peer p) {
+        p.system().terminate();
+        try {
+            p.system().getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("peer did not stop", e);
+        }
+        p.storage().close();
+        peers.remove(p);
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (Peer p : new ArrayList<>(peers)) {
+            p.system().terminate();
+        }
+        for (Peer p : new ArrayList<>(peers)) {
+            try {
+                p.system().getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // best effort
+            }
+            p.storage().close();
+        }
+        try (var files = Files.walk(root)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+}

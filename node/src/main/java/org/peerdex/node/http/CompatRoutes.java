@@ -1,0 +1,233 @@
+package org.peerdex.node.http;
+
+import java.net.URI;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.apache.pekko.http.javadsl.model.ContentType;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.model.HttpCharsets;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.peerdex.actors.search.Navigators;
+import org.peerdex.actors.search.QueryCoordinator;
+import org.peerdex.actors.search.SearchRequest;
+import org.peerdex.actors.search.SearchResult;
+import org.peerdex.actors.search.query.QueryParser;
+
+import static org.apache.pekko.http.javadsl.server.Directives.complete;
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.extractUri;
+import static org.apache.pekko.http.javadsl.server.Directives.get;
+import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
+import static org.apache.pekko.http.javadsl.server.Directives.parameterMap;
+import static org.apache.pekko.http.javadsl.server.Directives.path;
+
+/**
+ * Interfaces other tools already speak: YaCy's {@code /yacysearch.json} and {@code /yacysearch.rss} (so SearXNG's
+ * YaCy engine works unchanged), OpenSearch's {@code /opensearchdescription.xml} and {@code /suggest.json}.
+ */
+public final class CompatRoutes {
+    private static final DateTimeFormatter RFC_822 = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss Z",
+            Locale.ROOT);
+    private static final ContentType.WithCharset XML_UTF8 = MediaTypes.APPLICATION_XML.toContentType(HttpCharsets.UTF_8);
+    private final SearchBackend backend;
+
+    public CompatRoutes(SearchBackend backend) {
+        this.backend = backend;
+    }
+
+    public Route route() {
+        return concat(
+                path("yacysearch.json", () -> get(() -> parameterMap(p -> yacySearch(p, false)))),
+                path("yacysearch.rss", () -> get(() -> parameterMap(p -> yacySearch(p, true)))),
+                path("opensearchdescription.xml", () -> get(() -> extractUri(uri -> complete(HttpResponse.create()
+                        .withEntity(HttpEntities.create(MediaTypes.applicationWithFixedCharset(
+                                "opensearchdescription+xml", HttpCharsets.UTF_8).toContentType(),
+                                openSearch(base(uri.getScheme(), uri.getHost().address(), uri.getPort())))))))),
+                path("suggest.json", () -> get(() -> parameterMap(p -> {
+                    String q = p.getOrDefault("query", p.getOrDefault("q", ""));
+                    int max = Math.max(1, Math.min(20, SearchRoutes.intParam(p, "count", 10)));
+                    List<String> completions = q.isBlank() ? List.of() : backend.suggestions().complete(q, max);
+                    return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
+                            Json.write(List.of(q, completions)))));
+                }))));
+    }
+
+    static String base(String scheme, String host, int port) {
+        return scheme + "://" + host + (port > 0 ? ":" + port : "");
+    }
+
+    private Route yacySearch(Map<String, String> p, boolean rss) {
+        String query = p.getOrDefault("query", p.get("q"));
+        if (query == null) throw new IllegalArgumentException("missing query parameter 'query'");
+        int max = Math.max(1, Math.min(SearchRequest.MAX_COUNT, SearchRoutes.intParam(p, "maximumRecords", 10)));
+        int start = Math.max(0, SearchRoutes.intParam(p, "startRecord", 0));
+        String mask = p.getOrDefault("urlmaskfilter", ".*");
+        Pattern urlMask;
+        try {
+            urlMask = Pattern.compile(mask.isBlank() ? ".*" : mask);
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException("urlmaskfilter is not a regular expression: " + e.getDescription());
+        }
+        boolean masked = !mask.isBlank() && !mask.equals(".*");
+        // a URL mask filters after ranking: ask for more so the page still fills
+        int count = masked ? Math.min(SearchRequest.MAX_COUNT, max * 3) : max;
+        String verify = p.getOrDefault("verify", "false");
+        if (verify.equals("ifexist")) verify = "cacheonly";
+        String contentdom = p.getOrDefault("contentdom", "text");
+        if (contentdom.equals("text") || contentdom.isBlank()) contentdom = "text";
+        SearchRequest r = new SearchRequest(QueryParser.parse(query), count, Math.min(start, SearchRequest.MAX_OFFSET),
+                p.getOrDefault("resource", "local").equals("global") ? "global" : "local", verify,
+                Navigators.parse(p.getOrDefault("nav", "all")), false, contentdom);
+        return onSuccess(backend.service().search(r), d -> {
+            List<SearchResult> results = new ArrayList<>();
+            for (SearchResult sr : d.results()) {
+                if (results.size() < max && (!masked || urlMask.matcher(sr.url()).matches())) results.add(sr);
+            }
+            if (rss) {
+                return complete(HttpResponse.create().withEntity(HttpEntities.create(XML_UTF8,
+                        rss(query, d, results, start, max))));
+            }
+            return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
+                    Json.write(json(query, d, results, start, max, r)))));
+        });
+    }
+
+    static Map<String, Object> json(String query, QueryCoordinator.Done d, List<SearchResult> results, int start,
+                                    int max, SearchRequest r) {
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (SearchResult sr : results) items.add(item(sr));
+        Map<String, Object> channel = new LinkedHashMap<>();
+        channel.put("title", "Peerdex search for " + query);
+        channel.put("description", "Search for " + query);
+        channel.put("link", "/yacysearch.html?query=" + enc(query) + "&resource=" + r.resource() + "&contentdom="
+                + r.contentDomain());
+        channel.put("image", Map.of("url", "/favicon.ico", "title", "Search for " + query, "link", "/"));
+        // YaCy renders these counters as strings
+        channel.put("totalResults", String.valueOf(d.total()));
+        channel.put("startIndex", String.valueOf(start));
+        channel.put("itemsPerPage", String.valueOf(max));
+        channel.put("searchTerms", query);
+        channel.put("items", items);
+        List<Map<String, Object>> navigation = new ArrayList<>();
+        d.navigators().forEach((facet, entries) -> {
+            List<Map<String, Object>> elements = new ArrayList<>();
+            for (Navigators.Entry e : entries) {
+                elements.add(Map.of("name", e.value(), "count", String.valueOf(e.count()), "modifier", e.modifier(),
+                        "url", "/yacysearch.json?query=" + enc(query + " " + e.modifier())));
+            }
+            navigation.add(Map.of("facetname", facet, "displayname", facet, "type", "String", "min", "0",
+                    "max", "0", "mean", "0", "elements", elements));
+        });
+        channel.put("navigation", navigation);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("channels", List.of(channel));
+        return out;
+    }
+
+    static Map<String, Object> item(SearchResult sr) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        URI u = URI.create(sr.url());
+        String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+        String file = path.substring(path.lastIndexOf('/') + 1);
+        m.put("title", sr.title());
+        m.put("link", sr.url());
+        m.put("code", "");
+        m.put("description", sr.snippet());
+        m.put("pubDate", rfc822(sr.lastModified()));
+        m.put("size", String.valueOf(sr.size()));
+        m.put("sizename", sizeName(sr.size()));
+        m.put("guid", sr.urlHash());
+        m.put("faviconUrl", u.getScheme() + "://" + u.getRawAuthority() + "/favicon.ico");
+        m.put("host", sr.host());
+        m.put("path", path);
+        m.put("file", file);
+        m.put("urlhash", sr.urlHash());
+        m.put("ranking", String.valueOf(sr.score()));
+        return m;
+    }
+
+    /** An RFC 822 date as YaCy writes it; the epoch when the document's date is unknown (clients parse it). */
+    static String rfc822(long epochMillis) {
+        return RFC_822.format(Instant.ofEpochMilli(Math.max(0, epochMillis)).atOffset(ZoneOffset.UTC));
+    }
+
+    static String sizeName(long bytes) {
+        if (bytes < 1024) return bytes + " bytes";
+        if (bytes < 1024 * 1024) return (bytes / 1024) + " kbyte";
+        return (bytes / (1024 * 1024)) + " mbyte";
+    }
+
+    static String rss(String query, QueryCoordinator.Done d, List<SearchResult> results, int start, int max) {
+        StringBuilder b = new StringBuilder();
+        b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        b.append("<rss version=\"2.0\" xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\"")
+                .append(" xmlns:yacy=\"http://www.yacy.net/\" xmlns:atom=\"http://www.w3.org/2005/Atom\">\n<channel>\n");
+        b.append("<title>").append(xml("Peerdex search for " + query)).append("</title>\n");
+        b.append("<description>").append(xml("Search for " + query)).append("</description>\n");
+        b.append("<link>").append(xml("/yacysearch.rss?query=" + enc(query))).append("</link>\n");
+        b.append("<opensearch:totalResults>").append(d.total()).append("</opensearch:totalResults>\n");
+        b.append("<opensearch:startIndex>").append(start).append("</opensearch:startIndex>\n");
+        b.append("<opensearch:itemsPerPage>").append(max).append("</opensearch:itemsPerPage>\n");
+        b.append("<opensearch:Query role=\"request\" searchTerms=\"").append(xml(query)).append("\"/>\n");
+        for (SearchResult sr : results) {
+            b.append("<item>\n<title>").append(xml(sr.title())).append("</title>\n");
+            b.append("<link>").append(xml(sr.url())).append("</link>\n");
+            b.append("<description>").append(xml(sr.snippet())).append("</description>\n");
+            b.append("<pubDate>").append(rfc822(sr.lastModified())).append("</pubDate>\n");
+            b.append("<yacy:size>").append(sr.size()).append("</yacy:size>\n");
+            b.append("<yacy:host>").append(xml(sr.host())).append("</yacy:host>\n");
+            b.append("<guid isPermaLink=\"false\">").append(sr.urlHash()).append("</guid>\n</item>\n");
+        }
+        b.append("</channel>\n</rss>\n");
+        return b.toString();
+    }
+
+    static String openSearch(String base) {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<OpenSearchDescription xmlns=\"http://a9.com/-/spec/opensearch/1.1/\">\n"
+                + "  <ShortName>Peerdex</ShortName>\n"
+                + "  <Description>Peerdex peer-to-peer search</Description>\n"
+                + "  <InputEncoding>UTF-8</InputEncoding>\n"
+                + "  <OutputEncoding>UTF-8</OutputEncoding>\n"
+                + "  <Url type=\"text/html\" method=\"get\" template=\"" + xml(base) + "/?q={searchTerms}\"/>\n"
+                + "  <Url type=\"application/rss+xml\" method=\"get\" template=\"" + xml(base)
+                + "/yacysearch.rss?query={searchTerms}&amp;startRecord={startIndex?}&amp;maximumRecords={count?}\"/>\n"
+                + "  <Url type=\"application/json\" method=\"get\" template=\"" + xml(base)
+                + "/yacysearch.json?query={searchTerms}&amp;startRecord={startIndex?}&amp;maximumRecords={count?}\"/>\n"
+                + "  <Url type=\"application/x-suggestions+json\" method=\"get\" template=\"" + xml(base)
+                + "/suggest.json?query={searchTerms}\"/>\n"
+                + "</OpenSearchDescription>\n";
+    }
+
+    static String xml(String s) {
+        if (s == null) return "";
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                case '"' -> b.append("&quot;");
+                default -> {
+                    if (c >= 0x20 || c == '\n' || c == '\t' || c == '\r') b.append(c);
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    static String enc(String s) {
+        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,145 @@
+package org.peerdex.node.http;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.peerdex.actors.search.PageIndexer;
+import org.peerdex.node.NodeContext;
+import org.peerdex.protocol.hash.Base64Order;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.storage.meta.UrlMetadataStore;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.text.Tokenizer;
+
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.delete;
+import static org.apache.pekko.http.javadsl.server.Directives.extractUri;
+import static org.apache.pekko.http.javadsl.server.Directives.get;
+import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
+import static org.apache.pekko.http.javadsl.server.Directives.parameterOptional;
+import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
+import static org.apache.pekko.http.javadsl.server.Directives.post;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+/**
+ * The index browser: {@code GET /api/index/word/{word-or-hash}} (a word's postings),
+ * {@code GET/DELETE /api/index/url/{urlhash}} (a URL's metadata and crawl/parse history; delete is admin), and
+ * {@code POST /api/index/manual} (admin: index the bundled manual so a new peer can search at once).
+ */
+public final class IndexRoutes {
+    private static final String[] FLAG_NAMES = {"title", "url", "anchor", "emphasis", "heading", "description",
+        "keywords", "author", "cached", "image"};
+    private final NodeContext ctx;
+    private final SearchBackend backend;
+    private final AdminGuard admin;
+
+    public IndexRoutes(NodeContext ctx, SearchBackend backend, AdminGuard admin) {
+        this.ctx = ctx;
+        this.backend = backend;
+        this.admin = admin;
+    }
+
+    public Route route() {
+        return pathPrefix("index", () -> concat(
+                path(segment("word").slash(segment()), w -> get(() -> parameterOptional("limit", limit ->
+                        onSuccess(CompletableFuture.supplyAsync(() -> word(w, limit.map(SearchRoutes::parseLimit)
+                                .orElse(100)), backend.blocking()), Json::ok)))),
+                path(segment("url").slash(segment()), h -> {
+                    if (!Base64Order.isHash(h, UrlHash.LENGTH)) {
+                        return Json.error(StatusCodes.BAD_REQUEST, "not a 12-character URL hash: " + h);
+                    }
+                    UrlHash url = new UrlHash(h);
+                    return concat(
+                            get(() -> onSuccess(CompletableFuture.supplyAsync(() -> url(url), backend.blocking()),
+                                    m -> m == null ? Json.error(StatusCodes.NOT_FOUND, "no such URL in the index: " + h)
+                                            : Json.ok(m))),
+                            delete(() -> admin.admin(() -> onSuccess(CompletableFuture.supplyAsync(() ->
+                                    deleteUrl(url), backend.blocking()), m -> m == null
+                                    ? Json.error(StatusCodes.NOT_FOUND, "no such URL in the index: " + h) : Json.ok(m)))));
+                }),
+                path("manual", () -> post(() -> admin.admin(() -> extractUri(uri -> {
+                    String base = CompatRoutes.base(uri.getScheme(), uri.getHost().address(), uri.getPort());
+                    return onSuccess(CompletableFuture.supplyAsync(() -> indexManual(base), backend.blocking()),
+                            Json::ok);
+                }))))));
+    }
+
+    Map<String, Object> word(String wordOrHash, int limit) {
+        WordHash hash;
+        String word = null;
+        if (Base64Order.isHash(wordOrHash, WordHash.LENGTH) && !wordOrHash.equals(Tokenizer.normalize(wordOrHash))) {
+            hash = new WordHash(wordOrHash);
+        } else {
+            word = Tokenizer.normalize(wordOrHash.trim());
+            hash = WordHash.of(word);
+        }
+        List<Posting> postings = ctx.storage().rwi().postings(hash);
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Posting p : postings) {
+            if (list.size() >= limit) break;
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("urlHash", p.url().value());
+            ctx.storage().metadata().get(p.url()).ifPresent(meta -> m.put("url", meta.url()));
+            List<String> flags = new ArrayList<>();
+            for (int i = 0; i < FLAG_NAMES.length; i++) if ((p.flags() & (1 << i)) != 0) flags.add(FLAG_NAMES[i]);
+            m.put("flags", flags);
+            m.put("hitCount", p.hitCount());
+            m.put("positions", p.positions());
+            m.put("wordsInText", p.wordsInText());
+            m.put("wordsInTitle", p.wordsInTitle());
+            m.put("language", p.language());
+            m.put("holder", p.holder() == null ? null : p.holder().value());
+            m.put("expiresAt", p.expiresAt());
+            list.add(m);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("word", word);
+        out.put("wordHash", hash.value());
+        out.put("count", postings.size());
+        out.put("postings", list);
+        return out;
+    }
+
+    Map<String, Object> url(UrlHash url) {
+        var meta = ctx.storage().metadata().get(url);
+        var history = ctx.storage().metadata().history(url);
+        if (meta.isEmpty() && history.isEmpty()) return null;
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("urlHash", url.value());
+        out.put("metadata", meta.orElse(null));
+        out.put("words", ctx.storage().rwi().wordsOf(url).size());
+        out.put("textLength", ctx.storage().metadata().text(url).map(String::length).orElse(0));
+        out.put("feedback", backend.feedback().get(url).orElse(null));
+        out.put("history", history);
+        return out;
+    }
+
+    Map<String, Object> deleteUrl(UrlHash url) {
+        boolean had = ctx.storage().metadata().contains(url);
+        int postings = ctx.storage().rwi().deleteUrl(url);
+        if (!had && postings == 0) return null;
+        ctx.storage().metadata().delete(url);
+        ctx.storage().stats().add(had ? -1 : 0, -postings);
+        ctx.storage().metadata().appendHistory(url, new UrlMetadataStore.HistoryEvent(System.currentTimeMillis(),
+                "deleted", 0, "deleted through the index browser"));
+        return Map.of("urlHash", url.value(), "deletedPostings", postings);
+    }
+
+    Map<String, Object> indexManual(String base) {
+        List<String> indexed = new ArrayList<>();
+        for (ManualPages.Page p : ManualPages.all()) {
+            PageIndexer.index(ctx.storage(), base + "/docs/" + p.name() + ".html", ManualPages.html(p), 0, List.of());
+            indexed.add(p.name());
+        }
+        ctx.storage().writer().flush();
+        org.peerdex.actors.dht.DhtPeer dht = org.peerdex.node.NetworkBackend.of(ctx);
+        if (dht != null) dht.indexedLocally(); // offer the new pages to their DHT holders
+        return Map.of("indexed", indexed.size(), "pages", indexed);
+    }
+}

@@ -1,0 +1,132 @@
+package org.peerdex.node.http;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.peerdex.actors.search.CandidateSource;
+import org.peerdex.actors.search.LocalIndexSource;
+import org.peerdex.actors.search.MetadataSource;
+import org.peerdex.actors.search.SearchContext;
+import org.peerdex.actors.search.SearchService;
+import org.peerdex.actors.search.Suggestions;
+import org.peerdex.actors.search.ranking.FeedbackStore;
+import org.peerdex.actors.search.ranking.LinkRank;
+import org.peerdex.actors.search.ranking.RankingProfile;
+import org.peerdex.node.NodeContext;
+
+/**
+ * The search side of a running peer, one per {@link NodeContext}: the {@link SearchService}, the stored ranking
+ * profile, feedback, the pluggable link rank, remote candidate sources (added by the network layer) and the
+ * suggestion snapshot.
+ */
+public final class SearchBackend {
+    private static final Map<NodeContext, SearchBackend> BACKENDS = new WeakHashMap<>();
+    static final String PROFILE_SETTING = "ranking.profile";
+
+    private final NodeContext ctx;
+    private final Executor blocking;
+    private final SearchService service;
+    private final FeedbackStore feedback;
+    private final AtomicReference<RankingProfile> profile = new AtomicReference<>();
+    private final AtomicReference<LinkRank> linkRank = new AtomicReference<>(LinkRank.NONE);
+    private final List<CandidateSource> remoteSources = new CopyOnWriteArrayList<>();
+    private volatile Suggestions suggestions;
+    private volatile long suggestionsBuiltAt;
+    private volatile long suggestionsDocs = -1;
+
+    private SearchBackend(NodeContext ctx) {
+        this.ctx = ctx;
+        this.blocking = ctx.system().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.feedback = new FeedbackStore(ctx.storage().store());
+        this.profile.set(loadProfile());
+        SearchContext sc = new SearchContext(new LocalIndexSource(ctx.storage(), blocking),
+                () -> List.copyOf(remoteSources), MetadataSource.of(ctx.storage().metadata()), profile::get,
+                linkRank::get, feedback, blocking, Duration.ofSeconds(10), ctx.storage().rwi(), Duration.ofDays(1), "");
+        this.service = new SearchService(ctx.system(), sc);
+    }
+
+    /** The backend of a peer (created on first use). */
+    public static synchronized SearchBackend of(NodeContext ctx) {
+        return BACKENDS.computeIfAbsent(ctx, SearchBackend::new);
+    }
+
+    public SearchService service() {
+        return service;
+    }
+
+    public Executor blocking() {
+        return blocking;
+    }
+
+    public FeedbackStore feedback() {
+        return feedback;
+    }
+
+    public RankingProfile profile() {
+        return profile.get();
+    }
+
+    /** Stores a new ranking profile; later queries use it. */
+    public void setProfile(RankingProfile p) {
+        ctx.storage().putSetting(PROFILE_SETTING, Json.write(p.toJson()));
+        profile.set(p);
+    }
+
+    /** Plugs in a link rank (e.g. PageRank over the crawl's host graph); {@link LinkRank#NONE} by default. */
+    public void setLinkRank(LinkRank rank) {
+        linkRank.set(rank == null ? LinkRank.NONE : rank);
+    }
+
+    private volatile java.util.function.BooleanSupplier peersKnown = () -> false;
+
+    /** The network layer tells whether other peers are known: resource=global is then the default. */
+    public void setPeersKnown(java.util.function.BooleanSupplier known) {
+        peersKnown = known;
+    }
+
+    /** The parameters with resource=global added when none was given and other peers are known. */
+    public Map<String, String> withDefaultResource(Map<String, String> params) {
+        if (params.containsKey("resource") || !peersKnown.getAsBoolean()) return params;
+        Map<String, String> out = new java.util.HashMap<>(params);
+        out.put("resource", "global");
+        return out;
+    }
+
+    /** Sources asked for resource=global; the network layer registers its remote sources here. */
+    public List<CandidateSource> remoteSources() {
+        return remoteSources;
+    }
+
+    @SuppressWarnings("unchecked")
+    private RankingProfile loadProfile() {
+        return ctx.storage().setting(PROFILE_SETTING).map(s -> {
+            try {
+                return RankingProfile.fromJson(Json.MAPPER.readValue(s, Map.class), RankingProfile.defaults());
+            } catch (Exception e) {
+                return RankingProfile.defaults();
+            }
+        }).orElse(RankingProfile.defaults());
+    }
+
+    /** Completions from a snapshot of the titles, rebuilt when the index has grown and a minute has passed. */
+    public Suggestions suggestions() {
+        long docs = ctx.storage().stats().documents();
+        long now = System.currentTimeMillis();
+        if (suggestions == null || (docs != suggestionsDocs && (suggestions.size() == 0 || now - suggestionsBuiltAt > 60_000))) {
+            List<String> titles = new ArrayList<>();
+            ctx.storage().metadata().scanAll(m -> {
+                if (titles.size() < 50_000) titles.add(m.title());
+            });
+            suggestions = new Suggestions(titles);
+            suggestionsBuiltAt = now;
+            suggestionsDocs = docs;
+        }
+        return suggestions;
+    }
+}
