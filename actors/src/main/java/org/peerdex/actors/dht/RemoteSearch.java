@@ -100,7 +100,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private final ActorRef<Event> replyTo;
     private final WireCost cost;
     private final long queryId;
-    private final long started = System.nanoTime();
+    private final DhtEnvironment env;
+    private final long started;
     private final Executor blocking;
     private final Map<Long, Outstanding> outstanding = new HashMap<>();
     private final Set<PeerId> asked = new HashSet<>();
@@ -144,7 +145,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         this.cache = cache;
         this.replyTo = replyTo;
         this.cost = new WireCost(ctx.getSystem());
-        this.queryId = java.util.concurrent.ThreadLocalRandom.current().nextLong(Long.MAX_VALUE);
+        this.env = DhtEnvironment.get(ctx.getSystem());
+        this.started = env.millis();
+        this.queryId = env.nextLong(Long.MAX_VALUE);
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         timers.startSingleTimer(Deadline.INSTANCE, settings.searchTimeout());
         if (view.ring().isEmpty()) {
@@ -499,7 +502,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     private long elapsedMillis() {
-        return (System.nanoTime() - started) / 1_000_000;
+        return env.millis() - started;
     }
 
     private Behavior<Command> finish() {
@@ -518,7 +521,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** Remote results kept locally with a TTL, so a refinement is answered from the local index first. */
     private void cacheLocally(List<RemoteCandidate> found) {
-        long expires = System.currentTimeMillis() / 1000 + settings.cacheTtl().toSeconds();
+        long expires = env.millis() / 1000 + settings.cacheTtl().toSeconds();
         PeerId self = view.self();
         CompletableFuture.runAsync(() -> {
             var batch = cache.store().newBatch();

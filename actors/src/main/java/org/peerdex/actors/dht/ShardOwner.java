@@ -108,6 +108,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final DhtStats stats;
     private final Executor blocking;
     private final SenderRateLimiter limiter;
+    private final DhtEnvironment env;
     private PeerView view;
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
@@ -126,7 +127,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         this.stats = stats;
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         this.limiter = new SenderRateLimiter(settings.senderRate(), settings.senderBurst());
-        ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+        this.env = DhtEnvironment.get(ctx.getSystem());
+        if (ctx.getSystem().settings().config().getBoolean("peerdex.dht.use-receptionist")) {
+            ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+        }
     }
 
     @Override
@@ -159,7 +163,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     + settings.maxPostingsPerMessage() + " postings, " + settings.maxPackBytes() + " bytes, "
                     + settings.maxMetadataPerMessage() + " metadata", 0);
         }
-        long wait = limiter.acquire(m.from().value(), System.currentTimeMillis());
+        long wait = limiter.acquire(m.from().value(), env.millis());
         if (wait > 0) {
             stats.busyReplies.incrementAndGet();
             return reply(m, Outcome.BUSY, 0, "sender rate exceeded", Math.max(wait, settings.busyRetryAfter().toMillis()));
