@@ -24,7 +24,8 @@ public final class WireMeter {
         if (s.getClass().getName().contains("JavaSerializer")) {
             throw new IllegalArgumentException("message has no wire serializer: " + message.getClass().getName());
         }
-        return s.toBinary(message);
+        // serialize() sets the transport information the ActorRef serializers need
+        return serialization.serialize(message).get();
     }
 
     public int size(Object message) {
