@@ -221,19 +221,28 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         }
     }
 
-    /** One request through a temporary reply ref (Pekko's ask): replies stay attributable, timeouts come back. */
+    /**
+     * One request through a temporary reply ref (Pekko's ask): replies stay attributable, timeouts come back.
+     * The scaladsl ask pipes the reply to this actor on the replying thread; the javadsl one goes through a
+     * CompletionStage whose callbacks always hop to the common pool (an extra thread hop per reply, and a source
+     * of nondeterminism in simulated time).
+     */
     private <R> void ask(long id, PeerId peer, ActorRef<ShardOwner.Command> owner, Class<R> type,
                          java.util.function.Function<ActorRef<R>, ShardOwner.Command> make) {
         asked.add(peer);
         boolean remote = !peer.equals(view.self());
-        ctx.ask(type, owner, settings.lookupTimeout(), ref -> {
+        scala.Function1<ActorRef<R>, ShardOwner.Command> request = ref -> {
             ShardOwner.Command msg = make.apply(ref);
             if (remote) {
                 messages++;
                 bytes += cost.bytes(msg);
             }
             return msg;
-        }, (reply, error) -> reply != null ? new Replied(id, reply) : new TimedOut(id));
+        };
+        scala.Function1<scala.util.Try<R>, Command> response = t -> t.isSuccess() ? new Replied(id, t.get())
+                : new TimedOut(id);
+        ctx.asScala().ask(owner, request, response, org.apache.pekko.util.Timeout.create(settings.lookupTimeout()),
+                scala.reflect.ClassTag$.MODULE$.apply(type));
     }
 
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
