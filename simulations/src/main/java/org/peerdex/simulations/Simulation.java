@@ -504,6 +504,25 @@ public final class Simulation implements AutoCloseable {
         }));
     }
 
+    /** Lets {@code micros} of simulated time pass. */
+    public void runFor(long micros) {
+        rt.runUntil(rt.nowMicros() + micros);
+    }
+
+    /** Runs one lookup from peer {@code from} and waits (in simulated time) for its end. */
+    public QueryResult searchAndWait(int from, List<Integer> words) {
+        QueryResult[] out = new QueryResult[1];
+        search(from, -1, words, r -> out[0] = r);
+        rt.runUntil(() -> out[0] != null, 100_000, settings.searchTimeout().toNanos() / 1000 * 3);
+        if (out[0] == null) throw new IllegalStateException("the lookup did not finish");
+        return out[0];
+    }
+
+    /** The live-copies histogram now. */
+    public int[] histogram() {
+        return histogram(copies(null));
+    }
+
     // ---- measuring
 
     /** Live copies of every posting of the corpus (index = oracle posting id), and each peer's load. */
