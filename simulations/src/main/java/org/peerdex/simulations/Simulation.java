@@ -328,6 +328,31 @@ public final class Simulation implements AutoCloseable {
         }
     }
 
+    /** Indexes documents at peer {@code peer} now (they enter the oracle too) and hands them to its Replicator. */
+    public void indexDocuments(int peer, List<IndexedDocument> docs) {
+        if (!net.isUp(peer)) throw new IllegalStateException("peer " + peer + " is down");
+        List<Posting> postings = new ArrayList<>();
+        List<UrlMetadata> metadata = new ArrayList<>();
+        for (IndexedDocument doc : docs) {
+            oracle.add(doc.metadata().urlHash(), doc.postings());
+            storages[peer].writer().add(doc);
+            postings.addAll(doc.postings());
+            metadata.add(doc.metadata());
+        }
+        storages[peer].writer().flush();
+        peers[peer].replicate(postings, metadata);
+        rt.drain();
+    }
+
+    /** Raw lookup results (best first) of a search from {@code from}, waiting in simulated time. */
+    public RemoteSearch.Finished lookup(int from, List<WordHash> words, int limit) {
+        RemoteSearch.Finished[] out = new RemoteSearch.Finished[1];
+        hosts.get(from).tell(new PeerHost.Search(new RemoteSearch.Request(words, limit), f -> out[0] = f));
+        rt.runUntil(() -> out[0] != null, 100_000, settings.searchTimeout().toNanos() / 1000 * 3);
+        if (out[0] == null) throw new IllegalStateException("the lookup did not finish");
+        return out[0];
+    }
+
     private void indexBatch(int peer, List<Integer> docs) {
         if (!net.isUp(peer)) return;
         List<Posting> postings = new ArrayList<>();

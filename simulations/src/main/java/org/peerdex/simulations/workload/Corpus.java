@@ -89,14 +89,17 @@ public final class Corpus {
         List<String> words = new ArrayList<>(len);
         for (int i = 0; i < len; i++) words.add(word(zipfRank(r)));
         String title = String.join(" ", words.subList(0, Math.min(5, words.size())));
-        String body = String.join(" ", words);
-        String url = url(doc);
-        String normal = UrlNormalizer.normalize(url).orElseThrow();
+        return build(url(doc), title, String.join(" ", words), 1_700_000_000_000L + (long) doc * 60_000L);
+    }
+
+    /** A document as the indexer builds it from a page's title and text. */
+    public static IndexedDocument build(String url, String title, String body, long modified) {
+        String normal = UrlNormalizer.normalize(url).orElseThrow(() -> new IllegalArgumentException("not a URL: " + url));
         UrlHash hash = UrlHash.ofNormalized(normal);
         DocumentText text = new DocumentText(normal, title, "", List.of(), "", List.of(), List.of(), List.of(), body);
-        long modified = 1_700_000_000_000L + (long) doc * 60_000L;
+        int words = org.peerdex.storage.text.Tokenizer.plainWords(body).size();
         UrlMetadata meta = new UrlMetadata(hash, normal, title, "", "", List.of(), "en", "h", "text/html",
-                body.length(), modified, modified, 0, 0, len, null, Integer.toHexString(body.hashCode()), List.of());
+                body.length(), modified, modified, 0, 0, words, null, Integer.toHexString(body.hashCode()), List.of());
         return PostingFactory.build(meta, text);
     }
 }

@@ -26,6 +26,7 @@ public final class Oracle {
     private final List<Integer> offsets = new ArrayList<>();
     private int[][] postingsOf; // word id -> doc ids, ascending
     private int totalPostings;
+    private boolean dirty = true;
 
     /** Adds one document's postings (call in document order, then {@link #seal()}). */
     public void add(UrlHash url, List<Posting> postings) {
@@ -52,9 +53,11 @@ public final class Oracle {
         docScores.add(ss);
         offsets.add(totalPostings);
         totalPostings += ws.length;
+        dirty = true;
     }
 
     public void seal() {
+        dirty = false;
         int[] counts = new int[words.size()];
         for (int[] ws : docWords) for (int w : ws) counts[w]++;
         postingsOf = new int[words.size()][];
@@ -73,6 +76,16 @@ public final class Oracle {
 
     public int[] wordsOf(int doc) {
         return docWords.get(doc);
+    }
+
+    /** The id of a word, or -1 if no document has it. */
+    public int wordId(WordHash w) {
+        return wordIds.getOrDefault(w, -1);
+    }
+
+    /** The document number of a URL, or -1. */
+    public int docId(UrlHash u) {
+        return docIds.getOrDefault(u, -1);
     }
 
     public WordHash word(int id) {
@@ -94,6 +107,7 @@ public final class Oracle {
 
     /** The true top {@code k} URLs of documents containing every word, best first. */
     public List<UrlHash> top(List<Integer> queryWords, int k) {
+        if (dirty) seal();
         int rarest = queryWords.get(0);
         for (int w : queryWords) if (postingsOf[w].length < postingsOf[rarest].length) rarest = w;
         record Hit(UrlHash url, double score) {}
