@@ -44,6 +44,7 @@ public final class VirtualNetwork {
     private long delivered;
     private long lostToDownPeers;
     private long failures;
+    private int uids;
     private java.util.function.Consumer<String> trace;
 
     /** Prints every send (debugging aid); null turns it off. */
@@ -121,7 +122,8 @@ public final class VirtualNetwork {
         boolean oneShot = target.path().toString().contains("/temp/");
         Handle info = new Handle(holder, owner, incarnation[owner], (ActorRef<Object>) (ActorRef<?>) target, oneShot, key);
         FunctionRef[] self = new FunctionRef[1];
-        self[0] = new FunctionRef(provider.tempPath(), provider, classic, (sender, msg) -> {
+        // a uid of its own: typed refs hash by uid, and a temp path has none (every handle would collide)
+        self[0] = new FunctionRef(provider.tempPath().withUid(++uids), provider, classic, (sender, msg) -> {
             if (info.oneShot()) handles.remove(self[0]);
             try {
                 send(info, msg);
