@@ -114,13 +114,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final DhtStats stats;
     private final Executor blocking;
     private final SenderRateLimiter limiter;
-<<<<<<< HEAD
     private final DhtEnvironment env;
-=======
     private final SenderGuard guard;
     private final java.util.concurrent.atomic.AtomicInteger lookupsInFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final int maxLookupsInFlight;
->>>>>>> main
     private PeerView view;
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
@@ -139,19 +136,16 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         this.stats = stats;
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         this.limiter = new SenderRateLimiter(settings.senderRate(), settings.senderBurst());
-<<<<<<< HEAD
         this.env = DhtEnvironment.get(ctx.getSystem());
-        if (ctx.getSystem().settings().config().getBoolean("peerdex.dht.use-receptionist")) {
-            ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
-        }
-=======
         com.typesafe.config.Config c = ctx.getSystem().settings().config();
         this.guard = new SenderGuard(intOr(c, "peerdex.dht.block-after-rejections", 20),
                 c.hasPath("peerdex.dht.sender-lookup-rate") ? c.getDouble("peerdex.dht.sender-lookup-rate") : 500,
                 intOr(c, "peerdex.dht.sender-lookup-burst", 200));
         this.maxLookupsInFlight = intOr(c, "peerdex.dht.max-lookups-in-flight", 64);
-        ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
->>>>>>> main
+        // virtual peers are introduced through the simulated network instead
+        if (c.getBoolean("peerdex.dht.use-receptionist")) {
+            ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+        }
     }
 
     private static int intOr(com.typesafe.config.Config c, String path, int fallback) {
