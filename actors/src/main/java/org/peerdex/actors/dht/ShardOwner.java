@@ -268,7 +268,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             stats.blockedMessages.incrementAndGet();
             return this;
         }
-        if (m.metadata().contains(null)) return reject(m, "malformed: null metadata record");
+        // immutable lists (List.of, List.copyOf) throw on contains(null)
+        if (m.metadata().stream().anyMatch(java.util.Objects::isNull)) return reject(m, "malformed: null metadata record");
         if (m.postings().count() > settings.maxPostingsPerMessage() || m.postings().byteSize() > settings.maxPackBytes()
                 || m.metadata().size() > settings.maxMetadataPerMessage()) {
             return reject(m, "oversized message: " + m.postings().count() + " postings ("
