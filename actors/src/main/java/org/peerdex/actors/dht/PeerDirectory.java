@@ -78,6 +78,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private final PeerInfo self;
     private final KeyValueStore store;
     private final Executor blocking;
+    private final DhtEnvironment env;
     private final Map<PeerId, PeerInfo> peers = new HashMap<>();
     private final Map<PeerId, Long> lastSeen = new HashMap<>();
     private final Map<PeerId, PeerRecord> remembered = new LinkedHashMap<>();
@@ -107,11 +108,15 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         this.store = store;
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         peers.put(self.peerId(), self);
-        lastSeen.put(self.peerId(), System.currentTimeMillis());
+        this.env = DhtEnvironment.get(ctx.getSystem());
+        lastSeen.put(self.peerId(), env.millis());
         if (store != null) loadTable();
-        ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
-        ctx.getSystem().receptionist().tell(Receptionist.subscribe(KEY,
-                ctx.messageAdapter(Receptionist.Listing.class, ListingChanged::new)));
+        // virtual peers are introduced through the simulated network instead (the receptionist would bypass it)
+        if (ctx.getSystem().settings().config().getBoolean("peerdex.dht.use-receptionist")) {
+            ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+            ctx.getSystem().receptionist().tell(Receptionist.subscribe(KEY,
+                    ctx.messageAdapter(Receptionist.Listing.class, ListingChanged::new)));
+        }
         if (isCluster()) {
             Cluster cluster = Cluster.get(ctx.getSystem());
             cluster.subscriptions().tell(Subscribe.create(
@@ -185,7 +190,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         if (info.peerId().equals(self.peerId())) return;
         PeerInfo before = peers.put(info.peerId(), info);
         greeted.add(info.directory());
-        lastSeen.put(info.peerId(), System.currentTimeMillis());
+        lastSeen.put(info.peerId(), env.millis());
         if (!info.equals(before)) {
             ctx.getLog().info("peer {} ({}) joined the view at {}", info.peerId(), info.role(), info.address());
             persist(info);
@@ -250,7 +255,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     }
 
     private Behavior<Command> onTick() {
-        long now = System.currentTimeMillis();
+        long now = env.millis();
         for (PeerInfo i : view.peers().values()) {
             lastSeen.put(i.peerId(), now);
             persist(i);

@@ -100,7 +100,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private final ActorRef<Event> replyTo;
     private final WireCost cost;
     private final long queryId;
-    private final long started = System.nanoTime();
+    private final DhtEnvironment env;
+    private final long started;
     private final Executor blocking;
     private final Map<Long, Outstanding> outstanding = new HashMap<>();
     private final Set<PeerId> asked = new HashSet<>();
@@ -144,7 +145,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         this.cache = cache;
         this.replyTo = replyTo;
         this.cost = new WireCost(ctx.getSystem());
-        this.queryId = java.util.concurrent.ThreadLocalRandom.current().nextLong(Long.MAX_VALUE);
+        this.env = DhtEnvironment.get(ctx.getSystem());
+        this.started = env.millis();
+        this.queryId = env.nextLong(Long.MAX_VALUE);
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         timers.startSingleTimer(Deadline.INSTANCE, settings.searchTimeout());
         if (view.ring().isEmpty()) {
@@ -218,19 +221,28 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         }
     }
 
-    /** One request through a temporary reply ref (Pekko's ask): replies stay attributable, timeouts come back. */
+    /**
+     * One request through a temporary reply ref (Pekko's ask): replies stay attributable, timeouts come back.
+     * The scaladsl ask pipes the reply to this actor on the replying thread; the javadsl one goes through a
+     * CompletionStage whose callbacks always hop to the common pool (an extra thread hop per reply, and a source
+     * of nondeterminism in simulated time).
+     */
     private <R> void ask(long id, PeerId peer, ActorRef<ShardOwner.Command> owner, Class<R> type,
                          java.util.function.Function<ActorRef<R>, ShardOwner.Command> make) {
         asked.add(peer);
         boolean remote = !peer.equals(view.self());
-        ctx.ask(type, owner, settings.lookupTimeout(), ref -> {
+        scala.Function1<ActorRef<R>, ShardOwner.Command> request = ref -> {
             ShardOwner.Command msg = make.apply(ref);
             if (remote) {
                 messages++;
                 bytes += cost.bytes(msg);
             }
             return msg;
-        }, (reply, error) -> reply != null ? new Replied(id, reply) : new TimedOut(id));
+        };
+        scala.Function1<scala.util.Try<R>, Command> response = t -> t.isSuccess() ? new Replied(id, t.get())
+                : new TimedOut(id);
+        ctx.asScala().ask(owner, request, response, org.apache.pekko.util.Timeout.create(settings.lookupTimeout()),
+                scala.reflect.ClassTag$.MODULE$.apply(type));
     }
 
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
@@ -499,7 +511,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     private long elapsedMillis() {
-        return (System.nanoTime() - started) / 1_000_000;
+        return env.millis() - started;
     }
 
     private Behavior<Command> finish() {
@@ -518,7 +530,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** Remote results kept locally with a TTL, so a refinement is answered from the local index first. */
     private void cacheLocally(List<RemoteCandidate> found) {
-        long expires = System.currentTimeMillis() / 1000 + settings.cacheTtl().toSeconds();
+        long expires = env.millis() / 1000 + settings.cacheTtl().toSeconds();
         PeerId self = view.self();
         CompletableFuture.runAsync(() -> {
             var batch = cache.store().newBatch();

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -115,6 +114,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final Executor blocking;
     private final Outbox outbox;
     private final AtomicLong ids;
+    private final DhtEnvironment env;
     private final Map<Long, Pending> pending = new HashMap<>();
     private final Map<Long, Group> groups = new HashMap<>();
     private final Map<Long, PeerId> digestExchanges = new HashMap<>();
@@ -148,7 +148,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         this.outbox = new Outbox(storage.store());
         // ids grow over restarts: time-based start, then +1
-        this.ids = new AtomicLong(System.currentTimeMillis() << 12);
+        this.env = DhtEnvironment.get(ctx.getSystem());
+        this.ids = new AtomicLong(env.millis() << 12);
         this.storeReplies = ctx.messageAdapter(ShardOwner.StoreReply.class, StoreAnswered::new);
         this.digestReplies = ctx.messageAdapter(ShardOwner.DigestReply.class, DigestAnswered::new);
         ctx.pipeToSelf(CompletableFuture.supplyAsync(outbox::loadAll, blocking),
@@ -254,7 +255,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
 
     private Behavior<Command> onTick() {
         if (view == null) return this;
-        long now = System.currentTimeMillis();
+        long now = env.millis();
         Map<String, Integer> inFlight = new HashMap<>();
         for (Pending p : pending.values()) {
             if (p.inFlight && now - p.sentAt > settings.ackTimeout().toMillis()) {
@@ -294,7 +295,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }
         long base = settings.retryMinBackoff().toMillis() << Math.min(20, p.attempts - 1);
         long backoff = Math.min(settings.retryMaxBackoff().toMillis(), base);
-        p.nextAt = now + backoff / 2 + ThreadLocalRandom.current().nextLong(backoff / 2 + 1);
+        p.nextAt = now + backoff / 2 + env.nextLong(backoff / 2 + 1);
     }
 
     private void drop(Pending p, String why) {
@@ -316,7 +317,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         Pending p = pending.get(r.batchId());
         if (p == null) return this;
         p.inFlight = false;
-        long now = System.currentTimeMillis();
+        long now = env.millis();
         switch (r.outcome()) {
             case STORED -> acknowledged(p);
             case BUSY -> p.nextAt = now + Math.max(1, r.retryAfterMillis());
@@ -422,7 +423,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private Behavior<Command> onRebalanced(Rebalanced m) {
         rebalancing = false;
         stats.repairRounds.incrementAndGet();
-        stats.lastRebalanceMillis = System.currentTimeMillis();
+        stats.lastRebalanceMillis = env.millis();
         if (m.error() != null) {
             ctx.getLog().warn("rebalance failed: {}", m.error().toString());
         } else if (view != null && view.ring().members().equals(m.plan().ring().members())) {
@@ -431,7 +432,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 for (int i = 0; i < ds.size(); i += settings.maxDigestsPerMessage()) {
                     long ex = ids.incrementAndGet();
                     digestExchanges.put(ex, target);
-                    digestSentAt.put(ex, System.currentTimeMillis());
+                    digestSentAt.put(ex, env.millis());
                     owner.tell(new ShardOwner.DigestRequest(ex, self,
                             List.copyOf(ds.subList(i, Math.min(ds.size(), i + settings.maxDigestsPerMessage()))),
                             digestReplies));

@@ -114,6 +114,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final DhtStats stats;
     private final Executor blocking;
     private final SenderRateLimiter limiter;
+    private final DhtEnvironment env;
     private final SenderGuard guard;
     private final java.util.concurrent.atomic.AtomicInteger lookupsInFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final int maxLookupsInFlight;
@@ -137,12 +138,16 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         this.stats = stats;
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         this.limiter = new SenderRateLimiter(settings.senderRate(), settings.senderBurst());
+        this.env = DhtEnvironment.get(ctx.getSystem());
         com.typesafe.config.Config c = ctx.getSystem().settings().config();
         this.guard = new SenderGuard(intOr(c, "peerdex.dht.block-after-rejections", 20),
                 c.hasPath("peerdex.dht.sender-lookup-rate") ? c.getDouble("peerdex.dht.sender-lookup-rate") : 500,
                 intOr(c, "peerdex.dht.sender-lookup-burst", 200));
         this.maxLookupsInFlight = intOr(c, "peerdex.dht.max-lookups-in-flight", 64);
-        ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+        // virtual peers are introduced through the simulated network instead
+        if (c.getBoolean("peerdex.dht.use-receptionist")) {
+            ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+        }
     }
 
     private static int intOr(com.typesafe.config.Config c, String path, int fallback) {
@@ -209,7 +214,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
         // senders in this ActorSystem (a simulation's virtual peers) share one address: only remote ones are metered
         boolean remote = replyTo.path().address().hasGlobalScope();
-        if (remote && guard.acquireLookup(address, System.currentTimeMillis()) > 0
+        if (remote && guard.acquireLookup(address, env.millis()) > 0
                 || lookupsInFlight.get() >= maxLookupsInFlight) {
             stats.busyLookups.incrementAndGet();
             return guarded(m, x -> busy(x));
@@ -265,7 +270,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             stats.blockedMessages.incrementAndGet();
             return this;
         }
-        if (m.metadata().contains(null)) return reject(m, "malformed: null metadata record");
+        // immutable lists (List.of, List.copyOf) throw on contains(null)
+        if (m.metadata().stream().anyMatch(java.util.Objects::isNull)) return reject(m, "malformed: null metadata record");
         if (m.postings().count() > settings.maxPostingsPerMessage() || m.postings().byteSize() > settings.maxPackBytes()
                 || m.metadata().size() > settings.maxMetadataPerMessage()) {
             return reject(m, "oversized message: " + m.postings().count() + " postings ("
@@ -273,7 +279,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     + settings.maxPostingsPerMessage() + " postings, " + settings.maxPackBytes() + " bytes, "
                     + settings.maxMetadataPerMessage() + " metadata");
         }
-        long wait = limiter.acquire(m.from().value(), System.currentTimeMillis());
+        long wait = limiter.acquire(m.from().value(), env.millis());
         if (wait > 0) {
             stats.busyReplies.incrementAndGet();
             return reply(m, Outcome.BUSY, 0, "sender rate exceeded", Math.max(wait, settings.busyRetryAfter().toMillis()));

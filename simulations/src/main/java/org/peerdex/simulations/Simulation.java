@@ -1,0 +1,771 @@
+package org.peerdex.simulations;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.PeerDirectory;
+import org.peerdex.actors.dht.PeerView;
+import org.peerdex.actors.dht.RemoteSearch;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.simulations.churn.ChurnEvent;
+import org.peerdex.simulations.churn.ChurnModel;
+import org.peerdex.simulations.net.LinkSettings;
+import org.peerdex.simulations.net.NetworkModel;
+import org.peerdex.simulations.net.Traffic;
+import org.peerdex.simulations.net.VirtualNetwork;
+import org.peerdex.simulations.peer.PeerHost;
+import org.peerdex.simulations.sim.SimDurations;
+import org.peerdex.simulations.sim.SimRuntime;
+import org.peerdex.simulations.workload.Corpus;
+import org.peerdex.simulations.workload.Oracle;
+import org.peerdex.simulations.workload.QueryWorkload;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.index.IndexedDocument;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * One simulation run: N virtual peers of the real DHT actors in one ActorSystem driven in simulated time
+ * ({@link SimRuntime}), every cross-peer message through the {@link VirtualNetwork}. Phases: bootstrap (every
+ * peer introduced to every other over the network), indexing (each document by one random peer, replicated by
+ * its Replicator), settling, the main phase (queries, churn, partitions) and a repair tail without churn.
+ * Measures replica counts and load by reading every live peer's storage, recall@10 against the {@link Oracle}.
+ */
+public final class Simulation implements AutoCloseable {
+    /** Receives progress: phase name, fraction done of the whole run (0..1), a short status. */
+    public interface Progress {
+        void update(String phase, double fraction, String status);
+
+        Progress NONE = (p, f, s) -> {};
+    }
+
+    /** One finished query. */
+    public record QueryResult(int index, int words, long startMicros, long latencyMicros, double recall,
+                              long messages, long bytes, boolean complete, int results) {}
+
+    /** One point of the time series. */
+    public record Sample(long atMicros, String phase, int upPeers, int ringMin, int ringMax, int[] histogram,
+                         long zero, double recall, int queries, double latencyP50Millis, double bytesPerQuery,
+                         long storeMessages, long storeBytes, long digestMessages, long digestBytes,
+                         long searchMessages, long membershipMessages, long repairedPostings, long handedOff,
+                         long churnEvents) {}
+
+    private record SpawnHost(Behavior<PeerHost.Command> behavior, String name,
+                             Consumer<ActorRef<PeerHost.Command>> spawned) {}
+
+    private final Scenario sc;
+    private final SimRuntime rt;
+    private final ActorSystem<SpawnHost> system;
+    private final VirtualNetwork net;
+    private final Placement placement;
+    private final DhtSettings settings;
+    private final PeerId[] ids;
+    private final PeerStorage[] storages;
+    private final DhtPeer[] peers;
+    private final List<ActorRef<PeerHost.Command>> hosts;
+    private final int[] starts;
+    private final Corpus corpus;
+    private final Oracle oracle = new Oracle();
+    private final int[] crawlerOf;
+    private final SplittableRandom random;
+    private final List<QueryResult> results = new ArrayList<>();
+    private final List<Sample> series = new ArrayList<>();
+    private final Map<String, Long> churnCounts = new LinkedHashMap<>();
+    private Progress progress = Progress.NONE;
+    private long mainStart;
+    private long wallStart;
+    private long peakHeap;
+    private int lastSampleQueries;
+    private Map<String, Object> summary;
+
+    public Simulation(Scenario scenario) {
+        this.sc = scenario;
+        this.random = new SplittableRandom(scenario.seed());
+        this.rt = SimRuntime.create(scenario.seed());
+        Config config = ConfigFactory.parseString(
+                "peerdex.sim.run-id = \"" + rt.id() + "\"\n"
+                + "pekko.actor.provider = local\n"
+                + "pekko.scheduler.implementation = \"org.peerdex.simulations.sim.SimScheduler\"\n"
+                + "pekko.actor.default-dispatcher { executor = \"org.peerdex.simulations.sim.SimExecutorConfigurator\"\n"
+                + "  throughput = 100 }\n"
+                + "peerdex.blocking-dispatcher { type = Dispatcher\n"
+                + "  executor = \"org.peerdex.simulations.sim.SimExecutorConfigurator\" }\n"
+                + "peerdex.dht.use-receptionist = off\n"
+                + "pekko.loglevel = WARNING\n"
+                + "pekko.loggers-dispatcher = \"pekko.actor.internal-dispatcher\"\n"
+                + "pekko.log-dead-letters = off\n"
+                + "pekko.log-dead-letters-during-shutdown = off\n"
+                + "pekko.actor.serialize-messages = off\n"
+                + "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
+                + "pekko.jvm-shutdown-hooks = off\n")
+                .withFallback(scenario.dht().atPath("peerdex.dht"))
+                .withFallback(ConfigFactory.load());
+        quietLogs();
+        this.system = ActorSystem.create(Behaviors.receive((ctx, m) -> {
+            m.spawned().accept(ctx.spawn(m.behavior(), m.name()));
+            return Behaviors.same();
+        }), "sim", config);
+        DhtEnvironment.get(system).simulate(rt::millis, random.nextLong());
+        this.settings = DhtSettings.from(system.settings().config());
+        this.placement = new Placement(new Partitions(scenario.partitionExponent()), scenario.redundancy());
+        LinkSettings link = new LinkSettings(scenario.rttMillis(), scenario.rttSigma(), scenario.jitter(),
+                scenario.loss(), scenario.bandwidth());
+        this.net = new VirtualNetwork(system, rt, new NetworkModel(scenario.peers(), link, random.split()));
+        int n = scenario.peers();
+        SplittableRandom idRandom = random.split();
+        PeerId[] raw = new PeerId[n];
+        for (int i = 0; i < n; i++) raw[i] = PeerId.random(idRandom);
+        // peer index = ring order, so partitions into contiguous index groups are arcs of the ring
+        Arrays.sort(raw, (a, b) -> Long.compareUnsigned(a.position(), b.position()));
+        this.ids = raw;
+        this.storages = new PeerStorage[n];
+        for (int i = 0; i < n; i++) storages[i] = PeerStorage.inMemory(placement.partitions());
+        this.peers = new DhtPeer[n];
+        this.hosts = new ArrayList<>();
+        for (int i = 0; i < n; i++) hosts.add(null);
+        this.starts = new int[n];
+        this.corpus = new Corpus(new Corpus.Settings(scenario.docs(), scenario.vocabulary(), scenario.zipf(),
+                scenario.docLengthMedian(), scenario.docLengthSigma()), random.nextLong());
+        this.crawlerOf = new int[scenario.docs()];
+    }
+
+    private static void quietLogs() {
+        try {
+            ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.peerdex"))
+                    .setLevel(ch.qos.logback.classic.Level.WARN);
+            ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.apache.pekko"))
+                    .setLevel(ch.qos.logback.classic.Level.WARN);
+        } catch (ClassCastException e) {
+            // another slf4j binding: leave its levels alone
+        }
+    }
+
+    public Simulation progress(Progress p) {
+        this.progress = p;
+        return this;
+    }
+
+    public SimRuntime runtime() {
+        return rt;
+    }
+
+    public ActorSystem<?> system() {
+        return system;
+    }
+
+    public VirtualNetwork network() {
+        return net;
+    }
+
+    public Oracle oracle() {
+        return oracle;
+    }
+
+    public List<QueryResult> results() {
+        return results;
+    }
+
+    public List<Sample> series() {
+        return series;
+    }
+
+    public PeerId peerId(int i) {
+        return ids[i];
+    }
+
+    public PeerStorage storage(int i) {
+        return storages[i];
+    }
+
+    public DhtPeer peer(int i) {
+        return peers[i];
+    }
+
+    public Placement placement() {
+        return placement;
+    }
+
+    public int size() {
+        return sc.peers();
+    }
+
+    public Scenario scenario() {
+        return sc;
+    }
+
+    // ---- peers
+
+    /** Starts (or restarts) peer i over its storage, without introductions. */
+    public void start(int i) {
+        if (net.isUp(i)) return;
+        net.up(i);
+        starts[i]++;
+        system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings,
+                p -> peers[i] = p), "peer-" + i + "-" + starts[i], ref -> hosts.set(i, ref)));
+        rt.drain();
+    }
+
+    /** Peer i greets peer j over the network (a Hello; j answers). */
+    public void introduce(int i, int j) {
+        if (i == j || !net.isUp(i) || !net.isUp(j)) return;
+        peers[i].directory().tell(new PeerDirectory.Introduce(net.handle(i, j, peers[j].directory())));
+    }
+
+    /** Peer i stops at once; the others forget it after {@code noticeMicros} (their failure detectors). */
+    public void stop(int i, long noticeMicros) {
+        if (!net.isUp(i)) return;
+        hosts.get(i).tell(PeerHost.Stop.INSTANCE);
+        net.down(i);
+        peers[i] = null;
+        int start = starts[i];
+        PeerId gone = ids[i];
+        rt.schedule(noticeMicros, () -> {
+            if (net.isUp(i) && starts[i] != start) return; // it came back before anyone noticed
+            for (int j = 0; j < sc.peers(); j++) {
+                if (net.isUp(j)) peers[j].directory().tell(new PeerDirectory.Forget(gone));
+            }
+        });
+        rt.drain();
+    }
+
+    public boolean isUp(int i) {
+        return net.isUp(i);
+    }
+
+    public int upCount() {
+        int n = 0;
+        for (int i = 0; i < sc.peers(); i++) if (net.isUp(i)) n++;
+        return n;
+    }
+
+    /** Whether every live peer's view holds exactly the live peers it can reach. */
+    public boolean viewsComplete() {
+        for (int i = 0; i < sc.peers(); i++) {
+            if (!net.isUp(i)) continue;
+            PeerView v = peers[i].view().get();
+            if (v == null) return false;
+            int reachable = 0;
+            for (int j = 0; j < sc.peers(); j++) if (net.isUp(j) && net.model().canReach(i, j)) reachable++;
+            if (v.ring().size() != reachable) return false;
+        }
+        return true;
+    }
+
+    /** Whether every live peer's outbox is empty and no hand-off is pending. */
+    public boolean replicationIdle() {
+        for (int i = 0; i < sc.peers(); i++) {
+            if (!net.isUp(i)) continue;
+            var s = peers[i].stats();
+            if (s.outboxEntries.get() > 0 || s.handoffPending.get() > 0) return false;
+        }
+        return true;
+    }
+
+    // ---- phases
+
+    /** Starts every peer and introduces each to every other; runs until all views are complete. */
+    public void bootstrap() {
+        for (int i = 0; i < sc.peers(); i++) start(i);
+        for (int i = 0; i < sc.peers(); i++) {
+            for (int j = i + 1; j < sc.peers(); j++) introduce(i, j);
+            if (i % 50 == 0) rt.drain();
+        }
+        rt.runUntil(this::viewsComplete, 100_000, 120_000_000);
+    }
+
+    /** Builds the oracle and indexes every document at its crawler, in batches spread over the index window. */
+    public void index() {
+        int n = sc.peers();
+        List<List<Integer>> byPeer = new ArrayList<>();
+        for (int i = 0; i < n; i++) byPeer.add(new ArrayList<>());
+        SplittableRandom r = random.split();
+        for (int d = 0; d < sc.docs(); d++) {
+            IndexedDocument doc = corpus.document(d);
+            oracle.add(doc.metadata().urlHash(), doc.postings());
+            int crawler = r.nextInt(n);
+            crawlerOf[d] = crawler;
+            byPeer.get(crawler).add(d);
+            if (d % 1000 == 0) progress.update("corpus", 0.05 * d / sc.docs(), d + " documents");
+        }
+        oracle.seal();
+        int batch = 25;
+        long window = Math.max(1, sc.indexWindowMicros());
+        for (int i = 0; i < n; i++) {
+            List<Integer> docs = byPeer.get(i);
+            int batches = (docs.size() + batch - 1) / batch;
+            for (int b = 0; b < batches; b++) {
+                int peer = i;
+                List<Integer> part = docs.subList(b * batch, Math.min(docs.size(), (b + 1) * batch));
+                long at = (long) ((b + r.nextDouble()) * window / Math.max(1, batches));
+                rt.schedule(at, () -> indexBatch(peer, part));
+            }
+        }
+        long end = rt.nowMicros() + window;
+        while (rt.nowMicros() < end) {
+            rt.runUntil(Math.min(end, rt.nowMicros() + window / 20));
+            progress.update("indexing", 0.05 + 0.15 * (1 - (end - rt.nowMicros()) / (double) window),
+                    "t=" + SimDurations.format(rt.nowMicros() / 1_000_000 * 1_000_000));
+        }
+    }
+
+    /** Indexes documents at peer {@code peer} now (they enter the oracle too) and hands them to its Replicator. */
+    public void indexDocuments(int peer, List<IndexedDocument> docs) {
+        if (!net.isUp(peer)) throw new IllegalStateException("peer " + peer + " is down");
+        List<Posting> postings = new ArrayList<>();
+        List<UrlMetadata> metadata = new ArrayList<>();
+        for (IndexedDocument doc : docs) {
+            oracle.add(doc.metadata().urlHash(), doc.postings());
+            storages[peer].writer().add(doc);
+            postings.addAll(doc.postings());
+            metadata.add(doc.metadata());
+        }
+        storages[peer].writer().flush();
+        peers[peer].replicate(postings, metadata);
+        rt.drain();
+    }
+
+    /** Raw lookup results (best first) of a search from {@code from}, waiting in simulated time. */
+    public RemoteSearch.Finished lookup(int from, List<WordHash> words, int limit) {
+        RemoteSearch.Finished[] out = new RemoteSearch.Finished[1];
+        hosts.get(from).tell(new PeerHost.Search(new RemoteSearch.Request(words, limit), f -> out[0] = f));
+        rt.runUntil(() -> out[0] != null, 100_000, settings.searchTimeout().toNanos() / 1000 * 3);
+        if (out[0] == null) throw new IllegalStateException("the lookup did not finish");
+        return out[0];
+    }
+
+    private void indexBatch(int peer, List<Integer> docs) {
+        if (!net.isUp(peer)) return;
+        List<Posting> postings = new ArrayList<>();
+        List<UrlMetadata> metadata = new ArrayList<>();
+        for (int d : docs) {
+            IndexedDocument doc = corpus.document(d);
+            storages[peer].writer().add(doc);
+            postings.addAll(doc.postings());
+            metadata.add(doc.metadata());
+        }
+        storages[peer].writer().flush();
+        peers[peer].replicate(postings, metadata);
+    }
+
+    /** Runs until replication is idle (or settle-max); returns the simulated time it took. */
+    public long settle() {
+        long t = rt.nowMicros();
+        rt.runUntil(this::replicationIdle, 1_000_000, sc.settleMaxMicros());
+        // a rebalance may still be debounced: let it run and settle again
+        rt.runUntil(rt.nowMicros() + settings.rebalanceDelay().toNanos() / 1000 * 2);
+        rt.runUntil(this::replicationIdle, 1_000_000, sc.settleMaxMicros());
+        return rt.nowMicros() - t;
+    }
+
+    /** The whole run; returns summary.json's content. */
+    public Map<String, Object> run() {
+        wallStart = System.nanoTime();
+        progress.update("bootstrap", 0, sc.peers() + " peers");
+        bootstrap();
+        long bootstrapped = rt.nowMicros();
+        index();
+        progress.update("settling", 0.2, "replication");
+        long settleTime = settle();
+        sample("indexed");
+        mainStart = rt.nowMicros();
+        scheduleMain();
+        long d = Math.max(1, sc.durationMicros());
+        for (int s = 1; s <= sc.samples(); s++) {
+            rt.runUntil(mainStart + d * s / sc.samples());
+            sample("main");
+            progress.update("main", 0.2 + 0.65 * s / sc.samples(), status());
+        }
+        int tail = Math.max(1, sc.samples() / 4);
+        long tailStart = rt.nowMicros();
+        for (int s = 1; s <= tail; s++) {
+            rt.runUntil(tailStart + sc.repairTailMicros() * s / tail);
+            sample("repair");
+            progress.update("repair", 0.85 + 0.15 * s / tail, status());
+        }
+        summary = summarize(bootstrapped, settleTime);
+        return summary;
+    }
+
+    private String status() {
+        return "t=" + SimDurations.format(rt.nowMicros() / 60_000_000 * 60_000_000) + " up=" + upCount()
+                + " queries=" + results.size();
+    }
+
+    private void scheduleMain() {
+        long d = Math.max(1, sc.durationMicros());
+        // churn
+        if (sc.hasChurn()) {
+            int n = sc.peers();
+            int[] perm = new int[n];
+            for (int i = 0; i < n; i++) perm[i] = i;
+            SplittableRandom r = random.split();
+            for (int i = n - 1; i > 0; i--) {
+                int j = r.nextInt(i + 1);
+                int t = perm[i];
+                perm[i] = perm[j];
+                perm[j] = t;
+            }
+            ChurnModel model = new ChurnModel(sc.sessionSpec(), sc.downSpec(), sc.crashFraction());
+            int stable = (int) Math.round(sc.stablePeers() * n);
+            for (ChurnEvent e : model.schedule(n, stable, mainStart, mainStart + d, r.nextLong())) {
+                int peer = perm[e.peer()];
+                rt.schedule(e.atMicros() - rt.nowMicros(), () -> churn(peer, e.kind()));
+            }
+        }
+        // partition and heal
+        if (sc.partitionAtMicros() >= 0) rt.schedule(sc.partitionAtMicros(), this::partition);
+        if (sc.healAtMicros() >= 0) rt.schedule(sc.healAtMicros(), this::heal);
+        // queries
+        QueryWorkload workload = new QueryWorkload(QueryWorkload.parseMix(sc.queryMix()));
+        List<QueryWorkload.Query> qs = workload.generate(oracle, sc.queries(), random.nextLong());
+        SplittableRandom origin = random.split();
+        for (QueryWorkload.Query q : qs) {
+            long at = (long) ((q.index() + 0.5) * d / Math.max(1, qs.size()));
+            rt.schedule(at, () -> query(q, origin));
+        }
+    }
+
+    private void churn(int peer, ChurnEvent.Kind kind) {
+        switch (kind) {
+            case CRASH -> {
+                if (!net.isUp(peer)) return;
+                count("crash");
+                stop(peer, sc.detectMicros());
+            }
+            case LEAVE -> {
+                if (!net.isUp(peer)) return;
+                count("leave");
+                stop(peer, (long) (sc.rttMillis() * 1000));
+            }
+            case JOIN -> {
+                if (net.isUp(peer)) return;
+                count("join");
+                start(peer);
+                for (int j = 0; j < sc.peers(); j++) introduce(peer, j);
+            }
+        }
+    }
+
+    private void count(String what) {
+        churnCounts.merge(what, 1L, Long::sum);
+    }
+
+    /** Splits the ring into partition-groups arcs; peers notice (forget the other side) after detect. */
+    public void partition() {
+        net.model().partition(sc.partitionGroups());
+        count("partition");
+        rt.schedule(sc.detectMicros(), () -> {
+            for (int j = 0; j < sc.peers(); j++) {
+                if (!net.isUp(j)) continue;
+                for (int k = 0; k < sc.peers(); k++) {
+                    if (k != j && !net.model().canReach(j, k)) peers[j].directory().tell(new PeerDirectory.Forget(ids[k]));
+                }
+            }
+        });
+    }
+
+    /** Heals the partition; after detect, peers on different sides greet each other again. */
+    public void heal() {
+        net.model().heal();
+        count("heal");
+        rt.schedule(sc.detectMicros(), () -> {
+            for (int j = 0; j < sc.peers(); j++) {
+                for (int k = j + 1; k < sc.peers(); k++) {
+                    if (net.isUp(j) && net.isUp(k)) {
+                        PeerView v = peers[j].view().get();
+                        if (v == null || !v.peers().containsKey(ids[k])) introduce(j, k);
+                    }
+                }
+            }
+        });
+    }
+
+    private void query(QueryWorkload.Query q, SplittableRandom origin) {
+        int up = upCount();
+        if (up == 0) return;
+        int pick = origin.nextInt(up);
+        int from = -1;
+        for (int i = 0; i < sc.peers(); i++) {
+            if (net.isUp(i) && pick-- == 0) {
+                from = i;
+                break;
+            }
+        }
+        search(from, q.index(), q.words(), r -> results.add(r));
+    }
+
+    /** Runs one global lookup from peer {@code from}; {@code done} gets the result with its recall@10. */
+    public void search(int from, int index, List<Integer> words, Consumer<QueryResult> done) {
+        List<WordHash> hashes = new ArrayList<>();
+        for (int w : words) hashes.add(oracle.word(w));
+        List<UrlHash> truth = oracle.top(words, 10);
+        long start = rt.nowMicros();
+        hosts.get(from).tell(new PeerHost.Search(new RemoteSearch.Request(hashes, 50), fin -> {
+            List<UrlHash> got = new ArrayList<>();
+            for (int i = 0; i < Math.min(10, fin.candidates().size()); i++) got.add(fin.candidates().get(i).url());
+            double recall = truth.isEmpty() ? 1.0 : got.stream().filter(truth::contains).count() / (double) truth.size();
+            done.accept(new QueryResult(index, words.size(), start - mainStart, rt.nowMicros() - start, recall,
+                    fin.cost().messages(), fin.cost().bytes(), fin.complete(), fin.candidates().size()));
+        }));
+    }
+
+    /** Lets {@code micros} of simulated time pass. */
+    public void runFor(long micros) {
+        rt.runUntil(rt.nowMicros() + micros);
+    }
+
+    /** Runs one lookup from peer {@code from} and waits (in simulated time) for its end. */
+    public QueryResult searchAndWait(int from, List<Integer> words) {
+        QueryResult[] out = new QueryResult[1];
+        search(from, -1, words, r -> out[0] = r);
+        rt.runUntil(() -> out[0] != null, 100_000, settings.searchTimeout().toNanos() / 1000 * 3);
+        if (out[0] == null) throw new IllegalStateException("the lookup did not finish");
+        return out[0];
+    }
+
+    /** The live-copies histogram now. */
+    public int[] histogram() {
+        return histogram(copies(null));
+    }
+
+    // ---- measuring
+
+    /** Live copies of every posting of the corpus (index = oracle posting id), and each peer's load. */
+    public int[] copies(long[] loadOut) {
+        int[] c = new int[oracle.totalPostings()];
+        for (int i = 0; i < sc.peers(); i++) {
+            if (!net.isUp(i)) continue;
+            long[] load = {0};
+            storages[i].rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
+                int id = oracle.postingId(p.word(), p.url());
+                if (id >= 0) c[id]++;
+                load[0]++;
+            });
+            if (loadOut != null) loadOut[i] = load[0];
+        }
+        return c;
+    }
+
+    /** Postings by live copies: [0], [1], ..., [R+1 or more]. */
+    public int[] histogram(int[] copies) {
+        int[] h = new int[sc.redundancy() + 2];
+        for (int x : copies) h[Math.min(x, h.length - 1)]++;
+        return h;
+    }
+
+    private void sample(String phase) {
+        int[] h = histogram(copies(null));
+        int ringMin = Integer.MAX_VALUE;
+        int ringMax = 0;
+        for (int i = 0; i < sc.peers(); i++) {
+            if (!net.isUp(i) || peers[i].view().get() == null) continue;
+            int s = peers[i].view().get().ring().size();
+            ringMin = Math.min(ringMin, s);
+            ringMax = Math.max(ringMax, s);
+        }
+        List<QueryResult> recent = results.subList(lastSampleQueries, results.size());
+        lastSampleQueries = results.size();
+        double recall = recent.stream().mapToDouble(QueryResult::recall).average().orElse(Double.NaN);
+        double p50 = percentile(recent.stream().mapToLong(QueryResult::latencyMicros).toArray(), 50) / 1000.0;
+        double bpq = recent.stream().mapToLong(QueryResult::bytes).average().orElse(Double.NaN);
+        Traffic t = net.traffic();
+        long repaired = 0;
+        long handed = 0;
+        for (int i = 0; i < sc.peers(); i++) {
+            if (peers[i] == null) continue;
+            repaired += peers[i].stats().repairedPostings.get();
+            handed += peers[i].stats().handedOffPostings.get();
+        }
+        long churn = churnCounts.getOrDefault("crash", 0L) + churnCounts.getOrDefault("leave", 0L)
+                + churnCounts.getOrDefault("join", 0L);
+        series.add(new Sample(rt.nowMicros(), phase, upCount(), ringMin == Integer.MAX_VALUE ? 0 : ringMin, ringMax, h,
+                h[0], recall, recent.size(), p50, bpq, t.get("store").messages, t.get("store").bytes,
+                t.get("digest").messages, t.get("digest").bytes, t.get("search").messages,
+                t.get("membership").messages, repaired, handed, churn));
+        peakHeap = Math.max(peakHeap, heapPeak());
+    }
+
+    static long heapPeak() {
+        long sum = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) sum += p.getPeakUsage().getUsed();
+        }
+        return sum;
+    }
+
+    static long percentile(long[] xs, double pct) {
+        if (xs.length == 0) return 0;
+        long[] s = xs.clone();
+        Arrays.sort(s);
+        int i = (int) Math.ceil(pct / 100.0 * s.length) - 1;
+        return s[Math.max(0, Math.min(s.length - 1, i))];
+    }
+
+    /** Gini coefficient of non-negative values (0 = equal, 1 = one holds all). */
+    public static double gini(long[] xs) {
+        if (xs.length == 0) return 0;
+        long[] s = xs.clone();
+        Arrays.sort(s);
+        double sum = 0;
+        double weighted = 0;
+        for (int i = 0; i < s.length; i++) {
+            sum += s[i];
+            weighted += (i + 1) * (double) s[i];
+        }
+        if (sum == 0) return 0;
+        return 2 * weighted / (s.length * sum) - (s.length + 1.0) / s.length;
+    }
+
+    /** Per-peer rows for peers.csv and the ring plot: index, id, position, up, postings held. */
+    public record PeerRow(int index, String id, long position, boolean up, long postings) {}
+
+    private final List<PeerRow> peerRows = new ArrayList<>();
+
+    public List<PeerRow> peerRows() {
+        return peerRows;
+    }
+
+    private Map<String, Object> summarize(long bootstrapped, long settleTime) {
+        long[] load = new long[sc.peers()];
+        int[] copies = copies(load);
+        int[] h = histogram(copies);
+        List<Long> liveLoads = new ArrayList<>();
+        peerRows.clear();
+        for (int i = 0; i < sc.peers(); i++) {
+            peerRows.add(new PeerRow(i, ids[i].value(), ids[i].position(), net.isUp(i), load[i]));
+            if (net.isUp(i)) liveLoads.add(load[i]);
+        }
+        long[] live = liveLoads.stream().mapToLong(Long::longValue).toArray();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("scenario", sc.echo());
+        Map<String, Object> postings = new LinkedHashMap<>();
+        postings.put("total", oracle.totalPostings());
+        postings.put("documents", oracle.documents());
+        Map<String, Integer> hist = new LinkedHashMap<>();
+        for (int i = 0; i < h.length; i++) hist.put(i == h.length - 1 ? i + "+" : String.valueOf(i), h[i]);
+        postings.put("liveCopiesHistogram", hist);
+        postings.put("zeroLiveCopies", h[0]);
+        Sample indexed = series.get(0);
+        postings.put("zeroLiveCopiesAfterIndexing", indexed.zero());
+        postings.put("zeroLiveCopiesWorstDuringRun", series.stream().mapToLong(Sample::zero).max().orElse(0));
+        m.put("postings", postings);
+        Map<String, Object> lm = new LinkedHashMap<>();
+        lm.put("livePeers", live.length);
+        lm.put("mean", Arrays.stream(live).average().orElse(0));
+        lm.put("max", Arrays.stream(live).max().orElse(0));
+        lm.put("min", Arrays.stream(live).min().orElse(0));
+        lm.put("gini", gini(live));
+        m.put("loadPerPeer", lm);
+        Map<String, Object> q = new LinkedHashMap<>();
+        q.put("issued", sc.queries());
+        q.put("finished", results.size());
+        q.put("recallAt10", results.stream().mapToDouble(QueryResult::recall).average().orElse(Double.NaN));
+        q.put("perfectRecallShare", results.stream().filter(r -> r.recall() >= 0.999).count() / (double) Math.max(1, results.size()));
+        Map<String, Double> byWords = new LinkedHashMap<>();
+        for (int w = 1; w <= 4; w++) {
+            int ww = w;
+            byWords.put(w + (w == 4 ? "+" : ""), results.stream().filter(r -> ww == 4 ? r.words() >= 4 : r.words() == ww)
+                    .mapToDouble(QueryResult::recall).average().orElse(Double.NaN));
+        }
+        q.put("recallAt10ByWords", byWords);
+        long[] lat = results.stream().mapToLong(QueryResult::latencyMicros).toArray();
+        q.put("latencyMillisP50", percentile(lat, 50) / 1000.0);
+        q.put("latencyMillisP95", percentile(lat, 95) / 1000.0);
+        q.put("latencyMillisP99", percentile(lat, 99) / 1000.0);
+        q.put("messagesPerQuery", results.stream().mapToLong(QueryResult::messages).average().orElse(0));
+        q.put("bytesPerQuery", results.stream().mapToLong(QueryResult::bytes).average().orElse(0));
+        q.put("incompleteShare", results.stream().filter(r -> !r.complete()).count() / (double) Math.max(1, results.size()));
+        m.put("queries", q);
+        Map<String, Object> traffic = new LinkedHashMap<>();
+        net.traffic().all().forEach((cat, c) -> traffic.put(cat, Map.of("messages", c.messages, "bytes", c.bytes,
+                "dropped", c.dropped)));
+        traffic.put("totalMessages", net.traffic().totalMessages());
+        traffic.put("totalBytes", net.traffic().totalBytes());
+        traffic.put("searchMessagesPerQuery", net.traffic().get("search").messages / (double) Math.max(1, results.size()));
+        traffic.put("searchBytesPerQuery", net.traffic().get("search").bytes / (double) Math.max(1, results.size()));
+        m.put("traffic", traffic);
+        long replicated = 0;
+        long repaired = 0;
+        long handed = 0;
+        long deleted = 0;
+        long rounds = 0;
+        long retries = 0;
+        long refused = 0;
+        long busy = 0;
+        for (int i = 0; i < sc.peers(); i++) {
+            if (peers[i] == null) continue;
+            var s = peers[i].stats();
+            replicated += s.replicatedPostings.get();
+            repaired += s.repairedPostings.get();
+            handed += s.handedOffPostings.get();
+            deleted += s.deletedAfterHandoff.get();
+            rounds += s.repairRounds.get();
+            retries += s.retries.get();
+            refused += s.refusedMessages.get();
+            busy += s.busyReplies.get();
+        }
+        Map<String, Object> repair = new LinkedHashMap<>();
+        repair.put("note", "counters of the peers live at the end (a restarted peer's counters start at 0)");
+        repair.put("replicatedPostings", replicated);
+        repair.put("repairedPostings", repaired);
+        repair.put("handedOffPostings", handed);
+        repair.put("deletedAfterHandoff", deleted);
+        repair.put("rebalanceRounds", rounds);
+        repair.put("retries", retries);
+        repair.put("refusedBatches", refused);
+        repair.put("busyReplies", busy);
+        repair.put("digestMessages", net.traffic().get("digest").messages);
+        repair.put("digestBytes", net.traffic().get("digest").bytes);
+        long storeBytesIndexed = indexed.storeBytes();
+        repair.put("storeBytesUntilIndexed", storeBytesIndexed);
+        repair.put("storeBytesAfterIndexed", net.traffic().get("store").bytes - storeBytesIndexed);
+        m.put("replication", repair);
+        Map<String, Object> churn = new LinkedHashMap<>(churnCounts);
+        churn.put("livePeersAtEnd", upCount());
+        m.put("churn", churn);
+        Map<String, Object> time = new LinkedHashMap<>();
+        time.put("bootstrapSimSeconds", bootstrapped / 1e6);
+        time.put("settleSimSeconds", settleTime / 1e6);
+        time.put("simulatedSeconds", rt.nowMicros() / 1e6);
+        time.put("wallSeconds", (System.nanoTime() - wallStart) / 1e9);
+        time.put("events", rt.events().executed());
+        time.put("tasks", rt.tasksRun());
+        time.put("deliveredMessages", net.delivered());
+        m.put("time", time);
+        peakHeap = Math.max(peakHeap, heapPeak());
+        Map<String, Object> mem = new LinkedHashMap<>();
+        mem.put("peakHeapBytes", peakHeap);
+        mem.put("peakHeapMiB", peakHeap / (1024.0 * 1024));
+        mem.put("heapPerPeerKiB", peakHeap / 1024.0 / sc.peers());
+        mem.put("networkHandles", net.handleCount());
+        m.put("memory", mem);
+        return m;
+    }
+
+    @Override
+    public void close() {
+        system.terminate();
+        rt.runUntil(() -> system.getWhenTerminated().toCompletableFuture().isDone(), 1_000_000, 120_000_000);
+        rt.unregister();
+    }
+}

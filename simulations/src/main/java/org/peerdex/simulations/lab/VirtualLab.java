@@ -1,0 +1,144 @@
+package org.peerdex.simulations.lab;
+
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.peerdex.actors.dht.RemoteSearch;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.simulations.Scenario;
+import org.peerdex.simulations.Simulation;
+import org.peerdex.simulations.workload.Corpus;
+import org.peerdex.storage.text.Tokenizer;
+
+/**
+ * A lab of virtual peers for other people's tests: N peers of the real DHT actors over the modelled network, in
+ * simulated time (a minute of network life takes milliseconds). Add documents at a peer, wait for replication,
+ * crash, restart and partition peers, search from any peer, count live copies. Peers are numbered 0..N-1 in ring
+ * order. Not thread-safe: drive it from the test's thread.
+ *
+ * <pre>{@code
+ * try (VirtualLab lab = VirtualLab.start(20)) {
+ *     lab.addDocument(3, "http://example.org/a", "Peer search", "peers search the distributed index");
+ *     lab.awaitReplication();
+ *     lab.kill(3);
+ *     lab.awaitReplication(); // until repair, a lookup may ask a new holder that has no copy yet
+ *     assertEquals(List.of("http://example.org/a"), lab.search(7, "distributed index"));
+ * }
+ * }</pre>
+ */
+public final class VirtualLab implements AutoCloseable {
+    private final Simulation sim;
+    private long modified = 1_700_000_000_000L;
+
+    private VirtualLab(Simulation sim) {
+        this.sim = sim;
+    }
+
+    /** Starts {@code peers} virtual peers with default settings (R = 3, 16 partitions, 80 ms RTT) and joins them. */
+    public static VirtualLab start(int peers) {
+        return start(peers, "");
+    }
+
+    /** As {@link #start(int)}, with scenario keys (see scenario.conf), e.g. {@code "redundancy = 2, loss = 0.01"}. */
+    public static VirtualLab start(int peers, String scenario) {
+        Scenario sc = Scenario.load(ConfigFactory.parseString(scenario)
+                .withFallback(ConfigFactory.parseString("peers = " + peers + ", docs = 1, queries = 0")));
+        Simulation sim = new Simulation(sc);
+        sim.bootstrap();
+        if (!sim.viewsComplete()) throw new IllegalStateException("the peers did not form one ring");
+        return new VirtualLab(sim);
+    }
+
+    public int peers() {
+        return sim.size();
+    }
+
+    /** The simulation underneath (storage, views, traffic counters). */
+    public Simulation simulation() {
+        return sim;
+    }
+
+    /** Indexes a page at {@code peer} (as its crawler would) and hands its postings to the peer's Replicator. */
+    public void addDocument(int peer, String url, String title, String text) {
+        sim.indexDocuments(peer, List.of(Corpus.build(url, title, text, modified += 60_000)));
+    }
+
+    /** Waits (simulated time, at most 30 minutes) until every live peer's outbox is empty. */
+    public void awaitReplication() {
+        sim.settle();
+        if (!sim.replicationIdle()) throw new IllegalStateException("replication did not finish within settle-max");
+    }
+
+    /** Crashes a peer; the others notice after the scenario's detect time (default 10 s), which this waits for. */
+    public void kill(int peer) {
+        sim.stop(peer, sim.scenario().detectMicros());
+        sim.runFor(sim.scenario().detectMicros() + 1);
+    }
+
+    /** Restarts a peer over its storage and introduces it to every live peer. */
+    public void restart(int peer) {
+        sim.start(peer);
+        for (int j = 0; j < sim.size(); j++) sim.introduce(peer, j);
+        sim.runFor(5_000_000);
+    }
+
+    /** Splits the ring into {@code groups} arcs; waits until the peers have noticed. */
+    public void partition(int groups) {
+        sim.network().model().partition(groups);
+        sim.runFor(0);
+        forgetAcross();
+    }
+
+    private void forgetAcross() {
+        for (int j = 0; j < sim.size(); j++) {
+            if (!sim.isUp(j)) continue;
+            for (int k = 0; k < sim.size(); k++) {
+                if (k != j && !sim.network().model().canReach(j, k)) {
+                    sim.peer(j).directory().tell(new org.peerdex.actors.dht.PeerDirectory.Forget(sim.peerId(k)));
+                }
+            }
+        }
+        sim.runFor(sim.scenario().detectMicros());
+    }
+
+    /** Heals a partition; the sides greet each other again. */
+    public void heal() {
+        sim.network().model().heal();
+        for (int j = 0; j < sim.size(); j++) for (int k = j + 1; k < sim.size(); k++) sim.introduce(j, k);
+        sim.runFor(5_000_000);
+    }
+
+    /** Lets simulated time pass. */
+    public void runFor(Duration d) {
+        sim.runFor(d.toNanos() / 1000);
+    }
+
+    /** A global search from {@code peer}: the URLs of the best matches (by the DHT's partial score), at most 10. */
+    public List<String> search(int peer, String query) {
+        List<WordHash> words = new ArrayList<>();
+        for (String w : Tokenizer.plainWords(query)) words.add(WordHash.of(w));
+        if (words.isEmpty()) throw new IllegalArgumentException("the query has no words: " + query);
+        RemoteSearch.Finished f = sim.lookup(peer, words, 50);
+        List<String> out = new ArrayList<>();
+        for (RemoteSearch.RemoteCandidate c : f.candidates()) {
+            if (out.size() == 10) break;
+            out.add(c.metadata().url());
+        }
+        return out;
+    }
+
+    /** Postings by number of live copies: [0] lost, [1], ..., [R+1 or more]. */
+    public int[] liveCopies() {
+        return sim.histogram();
+    }
+
+    public boolean isUp(int peer) {
+        return sim.isUp(peer);
+    }
+
+    @Override
+    public void close() {
+        sim.close();
+    }
+}

@@ -1,0 +1,46 @@
+package org.peerdex.simulations.net;
+
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.apache.pekko.serialization.Serializer;
+import org.peerdex.protocol.WireMessage;
+
+/**
+ * Measures a message's size on the wire with the real Pekko serializer the peers use (Jackson CBOR for
+ * {@link WireMessage}, per the actors module's serialization-bindings), and round-trips it as the wire would.
+ */
+public final class WireMeter {
+    private final Serialization serialization;
+
+    public WireMeter(ActorSystem<?> system) {
+        this.serialization = SerializationExtension.get(Adapter.toClassic(system));
+    }
+
+    /** The serialized bytes of a message; throws if it has no serializer binding other than Java serialization. */
+    public byte[] serialize(Object message) {
+        Serializer s = serialization.findSerializerFor(message);
+        if (s.getClass().getName().contains("JavaSerializer")) {
+            throw new IllegalArgumentException("message has no wire serializer: " + message.getClass().getName());
+        }
+        // serialize() sets the transport information the ActorRef serializers need
+        return serialization.serialize(message).get();
+    }
+
+    public int size(Object message) {
+        return serialize(message).length;
+    }
+
+    public String serializerName(Object message) {
+        return serialization.findSerializerFor(message).getClass().getSimpleName();
+    }
+
+    /** Serializes and deserializes, as crossing the wire does. */
+    public Object roundTrip(Object message) {
+        Serializer s = serialization.findSerializerFor(message);
+        byte[] bytes = s.toBinary(message);
+        String manifest = org.apache.pekko.serialization.Serializers.manifestFor(s, message);
+        return serialization.deserialize(bytes, s.identifier(), manifest).get();
+    }
+}

@@ -1,0 +1,76 @@
+package org.peerdex.simulations.peer;
+
+import java.util.function.Consumer;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.DhtStats;
+import org.peerdex.actors.dht.LatestView;
+import org.peerdex.actors.dht.LocalOnly;
+import org.peerdex.actors.dht.PeerDirectory;
+import org.peerdex.actors.dht.PeerInfo;
+import org.peerdex.actors.dht.PeerView;
+import org.peerdex.actors.dht.RemoteSearch;
+import org.peerdex.actors.dht.Replicator;
+import org.peerdex.actors.dht.ShardOwner;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.storage.PeerStorage;
+
+/**
+ * One virtual peer: the parent of its real DHT actors (ShardOwner, PeerDirectory, Replicator, a LatestView
+ * subscriber), wired as {@link DhtPeer#spawn} wires them, except that the peer table is not persisted (the
+ * directory's 5-second persistence of N peers would cost N^2 writes per tick across the simulation). Starts a
+ * real {@link RemoteSearch} per query. Stopping the host stops the peer (a crash); its storage survives.
+ */
+public final class PeerHost {
+    private PeerHost() {}
+
+    public sealed interface Command {}
+
+    /** Runs one global lookup from this peer; {@code done} gets its end (on the simulation's driver thread). */
+    public record Search(RemoteSearch.Request request, Consumer<RemoteSearch.Finished> done) implements Command, LocalOnly {}
+
+    /** The peer stops (crash or leave). */
+    public enum Stop implements Command, LocalOnly { INSTANCE }
+
+    public static Behavior<Command> create(PeerId self, String name, PeerStorage storage, Placement placement,
+                                           DhtSettings settings, Consumer<DhtPeer> started) {
+        return Behaviors.setup(ctx -> {
+            DhtStats stats = new DhtStats();
+            ActorRef<ShardOwner.Command> owner = ctx.spawn(ShardOwner.create(self, storage, placement, settings, stats),
+                    "shard-owner");
+            ActorRef<PeerDirectory.Command> directory = ctx.spawn(PeerDirectory.create(
+                    ref -> new PeerInfo(self, name, settings.acceptRemoteIndex(), "", owner, ref), null), "directory");
+            ActorRef<Replicator.Command> replicator = ctx.spawn(
+                    Replicator.create(self, storage, placement, settings, stats), "replicator");
+            owner.tell(new ShardOwner.Attach(directory));
+            replicator.tell(new Replicator.Attach(directory));
+            LatestView view = new LatestView();
+            directory.tell(new PeerDirectory.SubscribeView(ctx.spawn(view.subscriber(), "latest-view")));
+            DhtPeer peer = new DhtPeer(self, placement, settings, stats, storage, directory, owner, replicator, view);
+            started.accept(peer);
+            return Behaviors.receive(Command.class)
+                    .onMessage(Search.class, m -> {
+                        PeerView v = view.get();
+                        ActorRef<RemoteSearch.Event> collector = ctx.spawnAnonymous(collector(m.done()));
+                        ctx.spawnAnonymous(RemoteSearch.create(m.request(), v, placement, settings, null, collector));
+                        return Behaviors.same();
+                    })
+                    .onMessage(Stop.class, m -> Behaviors.stopped())
+                    .build();
+        });
+    }
+
+    private static Behavior<RemoteSearch.Event> collector(Consumer<RemoteSearch.Finished> done) {
+        return Behaviors.receiveMessage(e -> {
+            if (e instanceof RemoteSearch.Finished f) {
+                done.accept(f);
+                return Behaviors.stopped();
+            }
+            return Behaviors.same();
+        });
+    }
+}
