@@ -151,6 +151,37 @@ class CrawlApiTest {
     }
 
     @Test
+    void aCrawlRunningWhenThePeerStopsResumesWhenItStartsAgain() throws Exception {
+        try (TestSite site = CrawlResumeTest.tree()) {
+            String id;
+            java.util.Set<String> indexedBefore = new java.util.HashSet<>();
+            try (PeerNode node = start(dir, true)) {
+                id = post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + site.url("/p0")
+                        + "\", \"minDelayMs\": 50, \"depth\": 20}").json().get("id").asText();
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (site.pageRequests().size() < 8 && System.nanoTime() < deadline) Thread.onSpinWait();
+            }
+            try (org.peerdex.storage.PeerStorage s = org.peerdex.storage.PeerStorage.openLevelDb(dir,
+                    new org.peerdex.protocol.ring.Partitions(4))) {
+                s.metadata().scanAll(m -> indexedBefore.add(m.url()));
+                assertEquals("running", new org.peerdex.actors.crawl.CrawlStore(s.store()).get(id).orElseThrow().state(),
+                        "a crawl interrupted by the node's shutdown stays running");
+            }
+            assertTrue(indexedBefore.size() >= 7 && indexedBefore.size() < CrawlResumeTest.PAGES, indexedBefore.toString());
+            try (PeerNode node = start(dir, true)) {
+                JsonNode p = awaitEnd(node, id, Duration.ofSeconds(30));
+                assertEquals("finished", p.get("state").asText());
+                assertEquals(CrawlResumeTest.PAGES, node.context().storage().metadata().count());
+                // pages the indexer wrote while the crawlers were already stopping are indexed but not counted
+                long counted = p.get("indexed").asLong();
+                assertTrue(counted > CrawlResumeTest.PAGES - indexedBefore.size() && counted <= CrawlResumeTest.PAGES,
+                        "counters carried over: " + p);
+            }
+            for (String url : indexedBefore) assertEquals(1, site.count(url.substring(site.base().length())), url);
+        }
+    }
+
+    @Test
     void postgresDocsCrawledWithinMaxPagesAreSearchable() throws Exception {
         Assumptions.assumeTrue(Files.isDirectory(POSTGRES_DOCS),
                 "PostgreSQL docs not installed (" + POSTGRES_DOCS + "; scripts/install-test-deps.sh)");

@@ -24,12 +24,12 @@ import org.peerdex.storage.PeerStorage;
  * indexed yet, and fetches none that was.
  */
 class CrawlResumeTest {
-    private static final int PAGES = 40;
+    static final int PAGES = 40;
     @TempDir
     Path dir;
 
     /** Page n links to pages 2n+1 and 2n+2: a tree of PAGES pages. */
-    private static TestSite tree() throws Exception {
+    static TestSite tree() throws Exception {
         TestSite site = new TestSite();
         site.fallback(path -> {
             if (!path.startsWith("/p")) return null;
