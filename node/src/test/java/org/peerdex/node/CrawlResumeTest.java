@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +67,7 @@ class CrawlResumeTest {
                 assertTrue(line != null, "the child started a crawl");
                 id = line.substring(6).trim();
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (site.pageRequests().size() < 12 && System.nanoTime() < deadline) Thread.onSpinWait();
+                while (site.pageRequests().size() < 12 && System.nanoTime() < deadline) LockSupport.parkNanos(10_000_000); // poll interval
                 assertTrue(site.pageRequests().size() >= 12, "the child crawled");
             } finally {
                 child.destroyForcibly(); // SIGKILL on Unix
