@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class CrawlApiTest {
         while (System.nanoTime() < deadline) {
             p = TestPeers.get(node.baseUrl() + "/api/crawl/" + id).json();
             if (!p.path("state").asText().equals("running")) return p;
-            Thread.onSpinWait();
+            LockSupport.parkNanos(10_000_000); // poll interval
         }
         fail("crawl " + id + " still running after " + max + ": " + p);
         return p;
@@ -138,7 +139,7 @@ class CrawlApiTest {
             String id = post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + site.url("/p") + "\", \"minDelayMs\": 100,"
                     + " \"depth\": 50}").json().get("id").asText();
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (site.pageRequests().size() < 3 && System.nanoTime() < deadline) Thread.onSpinWait();
+            while (site.pageRequests().size() < 3 && System.nanoTime() < deadline) LockSupport.parkNanos(10_000_000); // poll interval
             TestPeers.Reply r = TestPeers.send(HttpRequest.newBuilder(URI.create(node.baseUrl() + "/api/crawl/" + id))
                     .DELETE().build());
             assertEquals(200, r.status(), r.json().toString());
@@ -147,6 +148,37 @@ class CrawlApiTest {
             JsonNode p = TestPeers.get(node.baseUrl() + "/api/crawl/" + id).json();
             assertEquals("stopped", p.get("state").asText());
             assertTrue(site.pageRequests().size() <= requests + 1, "no fetching after the stop");
+        }
+    }
+
+    @Test
+    void aCrawlRunningWhenThePeerStopsResumesWhenItStartsAgain() throws Exception {
+        try (TestSite site = CrawlResumeTest.tree()) {
+            String id;
+            java.util.Set<String> indexedBefore = new java.util.HashSet<>();
+            try (PeerNode node = start(dir, true)) {
+                id = post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + site.url("/p0")
+                        + "\", \"minDelayMs\": 50, \"depth\": 20}").json().get("id").asText();
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (site.pageRequests().size() < 8 && System.nanoTime() < deadline) LockSupport.parkNanos(10_000_000); // poll interval
+            }
+            try (org.peerdex.storage.PeerStorage s = org.peerdex.storage.PeerStorage.openLevelDb(dir,
+                    new org.peerdex.protocol.ring.Partitions(4))) {
+                s.metadata().scanAll(m -> indexedBefore.add(m.url()));
+                assertEquals("running", new org.peerdex.actors.crawl.CrawlStore(s.store()).get(id).orElseThrow().state(),
+                        "a crawl interrupted by the node's shutdown stays running");
+            }
+            assertTrue(indexedBefore.size() >= 7 && indexedBefore.size() < CrawlResumeTest.PAGES, indexedBefore.toString());
+            try (PeerNode node = start(dir, true)) {
+                JsonNode p = awaitEnd(node, id, Duration.ofSeconds(30));
+                assertEquals("finished", p.get("state").asText());
+                assertEquals(CrawlResumeTest.PAGES, node.context().storage().metadata().count());
+                // pages the indexer wrote while the crawlers were already stopping are indexed but not counted
+                long counted = p.get("indexed").asLong();
+                assertTrue(counted > CrawlResumeTest.PAGES - indexedBefore.size() && counted <= CrawlResumeTest.PAGES,
+                        "counters carried over: " + p);
+            }
+            for (String url : indexedBefore) assertEquals(1, site.count(url.substring(site.base().length())), url);
         }
     }
 

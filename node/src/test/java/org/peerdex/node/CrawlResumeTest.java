@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,12 +25,12 @@ import org.peerdex.storage.PeerStorage;
  * indexed yet, and fetches none that was.
  */
 class CrawlResumeTest {
-    private static final int PAGES = 40;
+    static final int PAGES = 40;
     @TempDir
     Path dir;
 
     /** Page n links to pages 2n+1 and 2n+2: a tree of PAGES pages. */
-    private static TestSite tree() throws Exception {
+    static TestSite tree() throws Exception {
         TestSite site = new TestSite();
         site.fallback(path -> {
             if (!path.startsWith("/p")) return null;
@@ -66,7 +67,7 @@ class CrawlResumeTest {
                 assertTrue(line != null, "the child started a crawl");
                 id = line.substring(6).trim();
                 long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-                while (site.pageRequests().size() < 12 && System.nanoTime() < deadline) Thread.onSpinWait();
+                while (site.pageRequests().size() < 12 && System.nanoTime() < deadline) LockSupport.parkNanos(10_000_000); // poll interval
                 assertTrue(site.pageRequests().size() >= 12, "the child crawled");
             } finally {
                 child.destroyForcibly(); // SIGKILL on Unix

@@ -44,6 +44,14 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
 
     private record CrawlerTerminated(String id) implements Command {}
 
+    /**
+     * Node shutdown: crawlers stop without ending their crawls (they stay running in the store and resume on the
+     * next start), the indexer writes what it holds, then {@code replyTo} hears Done and the manager stops.
+     */
+    public record Shutdown(ActorRef<org.apache.pekko.Done> replyTo) implements Command {}
+
+    private record IndexerFlushed(ActorRef<org.apache.pekko.Done> replyTo) implements Command {}
+
     private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
     private final ActorContext<Command> ctx;
     private final CrawlServices services;
@@ -96,7 +104,24 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
                 })
                 .onMessage(CrawlEnded.class, this::onEnded)
                 .onMessage(CrawlerTerminated.class, this::onTerminated)
+                .onMessage(Shutdown.class, this::onShutdown)
+                .onMessage(IndexerFlushed.class, m -> {
+                    m.replyTo().tell(org.apache.pekko.Done.getInstance());
+                    return Behaviors.stopped();
+                })
                 .build();
+    }
+
+    private Behavior<Command> onShutdown(Shutdown m) {
+        for (ActorRef<Crawler.Command> c : running.values()) {
+            ctx.unwatch(c);
+            ctx.stop(c);
+        }
+        running.clear();
+        ActorRef<org.apache.pekko.Done> flushed = ctx.messageAdapter(org.apache.pekko.Done.class,
+                d -> new IndexerFlushed(m.replyTo()));
+        indexer.tell(new Indexer.FlushNow(flushed));
+        return this;
     }
 
     private Behavior<Command> onStart(Start m) {

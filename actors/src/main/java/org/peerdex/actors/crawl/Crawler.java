@@ -75,6 +75,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private long pending;
     private long lastPersist = System.currentTimeMillis();
     private long lastPush;
+    private long lastLog = System.currentTimeMillis();
     private int sitemapsPending;
     private long fetchMs;
     private long parseMs;
@@ -137,7 +138,11 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                 })
                 .onMessage(Stop.class, this::onStop)
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
-                .onSignal(org.apache.pekko.actor.typed.PostStop.class, s -> this)
+                .onSignal(org.apache.pekko.actor.typed.PostStop.class, s -> {
+                    // stopped from outside (node shutdown): keep the crawl running in the store, with fresh counters
+                    if (record.state().equals(CrawlRecord.RUNNING)) persist(CrawlRecord.RUNNING, 0, "");
+                    return this;
+                })
                 .build();
     }
 
@@ -149,9 +154,13 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         }
         manager.tell(new CrawlManager.ProgressUpdate(progress()));
         long now = System.currentTimeMillis();
-        if (now - lastPersist >= services.settings().progressIntervalMs()) {
+        // counters are persisted every second (a resumed crawl continues from them), logged every progress-interval
+        if (now - lastPersist >= Math.min(1000, services.settings().progressIntervalMs())) {
             lastPersist = now;
             persist(CrawlRecord.RUNNING, 0, "");
+        }
+        if (now - lastLog >= services.settings().progressIntervalMs()) {
+            lastLog = now;
             ctx.getLog().info("crawl {}: {} queued, {} fetched, {} indexed, {} skipped, {} errors, {} pages/min",
                     record.id(), frontier.queued(), fetched, indexed, skipped, errors, meter.perMinute(now));
         }

@@ -49,6 +49,9 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
 
     private enum Flush implements Command { INSTANCE }
 
+    /** Writes what is buffered now and answers Done (node shutdown). */
+    public record FlushNow(ActorRef<org.apache.pekko.Done> replyTo) implements Command {}
+
     /** What became of a URL: {@code kind} is indexed, skipped or error; {@code reason} says why. */
     public record Verdict(Frontier.Entry entry, String kind, String reason) {
         public static final String INDEXED = "indexed";
@@ -88,6 +91,11 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
                 .onMessage(Index.class, this::onIndex)
                 .onMessageEquals(Flush.INSTANCE, () -> {
                     flush();
+                    return this;
+                })
+                .onMessage(FlushNow.class, m -> {
+                    flush();
+                    m.replyTo().tell(org.apache.pekko.Done.getInstance());
                     return this;
                 })
                 .build();

@@ -278,6 +278,25 @@ class CrawlerTest {
     }
 
     @Test
+    void aRedirectToARefusedAddressIsNotFollowed() {
+        // "localhost" is allowed by name; 127.0.0.1 is not: the address is checked again after the redirect
+        ActorRef<CrawlManager.Command> strict = startManager(ConfigFactory.parseString(
+                "peerdex.crawler.allow-loopback = off\npeerdex.crawler.allow-hosts = [localhost]").withFallback(CONFIG));
+        String local = site.base().replace("127.0.0.1", "localhost");
+        site.page("/", "<html><title>Home</title><body><a href=\"/jump\">jump</a></body></html>")
+                .page("/jump", n -> TestSite.Reply.of(302, Map.of("Location", site.url("/inside")), ""))
+                .page("/inside", leaf("inside"));
+        try {
+            CrawlProgress p = crawl(strict, CrawlProfile.of(local + "/").withMinDelayMs(0));
+            assertEquals(1, p.indexed(), p.toString());
+            assertEquals(1L, p.errorsBy().get("refused-address"), p.toString());
+            assertEquals(0, site.count("/inside"));
+        } finally {
+            KIT.stop(strict);
+        }
+    }
+
+    @Test
     void loopbackIsRefusedWithoutAllowLoopback() {
         ActorRef<CrawlManager.Command> strict = startManager(ConfigFactory.parseString(
                 "peerdex.crawler.allow-loopback = off").withFallback(CONFIG));

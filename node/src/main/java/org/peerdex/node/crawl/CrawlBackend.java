@@ -71,6 +71,11 @@ public final class CrawlBackend {
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the crawl manager", e);
         }
+        // before LevelDB is closed: stop the crawlers (they resume on the next start) and write the indexer's buffer
+        org.apache.pekko.actor.CoordinatedShutdown.get(ctx.system()).addTask(
+                org.apache.pekko.actor.CoordinatedShutdown.PhaseServiceStop(), "stop-crawls", () ->
+                        AskPattern.<CrawlManager.Command, org.apache.pekko.Done>ask(b.manager, CrawlManager.Shutdown::new,
+                                Duration.ofSeconds(20), ctx.system().scheduler()));
         b.services.blocking().execute(b::updateLinkRank);
         return b;
     }
