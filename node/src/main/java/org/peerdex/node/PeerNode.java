@@ -91,6 +91,7 @@ public final class PeerNode implements AutoCloseable {
         NodeContext context = new NodeContext(nc, peerId,
                 storage, new Placement(new Partitions(nc.partitionExponent()), nc.redundancy()), system,
                 Instant.now());
+        org.peerdex.node.crawl.CrawlBackend.start(context, config);
         ServerBinding binding;
         try {
             binding = Http.get(system).newServerAt(nc.httpHost(), nc.httpPort())

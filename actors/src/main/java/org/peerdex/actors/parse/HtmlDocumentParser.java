@@ -96,20 +96,29 @@ public final class HtmlDocumentParser {
         Element baseEl = doc.selectFirst("base[href]");
         if (baseEl != null) base = UrlNormalizer.resolve(url, baseEl.attr("href")).orElse(url);
 
+        // one pass over the meta elements instead of a document-wide select per field
+        Map<String, String> metas = new java.util.HashMap<>();
+        Map<String, String> equivs = new java.util.HashMap<>();
+        for (Element m : doc.select("meta[content]")) {
+            String content = m.attr("content").strip();
+            if (m.hasAttr("name")) metas.putIfAbsent(m.attr("name").toLowerCase(Locale.ROOT), content);
+            if (m.hasAttr("property")) metas.putIfAbsent(m.attr("property").toLowerCase(Locale.ROOT), content);
+            if (m.hasAttr("http-equiv")) equivs.putIfAbsent(m.attr("http-equiv").toLowerCase(Locale.ROOT), content);
+        }
         String title = doc.title();
-        if (title.isBlank()) title = meta(doc, "og:title");
+        if (title.isBlank()) title = meta(metas, "og:title");
         if (title.isBlank()) {
             Element h1 = doc.selectFirst("h1");
             if (h1 != null) title = h1.text();
         }
-        String description = firstNonBlank(meta(doc, "description"), meta(doc, "og:description"),
-                meta(doc, "dc.description"));
+        String description = firstNonBlank(meta(metas, "description"), meta(metas, "og:description"),
+                meta(metas, "dc.description"));
         List<String> keywords = new ArrayList<>();
-        for (String k : meta(doc, "keywords").split("[,;]")) {
+        for (String k : meta(metas, "keywords").split("[,;]")) {
             String t = k.strip();
             if (!t.isEmpty() && keywords.size() < MAX_FIELD_ITEMS) keywords.add(clip(t, 100));
         }
-        String author = firstNonBlank(meta(doc, "author"), meta(doc, "dc.creator"), meta(doc, "article:author"));
+        String author = firstNonBlank(meta(metas, "author"), meta(metas, "dc.creator"), meta(metas, "article:author"));
 
         boolean noindex = false;
         boolean nofollow = false;
@@ -134,8 +143,8 @@ public final class HtmlDocumentParser {
         Element htmlEl = doc.selectFirst("html[lang]");
         if (htmlEl != null) language = LanguageDetector.normalizeTag(htmlEl.attr("lang"));
         if (language.isEmpty()) {
-            language = LanguageDetector.normalizeTag(firstNonBlank(metaHttpEquiv(doc, "content-language"),
-                    meta(doc, "language")));
+            language = LanguageDetector.normalizeTag(firstNonBlank(meta(equivs, "content-language"),
+                    meta(metas, "language")));
         }
 
         List<String> headings = texts(doc, "h1, h2, h3, h4, h5, h6");
@@ -187,20 +196,8 @@ public final class HtmlDocumentParser {
         return out;
     }
 
-    private static String meta(Document doc, String name) {
-        for (Element m : doc.select("meta[content]")) {
-            if (m.attr("name").equalsIgnoreCase(name) || m.attr("property").equalsIgnoreCase(name)) {
-                return m.attr("content").strip();
-            }
-        }
-        return "";
-    }
-
-    private static String metaHttpEquiv(Document doc, String name) {
-        for (Element m : doc.select("meta[http-equiv][content]")) {
-            if (m.attr("http-equiv").equalsIgnoreCase(name)) return m.attr("content").strip();
-        }
-        return "";
+    private static String meta(Map<String, String> metas, String name) {
+        return metas.getOrDefault(name, "");
     }
 
     private static String firstNonBlank(String... s) {

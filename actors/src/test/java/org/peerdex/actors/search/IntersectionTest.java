@@ -55,6 +55,28 @@ class IntersectionTest {
     }
 
     @Test
+    void listsReadBackFromTheIndexJoinOnEveryCommonUrl() {
+        // the RWI returns postings in ring order (alphabet A..Z a..z 0..9 - _), which is not String order: hashes
+        // starting with '-', digits, upper and lower case are mixed here so a join in the wrong order misses them
+        var rwi = new org.peerdex.storage.rwi.ReverseWordIndex(new org.peerdex.storage.kv.MemoryStore(),
+                new org.peerdex.protocol.ring.Partitions(4));
+        List<UrlHash> urls = new ArrayList<>();
+        for (String first : List.of("-", "_", "0", "9", "A", "Z", "a", "z")) {
+            for (int i = 0; i < 5; i++) urls.add(UrlHash.parse(first + "bcdefg" + (char) ('A' + i) + "hijk"));
+        }
+        List<Posting> all = new ArrayList<>();
+        for (UrlHash u : urls) {
+            all.add(posting("left", u));
+            all.add(posting("right", u));
+        }
+        rwi.add(all, false);
+        List<Candidate> got = Intersection.intersect(List.of(rwi.postings(WordHash.of("left")),
+                rwi.postings(WordHash.of("right"))), List.of());
+        assertEquals(Set.copyOf(urls), got.stream().map(Candidate::url).collect(Collectors.toSet()));
+        assertEquals(urls.size(), got.size());
+    }
+
+    @Test
     void emptyListMeansNoCandidates() {
         UrlHash a = UrlHash.of("http://a.test/");
         assertTrue(Intersection.intersect(List.of(list("a", List.of(a)), List.of()), List.of()).isEmpty());

@@ -36,10 +36,17 @@ public final class ApiRoutes {
                 new PeerRoutes(ctx).route(),
                 new SearchRoutes(search, admin).route(),
                 new IndexRoutes(ctx, search, admin).route(),
-                new ImportRoutes(ctx, admin).route()));
+                new ImportRoutes(ctx, admin).route(),
+                crawlRoutes(search)));
         return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> concat(api,
                 new CompatRoutes(search).route(),
                 new UiRoutes().route())));
+    }
+
+    private Route crawlRoutes(SearchBackend search) {
+        org.peerdex.node.crawl.CrawlBackend crawls = org.peerdex.node.crawl.CrawlBackend.of(ctx);
+        return crawls == null ? org.apache.pekko.http.javadsl.server.Directives.reject()
+                : new CrawlRoutes(crawls, admin, search.blocking()).route();
     }
 
     public AdminGuard admin() {

@@ -31,7 +31,8 @@ public final class StatusRoutes {
         s.put("position", ctx.peerId().position());
         s.put("documents", ctx.storage().stats().documents());
         s.put("postings", ctx.storage().stats().postings());
-        s.put("pagesPerMinute", 0.0);
+        org.peerdex.node.crawl.CrawlBackend crawls = org.peerdex.node.crawl.CrawlBackend.of(ctx);
+        s.put("pagesPerMinute", crawls == null ? 0.0 : crawls.pagesPerMinute());
         org.peerdex.actors.dht.DhtPeer dht = org.peerdex.node.NetworkBackend.of(ctx);
         org.peerdex.actors.dht.PeerView view = dht == null ? null : dht.view().get();
         s.put("peers", view == null ? 1 : view.peers().size());

@@ -50,6 +50,20 @@ public final class Base64Order {
     }
 
     /** True if every character of {@code s} is in the alphabet and it has the given length. */
+    /**
+     * Compares two hash strings in the order of the alphabet (A..Z a..z 0..9 - _), which is the order of their ring
+     * positions and of the RWI's keys; plain String order differs ('-', digits and upper case sort differently) and
+     * would break merge joins over stored posting lists.
+     */
+    public static int compare(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char x = a.charAt(i), y = b.charAt(i);
+            if (x != y) return Integer.compare(value(x), value(y));
+        }
+        return Integer.compare(a.length(), b.length());
+    }
+
     public static boolean isHash(String s, int length) {
         if (s == null || s.length() != length) return false;
         for (int i = 0; i < s.length(); i++) if (value(s.charAt(i)) < 0) return false;

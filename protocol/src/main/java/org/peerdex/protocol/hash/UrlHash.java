@@ -106,7 +106,7 @@ public record UrlHash(String value) implements Comparable<UrlHash> {
 
     @Override
     public int compareTo(UrlHash o) {
-        return value.compareTo(o.value);
+        return Base64Order.compare(value, o.value); // ring order, as stored
     }
 
     @Override

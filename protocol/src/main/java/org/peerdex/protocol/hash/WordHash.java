@@ -36,7 +36,7 @@ public record WordHash(String value) implements Comparable<WordHash> {
 
     @Override
     public int compareTo(WordHash o) {
-        return value.compareTo(o.value);
+        return Base64Order.compare(value, o.value); // ring order, as stored
     }
 
     @Override

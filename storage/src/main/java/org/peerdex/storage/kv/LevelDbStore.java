@@ -26,6 +26,14 @@ import org.iq80.leveldb.impl.Iq80DBFactory;
  * A lock file in the directory keeps a second peer out with a clear message.
  */
 public final class LevelDbStore implements KeyValueStore {
+    static {
+        // iq80 maps table files into memory by default on 64-bit JVMs and unmaps them when the table cache evicts
+        // or compaction deletes them, while an iterator on another thread may still read the mapping: the JVM then
+        // dies with SIGSEGV in ByteBuffer.get (seen under a 5-peer replication load). Plain file channel reads are
+        // safe; the switch must be set before Iq80DBFactory is loaded. An operator can still choose -Dleveldb.mmap.
+        if (System.getProperty("leveldb.mmap") == null) System.setProperty("leveldb.mmap", "false");
+    }
+
     private final DB db;
     private final Path dir;
     private final FileChannel lockChannel;

@@ -1,0 +1,32 @@
+package org.peerdex.actors.crawl;
+
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.peerdex.actors.dht.ReplicationHook;
+import org.peerdex.actors.parse.HtmlDocumentParser;
+import org.peerdex.storage.PeerStorage;
+
+/**
+ * What the crawl actors of one node share: settings, storage, the HTTP fetcher (one connection pool), robots
+ * cache, node-wide fetch rate, the DHT replication hook and a listener for ended crawls.
+ */
+public record CrawlServices(CrawlerSettings settings, PeerStorage storage, Fetcher fetcher, PageProcessor processor,
+                            RobotsCache robots, Sitemaps sitemaps, CrawlStore crawls, RateMeter rates,
+                            ReplicationHook replication, Consumer<CrawlProgress> onEnded, Executor blocking) {
+    public static final String BLOCKING_DISPATCHER = "peerdex.blocking-dispatcher";
+
+    public static CrawlServices create(ActorSystem<?> system, CrawlerSettings settings, PeerStorage storage,
+                                       ReplicationHook replication, Consumer<CrawlProgress> onEnded) {
+        Fetcher fetcher = new Fetcher(settings, new AddressGuard(settings));
+        HtmlDocumentParser parser = new HtmlDocumentParser(settings.maxBodyBytes(),
+                HtmlDocumentParser.DEFAULT_MAX_DEPTH, HtmlDocumentParser.DEFAULT_MAX_LINKS,
+                HtmlDocumentParser.DEFAULT_MAX_TEXT_CHARS);
+        return new CrawlServices(settings, storage, fetcher, new PageProcessor(fetcher, parser),
+                new RobotsCache(settings, fetcher), new Sitemaps(fetcher), new CrawlStore(storage.store()),
+                new RateMeter(), replication == null ? ReplicationHook.NONE : replication,
+                onEnded == null ? p -> { } : onEnded,
+                system.dispatchers().lookup(DispatcherSelector.fromConfig(BLOCKING_DISPATCHER)));
+    }
+}

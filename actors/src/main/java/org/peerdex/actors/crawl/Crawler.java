@@ -1,0 +1,322 @@
+package org.peerdex.actors.crawl;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.protocol.url.UrlNormalizer;
+import org.peerdex.storage.frontier.Frontier;
+
+/**
+ * One crawl job: owns its profile, its LevelDB {@link Frontier} and its counters. Reads queued URLs from the
+ * frontier (a window at a time) into one {@link HostQueue} per host, admits the links of fetched pages through the
+ * {@link CrawlScope} and the frontier's limits, and hands every outcome to the {@link Indexer}, which marks the URL
+ * done once its result is durable. Finished when nothing is queued or in flight. Runs on the blocking dispatcher
+ * (frontier reads and writes are LevelDB calls).
+ */
+public final class Crawler extends AbstractBehavior<Crawler.Command> {
+    /** What a crawler understands. */
+    public sealed interface Command {}
+
+    public record GetProgress(ActorRef<Optional<CrawlProgress>> replyTo) implements Command {}
+
+    public record Stop(ActorRef<Optional<CrawlProgress>> replyTo) implements Command {}
+
+    /** From a host queue: what became of a URL. */
+    public record PageDone(Frontier.Entry entry, PageOutcome outcome) implements Command {}
+
+    /** From a host queue: its robots rules are in and its delay is known. */
+    public record HostReady(String site, long delayMs, String robots, boolean sitemapsPending) implements Command {}
+
+    /** From a host queue: page URLs listed in the host's sitemaps. */
+    public record SitemapUrls(String site, List<String> urls) implements Command {}
+
+    /** From the indexer: these URLs are done (their results are durable). */
+    public record Indexed(List<Indexer.Verdict> verdicts, long flushMs) implements Command {}
+
+    private enum Tick implements Command { INSTANCE }
+
+    private static final Duration PUSH_INTERVAL = Duration.ofMillis(500);
+
+    private final ActorContext<Command> ctx;
+    private final CrawlServices services;
+    private final ActorRef<Indexer.Command> indexer;
+    private final ActorRef<CrawlManager.Command> manager;
+    private final CrawlProfile profile;
+    private final CrawlScope scope;
+    private final Frontier frontier;
+    private final RateMeter meter = new RateMeter();
+    private final org.peerdex.storage.links.LinkGraph links;
+    private CrawlRecord record;
+    private long fetched;
+    private long indexed;
+    private long skipped;
+    private long errors;
+    private final Map<String, Long> skippedBy = new TreeMap<>();
+    private final Map<String, Long> errorsBy = new TreeMap<>();
+    private final Map<String, Long> linksRejected = new TreeMap<>();
+    private final Map<String, ActorRef<HostQueue.Command>> hosts = new HashMap<>();
+    private final Map<String, long[]> hostPending = new LinkedHashMap<>();
+    private final Map<String, CrawlProgress.HostProgress> hostInfo = new HashMap<>();
+    private long lastSeq = -1;
+    private long pending;
+    private long lastPersist = System.currentTimeMillis();
+    private long lastPush;
+    private int sitemapsPending;
+    private long fetchMs;
+    private long parseMs;
+    private long indexMs;
+    private final int window;
+
+    public static Behavior<Command> create(CrawlRecord record, CrawlServices services,
+                                           ActorRef<Indexer.Command> indexer, ActorRef<CrawlManager.Command> manager) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+                new Crawler(ctx, timers, record, services, indexer, manager)));
+    }
+
+    private Crawler(ActorContext<Command> ctx, TimerScheduler<Command> timers, CrawlRecord record,
+                    CrawlServices services, ActorRef<Indexer.Command> indexer, ActorRef<CrawlManager.Command> manager) {
+        super(ctx);
+        this.ctx = ctx;
+        this.services = services;
+        this.indexer = indexer;
+        this.manager = manager;
+        this.record = record;
+        this.profile = record.profile();
+        this.scope = new CrawlScope(profile);
+        this.window = Math.max(1, services.settings().dispatchWindow());
+        fetched = record.fetched();
+        indexed = record.indexed();
+        skipped = record.skipped();
+        errors = record.errors();
+        skippedBy.putAll(record.skippedBy());
+        errorsBy.putAll(record.errorsBy());
+        this.frontier = new Frontier(services.storage().store(), record.id());
+        this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
+        boolean resumed = frontier.admitted() > 0;
+        List<Frontier.Candidate> starts = new ArrayList<>();
+        for (String u : profile.urls()) starts.add(new Frontier.Candidate(u, 0));
+        frontier.offer(starts, profile.maxPages(), profile.maxPagesPerHost());
+        ctx.getLog().info("crawl {} {} at {} (depth {}, range {}, {} queued)", record.id(),
+                resumed ? "resumed" : "started", profile.url(), profile.depth(), profile.range(), frontier.queued());
+        timers.startTimerWithFixedDelay(Tick.INSTANCE, PUSH_INTERVAL);
+        ctx.getSelf().tell(Tick.INSTANCE);
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(PageDone.class, this::onPageDone)
+                .onMessage(Indexed.class, this::onIndexed)
+                .onMessage(HostReady.class, this::onHostReady)
+                .onMessage(SitemapUrls.class, this::onSitemapUrls)
+                .onMessage(GetProgress.class, m -> {
+                    m.replyTo().tell(Optional.of(progress()));
+                    return this;
+                })
+                .onMessage(Stop.class, this::onStop)
+                .onMessageEquals(Tick.INSTANCE, this::onTick)
+                .onSignal(org.apache.pekko.actor.typed.PostStop.class, s -> this)
+                .build();
+    }
+
+    /** First message after setup goes through here too: the first tick starts dispatching. */
+    private Behavior<Command> onTick() {
+        if (pending == 0 || pending <= window / 2) {
+            Behavior<Command> b = fill();
+            if (b != this) return b;
+        }
+        manager.tell(new CrawlManager.ProgressUpdate(progress()));
+        long now = System.currentTimeMillis();
+        if (now - lastPersist >= services.settings().progressIntervalMs()) {
+            lastPersist = now;
+            persist(CrawlRecord.RUNNING, 0, "");
+            ctx.getLog().info("crawl {}: {} queued, {} fetched, {} indexed, {} skipped, {} errors, {} pages/min",
+                    record.id(), frontier.queued(), fetched, indexed, skipped, errors, meter.perMinute(now));
+        }
+        return this;
+    }
+
+    /** Dispatches queued URLs up to the window; finishes the crawl when nothing is left. */
+    private Behavior<Command> fill() {
+        long room = window - pending;
+        if (room > 0) {
+            for (Frontier.Entry e : frontier.next(lastSeq, (int) room)) {
+                lastSeq = e.seq();
+                pending++;
+                String site = site(e.url());
+                hostPending.computeIfAbsent(site, s -> new long[1])[0]++;
+                hosts.computeIfAbsent(site, s -> ctx.spawn(HostQueue.create(s, services, profile, scope,
+                        record.createdAt(), ctx.getSelf()), "host-" + hosts.size())).tell(new HostQueue.Enqueue(e));
+            }
+        }
+        if (pending == 0 && sitemapsPending == 0) return end(CrawlRecord.FINISHED, "");
+        return this;
+    }
+
+    static String site(String url) {
+        URI u = URI.create(url);
+        return u.getScheme().toLowerCase(Locale.ROOT) + "://" + u.getRawAuthority().toLowerCase(Locale.ROOT);
+    }
+
+    private Behavior<Command> onPageDone(PageDone m) {
+        PageOutcome out = m.outcome();
+        if (out.status() > 0) {
+            fetched++;
+            long now = System.currentTimeMillis();
+            meter.record(now, 1);
+            services.rates().record(now, 1);
+        }
+        if (out instanceof PageOutcome.Fetched f) {
+            fetchMs += f.fetchMs();
+            parseMs += f.parseMs();
+            if (!f.url().equals(m.entry().url()) && !frontier.claim(f.url())) {
+                out = new PageOutcome.Skipped("redirect-seen", f.status(), "redirected to " + f.url()
+                        + ", which this crawl reaches under its own entry", f.redirects());
+            } else {
+                admitLinks(m.entry(), f);
+            }
+        }
+        indexer.tell(new Indexer.Index(frontier, m.entry(), out, ctx.getSelf()));
+        // new links are dispatched now, not when the indexer has written this page: fetching never waits for it
+        if (pending <= window / 2) return fill();
+        return this;
+    }
+
+    private void admitLinks(Frontier.Entry entry, PageOutcome.Fetched f) {
+        List<Frontier.Candidate> candidates = new ArrayList<>();
+        if (!f.doc().nofollow()) {
+            // recorded before the links are followed, so a target's anchors are there when its entry is built
+            links.record(org.peerdex.protocol.hash.UrlHash.ofNormalized(f.url()), Indexer.outLinks(f.doc()));
+            for (var link : f.doc().links()) {
+                if (link.nofollow()) {
+                    linksRejected.merge("nofollow", 1L, Long::sum);
+                    continue;
+                }
+                Optional<String> why = scope.reject(link.url(), entry.depth() + 1);
+                if (why.isPresent()) linksRejected.merge(why.get(), 1L, Long::sum);
+                else candidates.add(new Frontier.Candidate(link.url(), entry.depth() + 1));
+            }
+        }
+        String canonical = f.doc().canonical();
+        if (!canonical.isEmpty() && !canonical.equals(f.url()) && scope.reject(canonical, entry.depth()).isEmpty()) {
+            candidates.add(new Frontier.Candidate(canonical, entry.depth()));
+        }
+        if (candidates.isEmpty()) return;
+        for (Frontier.Offer o : frontier.offer(candidates, profile.maxPages(), profile.maxPagesPerHost())) {
+            if (o == Frontier.Offer.CRAWL_FULL) linksRejected.merge("max-pages", 1L, Long::sum);
+            else if (o == Frontier.Offer.HOST_FULL) linksRejected.merge("max-pages-per-host", 1L, Long::sum);
+        }
+    }
+
+    private Behavior<Command> onSitemapUrls(SitemapUrls m) {
+        sitemapsPending--;
+        List<Frontier.Candidate> candidates = new ArrayList<>();
+        for (String u : m.urls()) {
+            Optional<String> n = UrlNormalizer.normalize(u);
+            if (n.isEmpty()) continue;
+            Optional<String> why = scope.reject(n.get(), 1);
+            if (why.isPresent()) linksRejected.merge("sitemap-" + why.get(), 1L, Long::sum);
+            else candidates.add(new Frontier.Candidate(n.get(), 1));
+        }
+        if (!candidates.isEmpty()) {
+            frontier.offer(candidates, profile.maxPages(), profile.maxPagesPerHost());
+            ctx.getLog().info("crawl {}: {} URLs from the sitemaps of {}", record.id(), candidates.size(), m.site());
+        }
+        return fill();
+    }
+
+    private Behavior<Command> onHostReady(HostReady m) {
+        hostInfo.put(m.site(), new CrawlProgress.HostProgress(m.site(), 0, m.delayMs(), m.robots()));
+        if (m.sitemapsPending()) sitemapsPending++;
+        return this;
+    }
+
+    private Behavior<Command> onIndexed(Indexed m) {
+        indexMs += m.flushMs();
+        for (Indexer.Verdict v : m.verdicts()) {
+            pending--;
+            long[] hp = hostPending.get(site(v.entry().url()));
+            if (hp != null) hp[0]--;
+            switch (v.kind()) {
+                case Indexer.Verdict.INDEXED -> indexed++;
+                case Indexer.Verdict.SKIPPED -> {
+                    skipped++;
+                    skippedBy.merge(v.reason(), 1L, Long::sum);
+                }
+                default -> {
+                    errors++;
+                    errorsBy.merge(v.reason(), 1L, Long::sum);
+                }
+            }
+        }
+        long now = System.currentTimeMillis();
+        if (now - lastPush >= 100) {
+            lastPush = now;
+            manager.tell(new CrawlManager.ProgressUpdate(progress()));
+        }
+        if (pending <= window / 2) return fill();
+        return this;
+    }
+
+    private Behavior<Command> onStop(Stop m) {
+        Behavior<Command> b = end(CrawlRecord.STOPPED, "stopped by request");
+        m.replyTo().tell(Optional.of(progressOf(record)));
+        return b;
+    }
+
+    private Behavior<Command> end(String state, String why) {
+        long now = System.currentTimeMillis();
+        persist(state, now, why);
+        frontier.deleteAll();
+        CrawlProgress p = progressOf(record);
+        ctx.getLog().info("crawl {} {}: {} fetched, {} indexed, {} skipped {}, {} errors {} in {} s ({} pages/min)",
+                record.id(), state, fetched, indexed, skipped, skippedBy, errors, errorsBy,
+                (now - record.createdAt()) / 1000, p.pagesPerMinute());
+        manager.tell(new CrawlManager.CrawlEnded(p));
+        return Behaviors.stopped();
+    }
+
+    private CrawlProgress progressOf(CrawlRecord r) {
+        CrawlProgress p = CrawlProgress.of(r);
+        return new CrawlProgress(p.id(), p.state(), p.url(), 0, p.fetched(), p.indexed(), p.skipped(), p.errors(),
+                p.pagesPerMinute(), p.skippedBy(), p.errorsBy(), Map.copyOf(linksRejected), List.of(), p.startedAt(),
+                p.finishedAt(), p.message(), p.profile(), timing());
+    }
+
+    private void persist(String state, long finishedAt, String why) {
+        record = new CrawlRecord(record.id(), profile, state, record.createdAt(), finishedAt, fetched, indexed,
+                skipped, errors, skippedBy, errorsBy, why);
+        services.crawls().put(record);
+    }
+
+    private Map<String, Long> timing() {
+        return Map.of("fetch", fetchMs, "parse", parseMs, "index", indexMs);
+    }
+
+    private CrawlProgress progress() {
+        List<CrawlProgress.HostProgress> hs = new ArrayList<>();
+        for (Map.Entry<String, long[]> e : hostPending.entrySet()) {
+            CrawlProgress.HostProgress info = hostInfo.get(e.getKey());
+            hs.add(new CrawlProgress.HostProgress(e.getKey(), e.getValue()[0], info == null ? -1 : info.delayMs(),
+                    info == null ? "pending" : info.robots()));
+            if (hs.size() >= 100) break;
+        }
+        return new CrawlProgress(record.id(), CrawlRecord.RUNNING, profile.url(), frontier.queued(), fetched, indexed,
+                skipped, errors, meter.perMinute(System.currentTimeMillis()), Map.copyOf(skippedBy),
+                Map.copyOf(errorsBy), Map.copyOf(linksRejected), hs, record.createdAt(), 0, "", profile, timing());
+    }
+}

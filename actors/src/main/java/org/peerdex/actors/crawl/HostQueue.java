@@ -1,0 +1,224 @@
+package org.peerdex.actors.crawl;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.storage.frontier.Frontier;
+import org.peerdex.storage.meta.UrlMetadata;
+
+/**
+ * The URLs of one crawl on one host (scheme://host:port), fetched politely: robots.txt first (shared cache), then
+ * one request at a time with the host's delay between the end of one and the start of the next (several at once
+ * only when the delay is 0), a 429/503 backs the whole host off for Retry-After (capped) and the URL is retried.
+ * Fetch and parse run on the blocking dispatcher; every outcome goes to the {@link Crawler}.
+ */
+public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
+    /** What a host queue understands. */
+    public sealed interface Command {}
+
+    /** A URL to fetch (from the frontier). */
+    public record Enqueue(Frontier.Entry entry) implements Command {}
+
+    private record RobotsReady(RobotsCache.HostRules rules, boolean unpolite, String refused) implements Command {}
+
+    private record FetchDone(Frontier.Entry entry, PageOutcome outcome) implements Command {}
+
+    private enum Tick implements Command { INSTANCE }
+
+    private final ActorContext<Command> ctx;
+    private final TimerScheduler<Command> timers;
+    private final String site;
+    private final CrawlServices services;
+    private final CrawlProfile profile;
+    private final CrawlScope scope;
+    private final long crawlStartedAt;
+    private final ActorRef<Crawler.Command> crawler;
+    private final Deque<Frontier.Entry> queue = new ArrayDeque<>();
+    private final Map<String, Integer> retries = new HashMap<>();
+    private final org.peerdex.storage.links.LinkGraph links;
+    private RobotsCache.HostRules rules;
+    private String refused;
+    private long delayMs;
+    private int parallel = 1;
+    private int inFlight;
+    private long nextAt;
+    private long backoffUntil;
+
+    public static Behavior<Command> create(String site, CrawlServices services, CrawlProfile profile,
+                                           CrawlScope scope, long crawlStartedAt, ActorRef<Crawler.Command> crawler) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+                new HostQueue(ctx, timers, site, services, profile, scope, crawlStartedAt, crawler)));
+    }
+
+    private HostQueue(ActorContext<Command> ctx, TimerScheduler<Command> timers, String site, CrawlServices services,
+                      CrawlProfile profile, CrawlScope scope, long crawlStartedAt, ActorRef<Crawler.Command> crawler) {
+        super(ctx);
+        this.ctx = ctx;
+        this.timers = timers;
+        this.site = site;
+        this.services = services;
+        this.profile = profile;
+        this.scope = scope;
+        this.crawlStartedAt = crawlStartedAt;
+        this.crawler = crawler;
+        this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
+        String host = URI.create(site).getHost();
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> loadRules(host), services.blocking()),
+                (r, t) -> r != null ? r : new RobotsReady(null, false, "robots.txt: " + t));
+    }
+
+    private RobotsReady loadRules(String host) {
+        try {
+            RobotsCache.HostRules r = services.robots().rules(site);
+            return new RobotsReady(r, services.fetcher().guard().unpolite(host), null);
+        } catch (Fetcher.FetchException e) {
+            return new RobotsReady(null, false, e.getMessage());
+        }
+    }
+
+    /**
+     * The least time between two requests to a host: the node's floor, raised by the profile's minDelayMs; lowered
+     * by it only for unpolite hosts (loopback; private addresses in intranet mode); then raised to the robots.txt
+     * Crawl-delay (already capped).
+     */
+    public static long delayMs(CrawlerSettings settings, CrawlProfile profile, boolean unpolite, long crawlDelayMs) {
+        long floor = settings.minDelayMs();
+        long base = profile.minDelayMs() < 0 ? floor
+                : unpolite ? profile.minDelayMs() : Math.max(floor, profile.minDelayMs());
+        return Math.max(base, crawlDelayMs);
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Enqueue.class, this::onEnqueue)
+                .onMessage(RobotsReady.class, this::onRobots)
+                .onMessage(FetchDone.class, this::onFetchDone)
+                .onMessageEquals(Tick.INSTANCE, () -> {
+                    pump();
+                    return this;
+                })
+                .build();
+    }
+
+    private Behavior<Command> onEnqueue(Enqueue m) {
+        queue.add(m.entry());
+        pump();
+        return this;
+    }
+
+    private Behavior<Command> onRobots(RobotsReady m) {
+        if (m.rules() == null) {
+            refused = m.refused();
+            delayMs = 0;
+            parallel = Integer.MAX_VALUE;
+            rules = new RobotsCache.HostRules(new crawlercommons.robots.SimpleRobotRules(
+                    crawlercommons.robots.SimpleRobotRules.RobotRulesMode.ALLOW_NONE), 0, List.of(), "refused", 0);
+        } else {
+            rules = m.rules();
+            delayMs = delayMs(services.settings(), profile, m.unpolite(), rules.crawlDelayMs());
+            parallel = delayMs == 0 ? Math.max(1, services.settings().maxParallelPerHost()) : 1;
+        }
+        boolean sitemaps = refused == null && profile.sitemaps() && !rules.sitemaps().isEmpty() && profile.depth() >= 1;
+        // the crawler learns of the pending sitemaps first, so it does not finish before their URLs arrive
+        crawler.tell(new Crawler.HostReady(site, delayMs, refused != null ? "refused" : rules.source(), sitemaps));
+        if (sitemaps) readSitemaps();
+        pump();
+        return this;
+    }
+
+    private void readSitemaps() {
+        List<String> maps = rules.sitemaps();
+        int max = services.settings().maxSitemapUrls();
+        CompletableFuture.supplyAsync(() -> services.sitemaps().urls(maps, max), services.blocking())
+                .whenComplete((urls, t) -> crawler.tell(new Crawler.SitemapUrls(site, urls == null ? List.of() : urls)));
+    }
+
+    private void pump() {
+        if (rules == null) return;
+        long now = System.currentTimeMillis();
+        while (!queue.isEmpty() && inFlight < parallel) {
+            long wait = Math.max(nextAt, backoffUntil) - now;
+            if (wait > 0) {
+                timers.startSingleTimer(Tick.INSTANCE, Duration.ofMillis(wait));
+                return;
+            }
+            Frontier.Entry e = queue.poll();
+            if (refused != null) {
+                crawler.tell(new Crawler.PageDone(e, new PageOutcome.Failed("refused-address", 0, refused, List.of())));
+                continue;
+            }
+            if (!rules.allowed(e.url())) {
+                crawler.tell(new Crawler.PageDone(e, new PageOutcome.Skipped("robots", 0,
+                        "disallowed by " + rules.source(), List.of())));
+                continue;
+            }
+            inFlight++;
+            ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> process(e), services.blocking()),
+                    (o, t) -> new FetchDone(e, o != null ? o
+                            : new PageOutcome.Failed("internal", 0, String.valueOf(t), List.of())));
+        }
+    }
+
+    /** Blocking: recrawl check, fetch, parse. */
+    private PageOutcome process(Frontier.Entry e) {
+        UrlHash h = UrlHash.ofNormalized(e.url());
+        UrlMetadata meta = services.storage().metadata().get(h).orElse(null);
+        if (meta != null) {
+            // indexed by this very crawl already (a restart between the index write and the frontier update)
+            if (meta.fetched() >= crawlStartedAt) {
+                return new PageOutcome.Skipped("already-indexed", 0, "indexed earlier in this crawl", List.of());
+            }
+            if (!profile.recrawlAfter().isEmpty() && System.currentTimeMillis() - meta.fetched()
+                    < Duration.parse(profile.recrawlAfter()).toMillis()) {
+                return new PageOutcome.Skipped("fresh", 0, "indexed less than " + profile.recrawlAfter() + " ago",
+                        List.of());
+            }
+        }
+        PageOutcome o = services.processor().process(e.url(), scope);
+        if (o instanceof PageOutcome.Fetched f && !f.doc().noindex()) {
+            // condense here, in parallel with other fetches; the indexer only checks duplicates and writes
+            o = f.withPrepared(Indexer.document(links, UrlHash.ofNormalized(f.url()), f, System.currentTimeMillis()));
+        }
+        return o;
+    }
+
+    private Behavior<Command> onFetchDone(FetchDone m) {
+        inFlight--;
+        long now = System.currentTimeMillis();
+        if (delayMs > 0) nextAt = now + delayMs;
+        if (m.outcome() instanceof PageOutcome.RetryLater r) {
+            int n = retries.merge(m.entry().url(), 1, Integer::sum);
+            CrawlerSettings s = services.settings();
+            long wait = Math.min(r.retryAfterMs() > 0 ? r.retryAfterMs() : s.retryDefaultMs(), s.maxRetryAfterMs());
+            backoffUntil = Math.max(backoffUntil, now + wait);
+            ctx.getLog().info("{} answered HTTP {}: backing off {} ms (attempt {} of {})", site, r.status(), wait, n,
+                    s.maxRetries());
+            if (n > s.maxRetries()) {
+                retries.remove(m.entry().url());
+                crawler.tell(new Crawler.PageDone(m.entry(), new PageOutcome.Failed("http-" + r.status(), r.status(),
+                        "HTTP " + r.status() + " after " + s.maxRetries() + " retries", List.of())));
+            } else {
+                queue.addFirst(m.entry());
+            }
+        } else {
+            retries.remove(m.entry().url());
+            crawler.tell(new Crawler.PageDone(m.entry(), m.outcome()));
+        }
+        pump();
+        return this;
+    }
+}

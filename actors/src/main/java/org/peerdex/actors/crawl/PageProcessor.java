@@ -1,0 +1,55 @@
+package org.peerdex.actors.crawl;
+
+import java.util.Locale;
+import org.peerdex.actors.parse.ContentSniffer;
+import org.peerdex.actors.parse.HtmlDocumentParser;
+import org.peerdex.actors.parse.ParsedDocument;
+
+/** Fetches and parses one URL into a {@link PageOutcome}: the blocking work of a fetch worker. Thread-safe. */
+public final class PageProcessor {
+    private final Fetcher fetcher;
+    private final HtmlDocumentParser parser;
+
+    public PageProcessor(Fetcher fetcher, HtmlDocumentParser parser) {
+        this.fetcher = fetcher;
+        this.parser = parser;
+    }
+
+    public PageOutcome process(String url, CrawlScope scope) {
+        Fetcher.Response r;
+        try {
+            r = fetcher.fetch(url);
+        } catch (Fetcher.FetchException e) {
+            return new PageOutcome.Failed(e.kind(), 0, e.getMessage(), e.redirects());
+        }
+        int status = r.status();
+        if (status == 429 || status == 503) return new PageOutcome.RetryLater(status, r.retryAfterMs(), "HTTP " + status);
+        if (status >= 300) return new PageOutcome.Failed("http-" + status, status, "HTTP " + status, r.redirects());
+        if (status < 200) return new PageOutcome.Failed("http-" + status, status, "HTTP " + status, r.redirects());
+        String mime = ContentSniffer.mimeType(r.contentType());
+        if (!scope.acceptsType(mime)) {
+            return new PageOutcome.Skipped("content-type", status, mime, r.redirects());
+        }
+        long t0 = System.nanoTime();
+        ParsedDocument doc;
+        try {
+            doc = parser.parse(r.url(), r.body(), r.contentType());
+        } catch (HtmlDocumentParser.NotTextException e) {
+            return new PageOutcome.Skipped("binary-content", status, "binary body labelled " + mime, r.redirects());
+        } catch (RuntimeException e) {
+            return new PageOutcome.Failed("parse", status, e.getClass().getSimpleName() + ": " + e.getMessage(),
+                    r.redirects());
+        }
+        String tag = r.robotsTag().toLowerCase(Locale.ROOT);
+        if (tag.contains("noindex") || tag.contains("nofollow") || tag.contains("none")) {
+            doc = new ParsedDocument(doc.url(), doc.doctype(), doc.mimeType(), doc.charset(), doc.title(),
+                    doc.description(), doc.keywords(), doc.author(), doc.language(), doc.headings(), doc.emphasized(),
+                    doc.links(), doc.noindex() || tag.contains("noindex") || tag.contains("none"),
+                    doc.nofollow() || tag.contains("nofollow") || tag.contains("none"), doc.canonical(), doc.body(),
+                    doc.contentHash(), doc.truncated());
+        }
+        long parseMs = (System.nanoTime() - t0) / 1_000_000;
+        return new PageOutcome.Fetched(doc.url(), status, r.redirects(), doc, r.body().length,
+                r.truncated() || doc.truncated(), r.lastModified(), r.millis(), parseMs, null);
+    }
+}

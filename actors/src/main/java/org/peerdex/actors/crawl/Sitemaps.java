@@ -1,0 +1,49 @@
+package org.peerdex.actors.crawl;
+
+import crawlercommons.sitemaps.AbstractSiteMap;
+import crawlercommons.sitemaps.SiteMap;
+import crawlercommons.sitemaps.SiteMapIndex;
+import crawlercommons.sitemaps.SiteMapParser;
+import crawlercommons.sitemaps.SiteMapURL;
+import java.net.URL;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/** Reads the sitemaps a robots.txt lists (crawler-commons; sitemap indexes one level deep), bounded. Blocking. */
+public final class Sitemaps {
+    private static final int MAX_SITEMAP_FILES = 50;
+    private final Fetcher fetcher;
+
+    public Sitemaps(Fetcher fetcher) {
+        this.fetcher = fetcher;
+    }
+
+    /** Page URLs of the given sitemaps, at most {@code max}; unreadable sitemaps are passed over. */
+    public List<String> urls(List<String> sitemaps, int max) {
+        List<String> out = new ArrayList<>();
+        Deque<String> todo = new ArrayDeque<>(sitemaps);
+        SiteMapParser parser = new SiteMapParser(false);
+        int files = 0;
+        while (!todo.isEmpty() && out.size() < max && files++ < MAX_SITEMAP_FILES) {
+            String loc = todo.poll();
+            try {
+                Fetcher.Response r = fetcher.fetch(org.peerdex.protocol.url.UrlNormalizer.normalize(loc).orElse(loc));
+                if (r.status() != 200) continue;
+                AbstractSiteMap map = parser.parseSiteMap(r.contentType(), r.body(), new URL(r.url()));
+                if (map instanceof SiteMapIndex index) {
+                    for (AbstractSiteMap child : index.getSitemaps()) todo.add(child.getUrl().toString());
+                } else if (map instanceof SiteMap sm) {
+                    for (SiteMapURL u : sm.getSiteMapUrls()) {
+                        if (out.size() >= max) break;
+                        out.add(u.getUrl().toString());
+                    }
+                }
+            } catch (Exception e) {
+                // a broken sitemap only costs its URLs
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,133 @@
+package org.peerdex.node.crawl;
+
+import com.typesafe.config.Config;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.WeakHashMap;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.SpawnProtocol;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.peerdex.actors.crawl.AddressGuard;
+import org.peerdex.actors.crawl.CrawlManager;
+import org.peerdex.actors.crawl.CrawlProfile;
+import org.peerdex.actors.crawl.CrawlProgress;
+import org.peerdex.actors.crawl.CrawlServices;
+import org.peerdex.actors.crawl.CrawlerSettings;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.search.ranking.HostPageRank;
+import org.peerdex.node.NetworkBackend;
+import org.peerdex.node.NodeConfig;
+import org.peerdex.node.NodeContext;
+import org.peerdex.node.http.SearchBackend;
+import org.peerdex.storage.links.LinkGraph;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The crawl side of a running peer, one per {@link NodeContext}: the {@link CrawlManager} (which resumes unfinished
+ * crawls on start), the address check made before a crawl is accepted, the node-wide fetch rate for
+ * {@code /api/status}, and the host PageRank recomputed from the crawl's link graph whenever a crawl ends.
+ */
+public final class CrawlBackend {
+    private static final Logger log = LoggerFactory.getLogger(CrawlBackend.class);
+    private static final Map<NodeContext, CrawlBackend> BACKENDS = new WeakHashMap<>();
+    private static final Duration ASK = Duration.ofSeconds(10);
+    private final NodeContext ctx;
+    private final CrawlServices services;
+    private final AddressGuard guard;
+    private volatile ActorRef<CrawlManager.Command> manager;
+
+    private CrawlBackend(NodeContext ctx, CrawlerSettings settings) {
+        this.ctx = ctx;
+        this.guard = new AddressGuard(settings);
+        java.util.concurrent.Executor blocking = ctx.system().dispatchers().lookup(
+                org.apache.pekko.actor.typed.DispatcherSelector.fromConfig(CrawlServices.BLOCKING_DISPATCHER));
+        this.services = CrawlServices.create(ctx.system(), settings, ctx.storage(), (postings, metadata) -> {
+            DhtPeer dht = NetworkBackend.of(ctx);
+            if (dht != null) dht.replicate(postings, metadata);
+        }, p -> blocking.execute(this::updateLinkRank));
+    }
+
+    /** Creates the backend and spawns the crawl manager (resuming unfinished crawls). Called by PeerNode.start. */
+    public static CrawlBackend start(NodeContext ctx, Config config) {
+        CrawlerSettings settings = CrawlerSettings.from(config, ctx.config().mode() == NodeConfig.Mode.INTRANET);
+        CrawlBackend b = new CrawlBackend(ctx, settings);
+        synchronized (CrawlBackend.class) {
+            BACKENDS.put(ctx, b);
+        }
+        try {
+            b.manager = AskPattern.<SpawnProtocol.Command, ActorRef<CrawlManager.Command>>ask(ctx.system(),
+                    replyTo -> new SpawnProtocol.Spawn<>(CrawlManager.create(b.services), "crawls",
+                            Props.empty().withDispatcherFromConfig(CrawlServices.BLOCKING_DISPATCHER), replyTo),
+                    ASK, ctx.system().scheduler()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the crawl manager", e);
+        }
+        b.services.blocking().execute(b::updateLinkRank);
+        return b;
+    }
+
+    /** The backend of a running peer, or null if none was started. */
+    public static synchronized CrawlBackend of(NodeContext ctx) {
+        return BACKENDS.get(ctx);
+    }
+
+    /** Pages fetched per minute by all crawls of this node (last minute). */
+    public double pagesPerMinute() {
+        return services.rates().perMinute(System.currentTimeMillis());
+    }
+
+    /** Why the start URLs may not be crawled (a refused or unknown host), or empty. Blocking (DNS). */
+    public Optional<String> refusal(CrawlProfile profile) {
+        for (String u : profile.urls()) {
+            String host = URI.create(u).getHost();
+            try {
+                guard.check(host);
+            } catch (AddressGuard.RefusedAddressException e) {
+                return Optional.of(e.getMessage());
+            } catch (UnknownHostException e) {
+                return Optional.of("unknown host " + host);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public CompletionStage<CrawlManager.Started> start(CrawlProfile profile) {
+        return AskPattern.ask(manager, r -> new CrawlManager.Start(profile, r), ASK, ctx.system().scheduler());
+    }
+
+    public CompletionStage<Optional<CrawlProgress>> progress(String id) {
+        return AskPattern.ask(manager, r -> new CrawlManager.Get(id, r), ASK, ctx.system().scheduler());
+    }
+
+    public CompletionStage<List<CrawlProgress>> list() {
+        return AskPattern.ask(manager, CrawlManager.ListCrawls::new, ASK, ctx.system().scheduler());
+    }
+
+    public CompletionStage<Optional<CrawlProgress>> stop(String id) {
+        return AskPattern.ask(manager, r -> new CrawlManager.StopCrawl(id, r), ASK, ctx.system().scheduler());
+    }
+
+    /** Host PageRank over the link graph, plugged into search (DESIGN §5: on by default). Blocking. */
+    void updateLinkRank() {
+        try {
+            List<HostPageRank.Edge> edges = new ArrayList<>();
+            new LinkGraph(ctx.storage().store()).scanHostLinks(l -> edges.add(new HostPageRank.Edge(l.sourceHost(),
+                    l.targetHost())));
+            if (edges.isEmpty()) return;
+            HostPageRank rank = HostPageRank.compute(edges);
+            SearchBackend.of(ctx).setLinkRank(rank);
+            log.info("host PageRank over {} host links, {} hosts", edges.size(), rank.hosts());
+        } catch (RuntimeException e) {
+            log.warn("host PageRank not updated: {}", e.toString());
+        }
+    }
+}

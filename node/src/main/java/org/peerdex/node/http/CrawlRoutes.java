@@ -1,0 +1,83 @@
+package org.peerdex.node.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
+import org.peerdex.actors.crawl.CrawlProfile;
+import org.peerdex.actors.crawl.CrawlProgress;
+import org.peerdex.node.crawl.CrawlBackend;
+
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.delete;
+import static org.apache.pekko.http.javadsl.server.Directives.entity;
+import static org.apache.pekko.http.javadsl.server.Directives.get;
+import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
+import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.pathEndOrSingleSlash;
+import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
+import static org.apache.pekko.http.javadsl.server.Directives.post;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+/**
+ * Crawls over HTTP (admin only, DESIGN §6): {@code POST /api/crawl} (JSON profile → {@code {"id": ...}}),
+ * {@code GET /api/crawl} ({@code {"crawls": [...]}}), {@code GET /api/crawl/{id}} (progress),
+ * {@code DELETE /api/crawl/{id}} (stop; answers the final progress).
+ */
+public final class CrawlRoutes {
+    private final CrawlBackend backend;
+    private final AdminGuard admin;
+    private final java.util.concurrent.Executor blocking;
+
+    public CrawlRoutes(CrawlBackend backend, AdminGuard admin, java.util.concurrent.Executor blocking) {
+        this.backend = backend;
+        this.admin = admin;
+        this.blocking = blocking;
+    }
+
+    public Route route() {
+        return pathPrefix("crawl", () -> admin.admin(() -> concat(
+                pathEndOrSingleSlash(() -> concat(
+                        post(() -> entity(Unmarshaller.entityToString(), this::start)),
+                        get(() -> onSuccess(backend.list(), list -> Json.ok(Map.of("crawls", list)))))),
+                path(segment(), id -> concat(
+                        get(() -> onSuccess(backend.progress(id), p -> found(id, p))),
+                        delete(() -> onSuccess(backend.stop(id), p -> found(id, p))))))));
+    }
+
+    private static Route found(String id, Optional<CrawlProgress> p) {
+        return p.map(Json::ok).orElseGet(() -> Json.error(StatusCodes.NOT_FOUND, "no crawl with id '" + id + "'"));
+    }
+
+    private Route start(String body) {
+        CrawlProfile profile;
+        try {
+            if (body.isBlank()) throw new IllegalArgumentException("a crawl needs a JSON profile with a 'url'");
+            profile = Json.MAPPER.readValue(body, CrawlProfile.class);
+            if (profile == null) throw new IllegalArgumentException("a crawl needs a JSON profile with a 'url'");
+        } catch (JsonProcessingException e) {
+            Throwable c = e;
+            while (c.getCause() != null && !(c instanceof IllegalArgumentException)) c = c.getCause();
+            return Json.error(StatusCodes.BAD_REQUEST, c instanceof IllegalArgumentException ? c.getMessage()
+                    : "the crawl profile is not valid JSON: " + e.getOriginalMessage());
+        } catch (IllegalArgumentException e) {
+            return Json.error(StatusCodes.BAD_REQUEST, e.getMessage());
+        }
+        CrawlProfile p = profile;
+        CompletionStage<Object> started = CompletableFuture.supplyAsync(() -> backend.refusal(p), blocking)
+                .thenCompose(refused -> refused.isPresent()
+                        ? CompletableFuture.completedFuture((Object) refused.get())
+                        : backend.start(p).thenApply(s -> (Object) s));
+        return onSuccess(started, r -> {
+            if (r instanceof String refusal) return Json.error(StatusCodes.BAD_REQUEST, refusal);
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("id", ((org.peerdex.actors.crawl.CrawlManager.Started) r).id());
+            return Json.ok(out);
+        });
+    }
+}
