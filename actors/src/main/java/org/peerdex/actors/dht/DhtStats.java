@@ -15,6 +15,13 @@ public final class DhtStats {
     public final AtomicLong rejectedMessages = new AtomicLong();
     public final AtomicLong busyReplies = new AtomicLong();
     public final AtomicLong lookupsAnswered = new AtomicLong();
+    /** Messages from blocked senders, dropped unanswered. */
+    public final AtomicLong blockedMessages = new AtomicLong();
+    /** Lookups refused because the sender asked too often or too many were running. */
+    public final AtomicLong busyLookups = new AtomicLong();
+    /** Messages that made the handler fail (null fields a decoder let through); answered as errors. */
+    public final AtomicLong failedMessages = new AtomicLong();
+    public volatile int blockedSenders;
     public final AtomicLong replicatedPostings = new AtomicLong();
     public final AtomicLong outboxEntries = new AtomicLong();
     public final AtomicLong outboxPostings = new AtomicLong();
@@ -39,6 +46,10 @@ public final class DhtStats {
         shard.put("rejectedMessages", rejectedMessages.get());
         shard.put("busyReplies", busyReplies.get());
         shard.put("lookupsAnswered", lookupsAnswered.get());
+        shard.put("blockedMessages", blockedMessages.get());
+        shard.put("blockedSenders", blockedSenders);
+        shard.put("busyLookups", busyLookups.get());
+        shard.put("failedMessages", failedMessages.get());
         Map<String, Object> repl = new LinkedHashMap<>();
         repl.put("replicatedPostings", replicatedPostings.get());
         repl.put("outboxEntries", outboxEntries.get());

@@ -13,7 +13,7 @@ import org.peerdex.protocol.ring.Ring;
  * A snapshot of the network as one peer sees it: the ring of live index-accepting peers and every live peer's
  * info (passive peers included). Immutable; the PeerDirectory publishes a new one on every change.
  */
-public record PeerView(PeerId self, Ring ring, Map<PeerId, PeerInfo> peers, long version) {
+public record PeerView(PeerId self, Ring ring, Map<PeerId, PeerInfo> peers, long version) implements LocalOnly {
     public PeerView {
         peers = Map.copyOf(peers);
     }

@@ -95,6 +95,12 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     public record DigestReply(long exchangeId, PeerId by, List<RangeDigest.Range> differing, String error)
             implements WireMessage {}
 
+    /** Local: stop listening to a sender (a peer id or an Artery address such as pekko://peerdex@host:port). */
+    public record BlockSender(String sender) implements Command, LocalOnly {}
+
+    /** Local: listen to a blocked sender again. */
+    public record UnblockSender(String sender) implements Command, LocalOnly {}
+
     /** Local: follow this directory's views. */
     public record Attach(ActorRef<PeerDirectory.Command> directory) implements Command, LocalOnly {}
 
@@ -108,6 +114,9 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final DhtStats stats;
     private final Executor blocking;
     private final SenderRateLimiter limiter;
+    private final SenderGuard guard;
+    private final java.util.concurrent.atomic.AtomicInteger lookupsInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final int maxLookupsInFlight;
     private PeerView view;
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
@@ -126,7 +135,16 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         this.stats = stats;
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         this.limiter = new SenderRateLimiter(settings.senderRate(), settings.senderBurst());
+        com.typesafe.config.Config c = ctx.getSystem().settings().config();
+        this.guard = new SenderGuard(intOr(c, "peerdex.dht.block-after-rejections", 20),
+                c.hasPath("peerdex.dht.sender-lookup-rate") ? c.getDouble("peerdex.dht.sender-lookup-rate") : 500,
+                intOr(c, "peerdex.dht.sender-lookup-burst", 200));
+        this.maxLookupsInFlight = intOr(c, "peerdex.dht.max-lookups-in-flight", 64);
         ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+    }
+
+    private static int intOr(com.typesafe.config.Config c, String path, int fallback) {
+        return c.hasPath(path) ? c.getInt(path) : fallback;
     }
 
     @Override
@@ -140,24 +158,118 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     view = m.view();
                     return this;
                 })
-                .onMessage(StorePostings.class, this::onStore)
-                .onMessage(CountRequest.class, this::onCount)
-                .onMessage(FilterRequest.class, this::onFilter)
-                .onMessage(LookupRequest.class, this::onLookup)
-                .onMessage(FetchMetadata.class, this::onFetchMetadata)
-                .onMessage(DigestRequest.class, this::onDigest)
+                .onMessage(BlockSender.class, m -> {
+                    guard.block(m.sender());
+                    stats.blockedSenders = guard.blocked().size();
+                    return this;
+                })
+                .onMessage(UnblockSender.class, m -> {
+                    guard.unblock(m.sender());
+                    stats.blockedSenders = guard.blocked().size();
+                    return this;
+                })
+                .onMessage(StorePostings.class, m -> guarded(m, this::onStore))
+                .onMessage(CountRequest.class, m -> guardedLookup(m, m.replyTo(), this::onCount))
+                .onMessage(FilterRequest.class, m -> guardedLookup(m, m.replyTo(), this::onFilter))
+                .onMessage(LookupRequest.class, m -> guardedLookup(m, m.replyTo(), this::onLookup))
+                .onMessage(FetchMetadata.class, m -> guardedLookup(m, m.replyTo(), this::onFetchMetadata))
+                .onMessage(DigestRequest.class, m -> guardedLookup(m, m.replyTo(), this::onDigest))
                 .build();
     }
 
+    /** The Artery address of whoever sent a message (its reply-to lives there); "" for none. */
+    private static String addressOf(ActorRef<?> replyTo) {
+        return replyTo == null ? "" : replyTo.path().address().toString();
+    }
+
+    /** Runs a handler; a message that makes it throw is counted and dropped, the actor lives on. */
+    private <M> Behavior<Command> guarded(M m, java.util.function.Function<M, Behavior<Command>> handler) {
+        try {
+            return handler.apply(m);
+        } catch (RuntimeException e) {
+            stats.failedMessages.incrementAndGet();
+            ctx.getLog().debug("dropped a message that failed its handler: {}", e.toString());
+            return this;
+        }
+    }
+
+    /** Blocked senders are ignored; each sender address has a lookup budget; at most so many lookups run at once. */
+    private <M> Behavior<Command> guardedLookup(M m, ActorRef<?> replyTo,
+                                                java.util.function.Function<M, Behavior<Command>> handler) {
+        if (replyTo == null) {
+            stats.rejectedMessages.incrementAndGet();
+            return this;
+        }
+        String address = addressOf(replyTo);
+        if (guard.isBlocked(address)) {
+            stats.blockedMessages.incrementAndGet();
+            return this;
+        }
+        // senders in this ActorSystem (a simulation's virtual peers) share one address: only remote ones are metered
+        boolean remote = replyTo.path().address().hasGlobalScope();
+        if (remote && guard.acquireLookup(address, System.currentTimeMillis()) > 0
+                || lookupsInFlight.get() >= maxLookupsInFlight) {
+            stats.busyLookups.incrementAndGet();
+            return guarded(m, x -> busy(x));
+        }
+        return guarded(m, handler);
+    }
+
+    /** Answers a lookup with a "busy" error so the asker tries another holder. */
+    private Behavior<Command> busy(Object m) {
+        String why = "busy: too many lookups";
+        if (m instanceof CountRequest r) r.replyTo().tell(new CountReply(r.queryId(), self, List.of(), why));
+        else if (m instanceof FilterRequest r) r.replyTo().tell(new FilterReply(r.queryId(), self, List.of(), List.of(), why));
+        else if (m instanceof LookupRequest r) r.replyTo().tell(new LookupReply(r.queryId(), self, List.of(), why));
+        else if (m instanceof FetchMetadata r) r.replyTo().tell(new MetadataReply(r.queryId(), self, List.of(), why));
+        else if (m instanceof DigestRequest r) r.replyTo().tell(new DigestReply(r.exchangeId(), self, List.of(), why));
+        return this;
+    }
+
+    /** Runs blocking lookup work on the blocking dispatcher, counted against the in-flight bound. */
+    private void runLookup(Runnable work) {
+        lookupsInFlight.incrementAndGet();
+        CompletableFuture.runAsync(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                stats.failedMessages.incrementAndGet();
+            } finally {
+                lookupsInFlight.decrementAndGet();
+            }
+        }, blocking);
+    }
+
+    /** A malformed or oversized message: counted, and its sender struck (blocked after too many). */
+    private Behavior<Command> reject(StorePostings m, String reason) {
+        stats.rejectedMessages.incrementAndGet();
+        if (guard.strike(m.from().value())) {
+            stats.blockedSenders = guard.blocked().size();
+            ctx.getLog().warn("blocked sender {} ({}) after repeated malformed messages", m.from(), addressOf(m.replyTo()));
+        }
+        return reply(m, Outcome.REJECTED, 0, reason, 0);
+    }
+
     private Behavior<Command> onStore(StorePostings m) {
-        if (m.replyTo() == null || m.from() == null) return this;
+        if (m.replyTo() == null) {
+            stats.rejectedMessages.incrementAndGet();
+            return this;
+        }
+        if (m.from() == null) {
+            stats.rejectedMessages.incrementAndGet();
+            return reply(m, Outcome.REJECTED, 0, "no sender", 0);
+        }
+        if (guard.isBlocked(m.from().value()) || guard.isBlocked(addressOf(m.replyTo()))) {
+            stats.blockedMessages.incrementAndGet();
+            return this;
+        }
+        if (m.metadata().contains(null)) return reject(m, "malformed: null metadata record");
         if (m.postings().count() > settings.maxPostingsPerMessage() || m.postings().byteSize() > settings.maxPackBytes()
                 || m.metadata().size() > settings.maxMetadataPerMessage()) {
-            stats.rejectedMessages.incrementAndGet();
-            return reply(m, Outcome.REJECTED, 0, "oversized message: " + m.postings().count() + " postings ("
+            return reject(m, "oversized message: " + m.postings().count() + " postings ("
                     + m.postings().byteSize() + " bytes), " + m.metadata().size() + " metadata; limits "
                     + settings.maxPostingsPerMessage() + " postings, " + settings.maxPackBytes() + " bytes, "
-                    + settings.maxMetadataPerMessage() + " metadata", 0);
+                    + settings.maxMetadataPerMessage() + " metadata");
         }
         long wait = limiter.acquire(m.from().value(), System.currentTimeMillis());
         if (wait > 0) {
@@ -167,15 +279,16 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         List<Posting> postings;
         try {
             postings = m.postings().postings();
-        } catch (IllegalArgumentException e) {
-            stats.rejectedMessages.incrementAndGet();
-            return reply(m, Outcome.REJECTED, 0, "malformed postings: " + e.getMessage(), 0);
+        } catch (RuntimeException e) {
+            return reject(m, "malformed postings: " + e.getMessage());
         }
-        Optional<String> problem = PostingValidator.firstProblem(postings, m.metadata());
-        if (problem.isPresent()) {
-            stats.rejectedMessages.incrementAndGet();
-            return reply(m, Outcome.REJECTED, 0, "malformed: " + problem.get(), 0);
+        Optional<String> problem;
+        try {
+            problem = PostingValidator.firstProblem(postings, m.metadata());
+        } catch (RuntimeException e) {
+            problem = Optional.of("unreadable record: " + e);
         }
+        if (problem.isPresent()) return reject(m, "malformed: " + problem.get());
         Optional<String> outside = outsideMyRanges(postings, m.metadata());
         if (outside.isPresent()) {
             stats.refusedMessages.incrementAndGet();
@@ -267,7 +380,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             m.replyTo().tell(new CountReply(m.queryId(), self, List.of(), bad.get()));
             return this;
         }
-        CompletableFuture.runAsync(() -> {
+        runLookup(() -> {
             List<Integer> counts = new ArrayList<>(m.keys().size());
             for (RangeKey k : m.keys()) {
                 int[] n = {0};
@@ -278,7 +391,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             }
             stats.lookupsAnswered.incrementAndGet();
             m.replyTo().tell(new CountReply(m.queryId(), self, counts, ""));
-        }, blocking);
+        });
         return this;
     }
 
@@ -290,7 +403,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             m.replyTo().tell(new FilterReply(m.queryId(), self, List.of(), List.of(), bad.get()));
             return this;
         }
-        CompletableFuture.runAsync(() -> {
+        runLookup(() -> {
             List<BloomFilter> filters = new ArrayList<>();
             List<Integer> counts = new ArrayList<>();
             for (RangeKey k : m.keys()) {
@@ -303,7 +416,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             }
             stats.lookupsAnswered.incrementAndGet();
             m.replyTo().tell(new FilterReply(m.queryId(), self, filters, counts, ""));
-        }, blocking);
+        });
         return this;
     }
 
@@ -325,7 +438,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             m.replyTo().tell(new LookupReply(m.queryId(), self, List.of(), bad.get()));
             return this;
         }
-        CompletableFuture.runAsync(() -> {
+        runLookup(() -> {
             int budget = settings.maxPostingsPerMessage();
             List<KeyPostings> out = new ArrayList<>();
             for (Lookup l : m.lookups()) {
@@ -335,7 +448,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             }
             stats.lookupsAnswered.incrementAndGet();
             m.replyTo().tell(new LookupReply(m.queryId(), self, out, ""));
-        }, blocking);
+        });
         return this;
     }
 
@@ -369,14 +482,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     "1.." + settings.maxMetadataPerMessage() + " URL hashes per request"));
             return this;
         }
-        CompletableFuture.runAsync(() -> {
+        runLookup(() -> {
             List<UrlMetadata> out = new ArrayList<>();
             for (UrlHash u : m.urls()) {
                 storage.metadata().get(u).ifPresent(md -> out.add(md.holder() == null ? withHolder(md, self.value()) : md));
             }
             stats.lookupsAnswered.incrementAndGet();
             m.replyTo().tell(new MetadataReply(m.queryId(), self, out, ""));
-        }, blocking);
+        });
         return this;
     }
 
@@ -388,7 +501,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             return this;
         }
         PeerView v = view;
-        CompletableFuture.runAsync(() -> {
+        runLookup(() -> {
             Set<PeerId> origins = Digests.origins(m.digests());
             boolean wantsPostings = m.digests().stream().anyMatch(d -> d.kind() == 'p');
             boolean wantsMeta = m.digests().stream().anyMatch(d -> d.kind() == 'm');
@@ -409,7 +522,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 });
             }
             m.replyTo().tell(new DigestReply(m.exchangeId(), self, mine.differing(m.digests()), ""));
-        }, blocking);
+        });
         return this;
     }
 }

@@ -8,7 +8,6 @@ import org.apache.pekko.http.javadsl.model.headers.HttpCredentials;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.node.Passwords;
 
-import static org.apache.pekko.http.javadsl.server.Directives.extractClientIP;
 import static org.apache.pekko.http.javadsl.server.Directives.extractCredentials;
 
 /**
@@ -23,8 +22,9 @@ public final class AdminGuard {
     }
 
     public Route admin(Supplier<Route> inner) {
-        return extractClientIP(ip -> extractCredentials(creds -> {
-            boolean loopback = ip.getAddress().map(InetAddress::isLoopbackAddress).orElse(false);
+        // the socket's address, not extractClientIP (which trusts a client's X-Forwarded-For)
+        return ClientAddress.extract(ip -> extractCredentials(creds -> {
+            boolean loopback = ip.map(InetAddress::isLoopbackAddress).orElse(false);
             if (loopback && passwordHash.isEmpty()) return inner.get();
             if (validPassword(creds)) return inner.get();
             if (loopback) return inner.get();

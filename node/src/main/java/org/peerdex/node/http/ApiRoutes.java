@@ -17,6 +17,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.handleExceptions;
 import static org.apache.pekko.http.javadsl.server.Directives.handleRejections;
 import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
+import static org.apache.pekko.http.javadsl.server.Directives.withRequestTimeoutResponse;
 
 /** The peer's whole HTTP surface: /api/... plus the compatible interfaces and the UI. */
 public final class ApiRoutes {
@@ -36,11 +37,13 @@ public final class ApiRoutes {
                 new PeerRoutes(ctx).route(),
                 new SearchRoutes(search, admin).route(),
                 new IndexRoutes(ctx, search, admin).route(),
-                new ImportRoutes(ctx, admin).route(),
-                crawlRoutes(search)));
-        return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> concat(api,
+                crawlRoutes(search),
+                new DocumentRoutes(ctx, search, admin).route(),
+                new ImportRoutes(ctx, admin).route()));
+        return withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
+                handleRejections(rejections(), () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
                 new CompatRoutes(search).route(),
-                new UiRoutes().route())));
+                new UiRoutes().route())))));
     }
 
     private Route crawlRoutes(SearchBackend search) {
@@ -53,10 +56,27 @@ public final class ApiRoutes {
         return admin;
     }
 
+    /** The answer when a route has not answered within pekko.http.server.request-timeout. */
+    static org.apache.pekko.http.javadsl.model.HttpResponse timedOut(org.apache.pekko.http.javadsl.model.HttpRequest r) {
+        return Json.errorResponse(StatusCodes.SERVICE_UNAVAILABLE, "the request timed out");
+    }
+
     static ExceptionHandler exceptions() {
         return ExceptionHandler.newBuilder()
                 .match(IllegalArgumentException.class, e -> Json.error(StatusCodes.BAD_REQUEST, e.getMessage()))
                 .matchAny(e -> {
+                    // a body over pekko.http.server.parsing.max-content-length fails when the route reads it
+                    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                        if (t instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException) {
+                            return Json.error(StatusCodes.PAYLOAD_TOO_LARGE, "request body too large");
+                        }
+                        if (t instanceof IllegalArgumentException) return Json.error(StatusCodes.BAD_REQUEST, t.getMessage());
+                        if (t.getMessage() != null && t.getMessage().contains("No space left on device")) {
+                            log.warn("write failed, the disk is full: {}", t.getMessage());
+                            return Json.error(StatusCodes.INSUFFICIENT_STORAGE,
+                                    "the disk is full (No space left on device): nothing was indexed; retry when space returns");
+                        }
+                    }
                     log.warn("request failed", e);
                     return Json.error(StatusCodes.INTERNAL_SERVER_ERROR, "internal error: " + e.getClass().getSimpleName());
                 })
@@ -71,7 +91,9 @@ public final class ApiRoutes {
                         r -> Json.error(StatusCodes.BAD_REQUEST, "bad query parameter '" + r.parameterName() + "': "
                                 + r.errorMsg()))
                 .handle(MalformedRequestContentRejection.class,
-                        r -> Json.error(StatusCodes.BAD_REQUEST, "malformed request body: " + r.message()))
+                        r -> r.getCause() instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException
+                                ? Json.error(StatusCodes.PAYLOAD_TOO_LARGE, "request body too large")
+                                : Json.error(StatusCodes.BAD_REQUEST, "malformed request body: " + r.message()))
                 .handle(UnsupportedRequestContentTypeRejection.class,
                         r -> Json.error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "unsupported content type"))
                 .handleAll(MethodRejection.class,

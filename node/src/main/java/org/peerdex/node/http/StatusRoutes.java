@@ -41,10 +41,12 @@ public final class StatusRoutes {
         s.put("redundancy", ctx.placement().redundancy());
         long up = Duration.between(ctx.started(), Instant.now()).toSeconds();
         s.put("uptime", up);
+        s.put("searchRateLimit", SearchRateLimit.of(ctx).snapshot());
         s.put("version", Version.VERSION);
         Runtime rt = Runtime.getRuntime();
         s.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
         s.put("heapMaxBytes", rt.maxMemory());
+        s.put("threads", java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount());
         return s;
     }
 }

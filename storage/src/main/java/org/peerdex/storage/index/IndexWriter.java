@@ -35,6 +35,9 @@ public final class IndexWriter {
 
     /** Buffers a document; flushes first if the buffer is full. Returns true if a flush happened. */
     public synchronized boolean add(IndexedDocument doc) {
+        // a full buffer here means the last flush failed (disk full): retry it before taking more, so the buffer
+        // stays bounded while writes fail (the exception reaches the caller; the document is not taken)
+        if (pendingBytes >= maxBufferedBytes) flush();
         pending.add(doc);
         pendingBytes += estimate(doc);
         if (pendingBytes >= maxBufferedBytes) {

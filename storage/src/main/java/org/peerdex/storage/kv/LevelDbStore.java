@@ -34,7 +34,12 @@ public final class LevelDbStore implements KeyValueStore {
         if (System.getProperty("leveldb.mmap") == null) System.setProperty("leveldb.mmap", "false");
     }
 
-    private final DB db;
+    private volatile DB db;
+    /** Set by a failed write: iq80 may have left half a record in its log, so it is reopened before the next write. */
+    private volatile boolean broken;
+    private final java.util.concurrent.locks.ReentrantReadWriteLock reopenLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    private DBFactory factory;
+    private Options options;
     private final Path dir;
     private final FileChannel lockChannel;
     private final FileLock lock;
@@ -52,6 +57,13 @@ public final class LevelDbStore implements KeyValueStore {
         public StoreInUseException(Path dir) {
             super("the index directory " + dir + " is in use by another peer");
         }
+    }
+
+    static {
+        // iq80 writes its log through a memory-mapped file by default; on a full disk that write is a SIGBUS, which
+        // the JVM turns into an InternalError that kills the peer (docs/reliability.md, disk full). Plain file
+        // channel writes fail with an IOException instead. Set -Dleveldb.mmap=true to get the mapped writer back.
+        if (System.getProperty("leveldb.mmap") == null) System.setProperty("leveldb.mmap", "false");
     }
 
     /** Opens (or creates) the store with iq80, the pure-Java LevelDB (no compression: no Snappy jar needed). */
@@ -88,7 +100,10 @@ public final class LevelDbStore implements KeyValueStore {
                 ch.close();
                 throw e;
             }
-            return new LevelDbStore(dir, db, ch, lock);
+            LevelDbStore store = new LevelDbStore(dir, db, ch, lock);
+            store.factory = factory;
+            store.options = options;
+            return store;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open LevelDB in " + dir + ": " + e.getMessage(), e);
         }
@@ -100,18 +115,72 @@ public final class LevelDbStore implements KeyValueStore {
 
     @Override
     public Optional<byte[]> get(byte[] key) {
-        return Optional.ofNullable(db.get(key));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return Optional.ofNullable(db.get(key));
+            } catch (RuntimeException e) {
+                if (attempt >= 3 || !isRacedTable(e)) throw e;
+            }
+        }
+    }
+
+    /**
+     * iq80 can read through a table a concurrent compaction has just deleted ("Could not open table", dain/leveldb
+     * issue 78, seen here at ~150,000 documents in IndexingMemoryBenchmark); a retry reads the current version.
+     */
+    static boolean isRacedTable(RuntimeException e) {
+        return e.getMessage() != null && e.getMessage().startsWith("Could not open table");
     }
 
     @Override
     public void put(byte[] key, byte[] value) {
         // iq80 keeps the caller's arrays in its memtable: copy, so that a reused array cannot change stored data
-        db.put(key.clone(), value.clone());
+        guardedWrite(() -> db.put(key.clone(), value.clone()));
     }
 
     @Override
     public void delete(byte[] key) {
-        db.delete(key);
+        guardedWrite(() -> db.delete(key));
+    }
+
+    /**
+     * Runs a write; a failure (a full disk, typically) marks the store broken, and the next write first reopens
+     * LevelDB, whose recovery drops the half-written record at the log's end. Without the reopen, iq80 would append
+     * after the torn record, and recovery would later discard everything after it, acknowledged writes included.
+     */
+    private void guardedWrite(Runnable write) {
+        if (broken) reopen();
+        reopenLock.readLock().lock();
+        try {
+            write.run();
+        } catch (RuntimeException | Error e) {
+            broken = true;
+            throw e;
+        } finally {
+            reopenLock.readLock().unlock();
+        }
+    }
+
+    /** Closes and reopens the database (when space has returned it recovers; otherwise this throws). */
+    private void reopen() {
+        reopenLock.writeLock().lock();
+        try {
+            if (!broken || closed) return;
+            try {
+                db.close();
+            } catch (IOException | RuntimeException ignored) {
+                // the old instance is unusable anyway
+            }
+            try {
+                db = factory.open(new File(dir.toFile(), "leveldb"), options);
+                broken = false;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot reopen LevelDB in " + dir + " after a failed write: "
+                        + e.getMessage(), e);
+            }
+        } finally {
+            reopenLock.writeLock().unlock();
+        }
     }
 
     @Override
@@ -123,7 +192,7 @@ public final class LevelDbStore implements KeyValueStore {
     public void write(Batch batch, boolean sync) {
         LevelBatch b = (LevelBatch) batch;
         try {
-            db.write(b.batch, new WriteOptions().sync(sync));
+            guardedWrite(() -> db.write(b.batch, new WriteOptions().sync(sync)));
         } finally {
             try {
                 b.batch.close();
@@ -135,8 +204,7 @@ public final class LevelDbStore implements KeyValueStore {
 
     @Override
     public Cursor scan(byte[] from, byte[] to) {
-        DBIterator it = db.iterator();
-        it.seek(from);
+        DBIterator it = seek(from);
         return new Cursor() {
             byte[] k;
             byte[] v;
@@ -170,6 +238,23 @@ public final class LevelDbStore implements KeyValueStore {
                 }
             }
         };
+    }
+
+    private DBIterator seek(byte[] from) {
+        for (int attempt = 1; ; attempt++) {
+            DBIterator it = db.iterator();
+            try {
+                it.seek(from);
+                return it;
+            } catch (RuntimeException e) {
+                try {
+                    it.close();
+                } catch (IOException | RuntimeException ignored) {
+                    // a failed iterator
+                }
+                if (attempt >= 3 || !isRacedTable(e)) throw e;
+            }
+        }
     }
 
     @Override
