@@ -234,6 +234,13 @@ class FeedAndHarvestImportTest {
     }
 
     @Test
+    void theUiServesTheImportPage() throws Exception {
+        HttpResponse<String> r = peer.send("GET", "/import.html", null);
+        assertEquals(200, r.statusCode());
+        assertTrue(r.body().contains("/api/import/") && r.body().contains("OAI-PMH repository"), "the import page");
+    }
+
+    @Test
     void theImportListShowsHistoryPerSource() throws Exception {
         String src = peer.siteBase + "/feeds/atom.xml";
         String a = peer.startImport("rss", Map.of("url", src));
