@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,8 +40,9 @@ class HttpFuzzTest {
 
     @BeforeAll
     static void start() throws Exception {
+        // as in reference.conf, the request timeout is shorter than the idle timeout (else a slow answer is cut)
         peer = new ReliabilityPeer("pekko.http.server.request-timeout = 10 s\n"
-                + "pekko.http.server.idle-timeout = 2 s\n");
+                + "pekko.http.server.idle-timeout = 12 s\n");
     }
 
     @AfterAll
@@ -82,7 +81,7 @@ class HttpFuzzTest {
         violations.stream().limit(30).forEach(v -> System.out.println("  " + v));
         assertTrue(violations.isEmpty(), violations.size() + " bad answers, first: "
                 + violations.subList(0, Math.min(10, violations.size())));
-        assertStillServing();
+        assertStillServing(peer.port());
     }
 
     /** Why this answer is wrong, or null. */
@@ -91,6 +90,7 @@ class HttpFuzzTest {
         // a client that announced more body than it sent is waiting for its own bytes: the idle timeout closes it
         if (resp.status() < 0 && r.truncated()) return null;
         if (resp.status() < 0) return "connection closed without an answer";
+        if (resp.status() < 200 && !r.truncated()) return "only an interim " + resp.status() + " answer";
         // 501 (unknown method) and 505 (unknown HTTP version) are what RFC 9110 prescribes for those; any other
         // 5xx is the server's fault
         boolean rfcAnswer = resp.status() == 501 || resp.status() == 505;
@@ -120,55 +120,6 @@ class HttpFuzzTest {
     }
 
     @Test
-    void halfSentRequestsAreClosedByTheIdleTimeoutWhileOthersAreServed() throws Exception {
-        List<Socket> slow = new ArrayList<>();
-        try {
-            for (int i = 0; i < 64; i++) {
-                Socket s = new Socket();
-                s.connect(new InetSocketAddress("127.0.0.1", peer.port()), 5000);
-                s.getOutputStream().write(("GET /api/search?q=tarn HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: "
-                        + i).getBytes(StandardCharsets.US_ASCII));
-                s.getOutputStream().flush();
-                slow.add(s);
-            }
-            // the peer serves everyone else while they hang
-            assertStillServing();
-            long t0 = System.nanoTime();
-            for (Socket s : slow) {
-                s.setSoTimeout(15_000);
-                RawHttp.Response r = RawHttp.read(s.getInputStream());
-                assertTrue(!r.timedOut(), "a half-sent request was still open after 15 s");
-                if (r.status() > 0) assertEquals("application/json", r.contentType());
-            }
-            System.out.printf("http fuzz: 64 half-sent requests closed within %d ms (idle-timeout 2 s)%n",
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
-        } finally {
-            for (Socket s : slow) s.close();
-        }
-        assertStillServing();
-    }
-
-    @Test
-    void dripFedRequestsDoNotStopThePeerFromServingOthers() throws Exception {
-        // a slowloris client keeps its connections alive byte by byte; the peer must still serve everyone else
-        List<Socket> drips = new ArrayList<>();
-        try {
-            for (int i = 0; i < 100; i++) {
-                Socket s = new Socket();
-                s.connect(new InetSocketAddress("127.0.0.1", peer.port()), 5000);
-                s.getOutputStream().write("GET /api/search?q=".getBytes(StandardCharsets.US_ASCII));
-                drips.add(s);
-            }
-            for (int round = 0; round < 5; round++) {
-                for (Socket s : drips) s.getOutputStream().write('t');
-                assertStillServing();
-            }
-        } finally {
-            for (Socket s : drips) s.close();
-        }
-    }
-
-    @Test
     void manyConcurrentConnectionsAreAllAnswered() throws Exception {
         int clients = 300;
         ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -192,7 +143,7 @@ class HttpFuzzTest {
         System.out.printf("http fuzz: %d concurrent connections answered in %d ms: %s%n", clients,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), statuses);
         assertEquals(Map.of(200, clients), statuses);
-        assertStillServing();
+        assertStillServing(peer.port());
     }
 
     @Test
@@ -225,7 +176,7 @@ class HttpFuzzTest {
         System.out.printf("http fuzz: catastrophic urlmaskfilter answered %d in %d ms%n", r.status(), ms);
         assertTrue(r.status() == 200 || r.status() == 400, r.status() + " " + r.bodyText());
         assertTrue(ms < 10_000, "took " + ms + " ms");
-        assertStillServing();
+        assertStillServing(peer.port());
     }
 
     static byte[] concat(byte[] a, byte[] b) {
@@ -236,12 +187,12 @@ class HttpFuzzTest {
     }
 
     /** A plain search and the status page still answer, with results from the corpus. */
-    static void assertStillServing() throws IOException {
-        RawHttp.Response s = RawHttp.exchange(peer.port(), ("GET /api/search?q=compaction HTTP/1.1\r\nHost: x\r\n"
+    static void assertStillServing(int port) throws IOException {
+        RawHttp.Response s = RawHttp.exchange(port, ("GET /api/search?q=compaction HTTP/1.1\r\nHost: x\r\n"
                 + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII), 10_000);
         assertEquals(200, s.status(), s.bodyText());
         assertTrue(Json.MAPPER.readTree(s.body()).path("results").size() > 0, s.bodyText());
-        RawHttp.Response st = RawHttp.exchange(peer.port(), ("GET /api/status HTTP/1.1\r\nHost: x\r\n"
+        RawHttp.Response st = RawHttp.exchange(port, ("GET /api/status HTTP/1.1\r\nHost: x\r\n"
                 + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII), 10_000);
         assertEquals(200, st.status(), st.bodyText());
     }

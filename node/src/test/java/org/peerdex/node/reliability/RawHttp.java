@@ -73,7 +73,7 @@ final class RawHttp {
     /** Drops interim 1xx answers (100 Continue) in front of the real one. */
     private static byte[] withoutInterim(byte[] b) {
         byte[] end = "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
-        while (b.length > 12 && new String(b, 0, 12, StandardCharsets.ISO_8859_1).matches("HTTP/1\\.[01] 1\\d\\d ")) {
+        while (b.length > 13 && new String(b, 0, 13, StandardCharsets.ISO_8859_1).matches("HTTP/1\\.[01] 1\\d\\d ")) {
             int head = indexOf(b, end);
             if (head < 0) break;
             b = java.util.Arrays.copyOfRange(b, head + 4, b.length);

@@ -106,8 +106,8 @@ public final class IndexingMemoryBenchmark {
     static long size(Path dir) {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-        } catch (IOException e) {
-            return -1;
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return -1; // a compaction deleted a file while we walked: size unknown this time
         }
     }
 
