@@ -44,7 +44,8 @@ public final class ApiRoutes {
                 crawlRoutes(search),
                 new BlacklistRoutes(ctx.storage().blacklist(), admin, search.blocking()).route(),
                 new AccountRoutes(accounts, admin, search.blocking()).route(),
-                new RankingProfileRoutes(search, ctx.storage().store(), admin).route()));
+                new RankingProfileRoutes(search, ctx.storage().store(), admin).route(),
+                new ConsoleRoutes(ctx, search, admin).route()));
         return handleExceptions(exceptions(), () -> handleRejections(rejections(), () -> concat(api,
                 searchGuard.search(() -> concat(new CompatRoutes(search).route(),
                         new SolrRoutes(search, ctx.storage()).route())),
