@@ -150,6 +150,14 @@
     }).catch(fail);
   });
 
+  $('host-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const h = $('host-delete').value.trim();
+    if (!window.confirm('Delete every document of ' + h + ' from this peer\'s index?')) return;
+    api('DELETE', '/api/index/host/' + encodeURIComponent(h))
+      .then((j) => flash('Deleted ' + j.deletedDocuments + ' documents (' + j.deletedPostings + ' postings) of ' + j.host + '.')).catch(fail);
+  });
+
   // ---- blacklist editor -------------------------------------------------------------------------------------------
   let rules = [];
   function blacklist() {
@@ -261,6 +269,20 @@
 
   // ---- network view -----------------------------------------------------------------------------------------------
   const MAX_POS = Math.pow(2, 63);
+  let wordPlacement = null;
+  $('ring-word-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const w = $('ring-word').value.trim();
+    if (!w) { wordPlacement = null; $('word-partitions').hidden = true; network(); return; }
+    api('GET', '/api/peers/word/' + encodeURIComponent(w)).then((j) => {
+      wordPlacement = j;
+      $('word-partitions').hidden = false;
+      document.querySelector('#word-partitions tbody').innerHTML = j.partitions.map((p) => '<tr class="word-partition"><td>' + p.partition +
+        '</td><td>' + esc(p.position) + '</td><td>' + esc(p.holders[0] || '') + '</td><td>' + esc(p.holders.slice(1).join(', ')) + '</td></tr>').join('');
+      while (timers.length) clearInterval(timers.pop());
+      network();
+    }).catch(fail);
+  });
   function network() {
     const load = () => api('GET', '/api/peers').then((j) => {
       const peers = j.peers || [];
@@ -278,6 +300,14 @@
         svg.push('<circle class="peer ' + esc(p.role) + (p.self ? ' self' : '') + '" cx="' + x + '" cy="' + y + '" r="7"><title>' +
           esc(p.peerId + ' ' + p.role) + '</title></circle>');
         svg.push('<text x="' + (x * 1.22 - 18) + '" y="' + (y * 1.22 + 3) + '">' + esc(p.peerId.slice(0, 6)) + '</text>');
+      }
+      if (wordPlacement) {
+        for (const p of wordPlacement.partitions) {
+          const a = 2 * Math.PI * (Number(p.position) / MAX_POS) - Math.PI / 2;
+          svg.push('<line class="partition" x1="' + 100 * Math.cos(a) + '" y1="' + 100 * Math.sin(a) + '" x2="' + 112 * Math.cos(a) +
+            '" y2="' + 112 * Math.sin(a) + '" stroke="#dc2626" stroke-width="2"><title>partition ' + p.partition + ': ' +
+            esc(p.holders.join(', ')) + '</title></line>');
+        }
       }
       svg.push('<text x="-30" y="4">' + peers.length + ' peer' + (peers.length === 1 ? '' : 's') + '</text>');
       $('ring').innerHTML = svg.join('');

@@ -47,7 +47,8 @@ public final class ApiRoutes {
                 new ImportRoutes(ctx, admin).route(),
                 new BlacklistRoutes(ctx.storage().blacklist(), admin, search.blocking()).route(),
                 new AccountRoutes(accounts, admin, search.blocking()).route(),
-                new RankingProfileRoutes(search, ctx.storage().store(), admin).route()));
+                new RankingProfileRoutes(search, ctx.storage().store(), admin).route(),
+                new ConsoleRoutes(ctx, search, admin).route()));
         return withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
                 handleRejections(rejections(), () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
                 searchGuard.search(() -> concat(new CompatRoutes(search).route(),

@@ -240,6 +240,12 @@ class ConsoleBrowserTest {
                     d.findElements(By.cssSelector("#ring circle.peer")).size() == 3
                             && d.findElements(By.cssSelector("#peers tr.peer-row")).size() == 3);
             assertEquals(1, browser.findElements(By.cssSelector("#ring circle.peer.self")).size());
+            browser.findElement(By.id("ring-word")).sendKeys("replication");
+            browser.findElement(By.cssSelector("#ring-word-form button")).click();
+            await().until(d -> d.findElements(By.cssSelector("#ring line.partition")).size() == 16
+                    && d.findElements(By.cssSelector("#word-partitions tr.word-partition")).size() == 16);
+            String mirrors = browser.findElement(By.cssSelector("#word-partitions tr.word-partition td:nth-child(4)")).getText();
+            assertEquals(2, mirrors.split(", ").length, "primary + 2 mirrors among 3 peers: " + mirrors);
             screenshot("admin-network");
         } finally {
             for (org.peerdex.node.PeerNode n : nodes) n.close();
