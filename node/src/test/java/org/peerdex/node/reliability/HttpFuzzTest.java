@@ -107,7 +107,9 @@ class HttpFuzzTest {
             }
             try {
                 JsonNode j = Json.MAPPER.readTree(resp.body());
-                if (j == null || !j.path("error").isTextual()) return resp.status() + " without error field: " + clip(resp.bodyText());
+                // Peerdex's {"error": "..."} or, under /solr/, Solr's own {"error": {"msg": "...", "code": ...}}
+                boolean solrShape = j != null && j.path("error").path("msg").isTextual() && j.path("error").path("code").isInt();
+                if (j == null || !(j.path("error").isTextual() || solrShape)) return resp.status() + " without error field: " + clip(resp.bodyText());
             } catch (IOException e) {
                 return resp.status() + " body is not JSON: " + clip(resp.bodyText());
             }
