@@ -91,6 +91,18 @@ class ConsoleBrowserTest {
         assertTrue(results.get(0).findElement(By.cssSelector(".snippet")).getText().toLowerCase().contains("replica"));
         assertFalse(browser.findElements(By.cssSelector("#navigators .nav-host a")).isEmpty(), "host navigator");
         screenshot("search");
+        // clicking a navigator narrows the query by its modifier and searches again
+        WebElement host = browser.findElement(By.cssSelector("#navigators .nav-host a.navigator:not(.inert)"));
+        String modifier = host.getAttribute("data-modifier");
+        WebElement firstBefore = results.get(0);
+        host.click();
+        await().until(ExpectedConditions.stalenessOf(firstBefore));
+        await().until(d -> "done".equals(d.findElement(By.tagName("body")).getAttribute("data-state")));
+        assertTrue(browser.findElement(By.id("q")).getAttribute("value").contains(modifier), modifier);
+        String site = modifier.replace("site:", "");
+        List<String> hrefs = texts("#results .result .title", "href");
+        assertFalse(hrefs.isEmpty(), "results after the navigator click");
+        for (String h : hrefs) assertTrue(h.contains(site), h + " is not on " + site);
         browser.get(peer.base() + "/search.html?q=backup");
         await().until(ExpectedConditions.numberOfElementsToBeMoreThan(By.cssSelector(".w-result"), 0));
         screenshot("widget");
