@@ -13,6 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code robots-retry}. Blocking ({@link #rules} may fetch): call it on the blocking dispatcher.
  */
 public final class RobotsCache {
+    /** RFC 9309 2.5: at least 500 KiB must be parsed; more is ignored (crawler-commons parses any size). */
+    static final int MAX_ROBOTS_BYTES = 500 * 1024;
+
     /** What robots.txt says for one host; {@code source} tells where it came from (for progress and history). */
     public record HostRules(BaseRobotRules rules, long crawlDelayMs, List<String> sitemaps, String source,
                             long expiresAt) {
@@ -55,7 +58,8 @@ public final class RobotsCache {
         }
         int status = r.status();
         if (status >= 200 && status < 300) {
-            BaseRobotRules rules = parser.parseContent(url, r.body(), r.contentType(), List.of(settings.robotsName()));
+            byte[] body = r.body().length > MAX_ROBOTS_BYTES ? java.util.Arrays.copyOf(r.body(), MAX_ROBOTS_BYTES) : r.body();
+            BaseRobotRules rules = parser.parseContent(url, body, r.contentType(), List.of(settings.robotsName()));
             long delay = rules.getCrawlDelay() == BaseRobotRules.UNSET_CRAWL_DELAY ? 0 : Math.max(0, rules.getCrawlDelay());
             return new HostRules(rules, Math.min(delay, settings.crawlDelayCapMs()), List.copyOf(rules.getSitemaps()),
                     "robots.txt", now + settings.robotsCacheTtlMs());

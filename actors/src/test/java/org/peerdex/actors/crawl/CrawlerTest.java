@@ -143,6 +143,20 @@ class CrawlerTest {
     }
 
     @Test
+    void robotsTxtIsReadOnlyUpToItsFirst500KiB() {
+        // RFC 9309 2.5: parse at least 500 KiB; rules past the cap are ignored (a huge file made every check slow)
+        StringBuilder robots = new StringBuilder("User-agent: *\nDisallow: /early\n");
+        while (robots.length() < RobotsCache.MAX_ROBOTS_BYTES + 10_000) robots.append("# padding padding padding padding\n");
+        robots.append("Disallow: /late\n");
+        site.page("/robots.txt", n -> TestSite.Reply.of(200, Map.of("Content-Type", "text/plain"), robots.toString()))
+                .page("/", links("/early", "/late")).page("/early", leaf("early")).page("/late", leaf("late"));
+        CrawlProgress p = crawl(fast("/"));
+        assertEquals(0, site.count("/early"));
+        assertEquals(1, site.count("/late"), p.toString());
+        assertEquals(2, p.indexed());
+    }
+
+    @Test
     void robotsAnswering5xxDisallowsTheHost() {
         site.page("/robots.txt", n -> TestSite.Reply.of(503, Map.of(), "down"))
                 .page("/", links("/x"));
