@@ -65,7 +65,9 @@ class ConsoleBrowserTest {
     }
 
     static WebDriverWait await() {
-        return new WebDriverWait(browser, Duration.ofSeconds(15));
+        // the console re-renders tables while it polls: an element read mid-render is stale, so the check is retried
+        return (WebDriverWait) new WebDriverWait(browser, Duration.ofSeconds(15))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class);
     }
 
     /** Saves a screenshot into docs/screenshots/ of the repository (when the tests run inside it). */
