@@ -1,7 +1,6 @@
 package org.peerdex.simulations.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -11,8 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.peerdex.node.PeerNode;
@@ -65,15 +62,8 @@ public final class CrawlBenchmark {
 
     private static Row peerdex(String url) throws Exception {
         Path data = Files.createTempDirectory("peerdex-crawl-bench");
-        Map<String, Object> conf = new HashMap<>();
-        conf.put("peerdex.data-dir", data.toString());
-        conf.put("peerdex.http.host", "127.0.0.1");
-        conf.put("peerdex.http.port", 0);
-        conf.put("peerdex.cluster.host", "127.0.0.1");
-        conf.put("peerdex.cluster.port", 0);
-        conf.put("peerdex.mode", "portal");
-        conf.put("peerdex.crawler.allow-loopback", true);
-        try (PeerNode node = PeerNode.start(ConfigFactory.parseMap(conf).withFallback(ConfigFactory.load()).resolve())) {
+        try (PeerNode node = PeerNode.start(BenchPeers.config(data,
+                Map.of("peerdex.mode", "portal", "peerdex.crawler.allow-loopback", true)))) {
             String profile = "{\"url\": \"" + url + "\", \"minDelayMs\": 0, \"depth\": 1000, \"maxPages\": 1000000,"
                     + " \"range\": \"subpath\"}";
             JsonNode started = send(HttpRequest.newBuilder(URI.create(node.baseUrl() + "/api/crawl"))
@@ -101,7 +91,7 @@ public final class CrawlBenchmark {
                     status.get("postings").asLong());
             return new Row("peerdex", p.get("indexed").asLong(), seconds);
         } finally {
-            deleteTree(data);
+            BenchPeers.deleteTree(data);
         }
     }
 
@@ -119,7 +109,7 @@ public final class CrawlBenchmark {
             }
             return new Row("wget", pages, seconds);
         } finally {
-            deleteTree(dir);
+            BenchPeers.deleteTree(dir);
         }
     }
 
@@ -140,10 +130,4 @@ public final class CrawlBenchmark {
         }
     }
 
-    private static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) return;
-        try (Stream<Path> s = Files.walk(p)) {
-            s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
-    }
 }

@@ -3,7 +3,6 @@ package org.peerdex.simulations.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -18,14 +17,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.search.CorpusIndexer;
 import org.peerdex.node.NetworkBackend;
@@ -128,9 +124,7 @@ public final class NetworkBenchmark {
                     // shutting down the benchmark's peers
                 }
             }
-            try (Stream<Path> s = Files.walk(root)) {
-                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            BenchPeers.deleteTree(root);
         }
         System.exit(0);
     }
@@ -141,14 +135,7 @@ public final class NetworkBenchmark {
 
     private static Config config(Path dir, List<String> seeds) throws Exception {
         Files.createDirectories(dir);
-        Map<String, Object> m = new HashMap<>();
-        m.put("peerdex.data-dir", dir.toString());
-        m.put("peerdex.http.host", "127.0.0.1");
-        m.put("peerdex.http.port", 0);
-        m.put("peerdex.cluster.host", "127.0.0.1");
-        m.put("peerdex.cluster.port", 0);
-        if (!seeds.isEmpty()) m.put("peerdex.cluster.seeds", seeds);
-        return ConfigFactory.parseMap(m).withFallback(ConfigFactory.load()).resolve();
+        return BenchPeers.config(dir, seeds.isEmpty() ? Map.of() : Map.of("peerdex.cluster.seeds", seeds));
     }
 
     /** Bytes of both words' whole posting lists as stored (key + encoded posting): the naive protocol's cost. */

@@ -2,7 +2,6 @@ package org.peerdex.simulations.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -26,7 +25,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
@@ -88,9 +86,7 @@ public final class SearchBenchmark {
             System.exit(2);
         }
         Path data = Files.createTempDirectory("peerdex-searchbench");
-        PeerNode node = PeerNode.start(ConfigFactory.parseString(
-                "peerdex.data-dir = \"" + data + "\"\npeerdex.http.port = 0\npeerdex.cluster.port = 0\n")
-                .withFallback(ConfigFactory.load()));
+        PeerNode node = PeerNode.start(BenchPeers.config(data, Map.of()));
         try {
             long t0 = System.nanoTime();
             CorpusIndexer.Result indexed = CorpusIndexer.index(node.context().storage(), corpus, BASE, 100_000);
@@ -156,9 +152,7 @@ public final class SearchBenchmark {
             }
         } finally {
             node.stop().toCompletableFuture().get(30, TimeUnit.SECONDS);
-            try (Stream<Path> s = Files.walk(data)) {
-                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            BenchPeers.deleteTree(data);
         }
         System.exit(0);
     }
