@@ -23,9 +23,9 @@ cleanup() {
 trap cleanup EXIT
 trap "exit 143" INT TERM
 
-if [ "${PEERDEX_NO_BUILD:-0}" != 1 ] && { [ ! -f "$jar" ] || [ -n "$(find "$here" -path "$here/*/target" -prune -o -name '*.java' -newer "$jar" -print -quit)" ]; }; then
-  log "building $jar"
-  (cd "$here" && mvn -B -q -DskipTests -pl node -am package)
+if [ "${PEERDEX_NO_BUILD:-0}" != 1 ]; then
+  # the launcher's own staleness rule builds the jar when needed; --help then only prints and exits
+  "$here/peerdex" --help >/dev/null
 fi
 
 start_peer() { # name http-port cluster-port [seed]
