@@ -49,6 +49,7 @@ public final class PeerNode implements AutoCloseable {
 
     /** Starts a peer from a full config (reference.conf of every module underneath). */
     public static PeerNode start(Config config) {
+        config = org.peerdex.node.settings.SettingsBackend.overlay(config); // memory bounds saved in the console
         NodeConfig nc;
         try {
             nc = NodeConfig.from(config);

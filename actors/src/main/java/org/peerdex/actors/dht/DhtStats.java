@@ -38,6 +38,8 @@ public final class DhtStats {
     public final AtomicLong repairedMetadata = new AtomicLong();
     public volatile long lastRebalanceMillis;
     public volatile int ringSize;
+    /** messages and bytes per remote peer (the console's live traffic) */
+    public final PeerTraffic traffic = new PeerTraffic();
 
     /** A JSON-friendly snapshot, grouped as /api/status shows it. */
     public Map<String, Object> snapshot() {

@@ -116,6 +116,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final AtomicLong ids;
     private final DhtEnvironment env;
     private final Map<Long, Pending> pending = new HashMap<>();
+    private WireCost cost;
     private final Map<Long, Group> groups = new HashMap<>();
     private final Map<Long, PeerId> digestExchanges = new HashMap<>();
     private final Map<Long, Long> digestSentAt = new HashMap<>();
@@ -274,8 +275,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             p.inFlight = true;
             p.sentAt = now;
             inFlight.put(p.entry.target(), n + 1);
-            owner.get().tell(new ShardOwner.StorePostings(p.entry.id(), self, p.entry.pack(), p.entry.metadata(),
-                    storeReplies));
+            ShardOwner.StorePostings store = new ShardOwner.StorePostings(p.entry.id(), self, p.entry.pack(),
+                    p.entry.metadata(), storeReplies);
+            meter(owner.get(), target, store);
+            owner.get().tell(store);
         }
         for (var e : new ArrayList<>(digestSentAt.entrySet())) {
             if (now - e.getValue() > settings.ackTimeout().toMillis() * 4) {
@@ -284,6 +287,13 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             }
         }
         return this;
+    }
+
+    /** Counts a message to another ActorSystem in the per-peer traffic (virtual peers of a simulation are not). */
+    private void meter(ActorRef<?> owner, PeerId target, Object message) {
+        if (!owner.path().address().hasGlobalScope()) return;
+        if (cost == null) cost = new WireCost(ctx.getSystem());
+        stats.traffic.sent(target.value(), cost.bytes(message));
     }
 
     private void retryLater(Pending p, long now, String why) {
@@ -433,9 +443,11 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     long ex = ids.incrementAndGet();
                     digestExchanges.put(ex, target);
                     digestSentAt.put(ex, env.millis());
-                    owner.tell(new ShardOwner.DigestRequest(ex, self,
+                    ShardOwner.DigestRequest request = new ShardOwner.DigestRequest(ex, self,
                             List.copyOf(ds.subList(i, Math.min(ds.size(), i + settings.maxDigestsPerMessage()))),
-                            digestReplies));
+                            digestReplies);
+                    meter(owner, target, request);
+                    owner.tell(request);
                 }
             }));
             if (!plan.handoffPostings().isEmpty()) {

@@ -121,6 +121,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     /** URLs the dht-scope blacklist blocked (see DhtBlacklist); touched on the blocking dispatcher */
     private final java.util.Set<org.peerdex.protocol.hash.UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
     private PeerView view;
+    private WireCost cost;
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
                                            DhtStats stats) {
@@ -175,7 +176,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     stats.blockedSenders = guard.blocked().size();
                     return this;
                 })
-                .onMessage(StorePostings.class, m -> guarded(m, this::onStore))
+                .onMessage(StorePostings.class, m -> {
+                    meter(m, m.replyTo(), m.from());
+                    return guarded(m, this::onStore);
+                })
                 .onMessage(CountRequest.class, m -> guardedLookup(m, m.replyTo(), this::onCount))
                 .onMessage(FilterRequest.class, m -> guardedLookup(m, m.replyTo(), this::onFilter))
                 .onMessage(LookupRequest.class, m -> guardedLookup(m, m.replyTo(), this::onLookup))
@@ -187,6 +191,26 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     /** The Artery address of whoever sent a message (its reply-to lives there); "" for none. */
     private static String addressOf(ActorRef<?> replyTo) {
         return replyTo == null ? "" : replyTo.path().address().toString();
+    }
+
+    /**
+     * Counts a message from another ActorSystem in the per-peer traffic (by its sender's id, else the peer whose
+     * shard owner lives at the reply-to's address); a simulation's virtual peers share one system and are not counted.
+     */
+    private void meter(Object m, ActorRef<?> replyTo, PeerId from) {
+        if (replyTo == null || !replyTo.path().address().hasGlobalScope()) return;
+        String peer = from == null ? null : from.value();
+        if (peer == null && view != null) {
+            var address = replyTo.path().address();
+            for (PeerInfo i : view.peers().values()) {
+                if (i.shardOwner().path().address().equals(address)) {
+                    peer = i.peerId().value();
+                    break;
+                }
+            }
+        }
+        if (cost == null) cost = new WireCost(ctx.getSystem());
+        stats.traffic.received(peer == null ? addressOf(replyTo) : peer, cost.bytes(m));
     }
 
     /** Runs a handler; a message that makes it throw is counted and dropped, the actor lives on. */
@@ -207,6 +231,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             stats.rejectedMessages.incrementAndGet();
             return this;
         }
+        meter(m, replyTo, m instanceof DigestRequest d ? d.from() : null);
         String address = addressOf(replyTo);
         if (guard.isBlocked(address)) {
             stats.blockedMessages.incrementAndGet();

@@ -19,7 +19,9 @@ import org.apache.pekko.stream.typed.javadsl.ActorSource;
 public final class SearchService {
     private final ActorSystem<?> system;
     private final SearchContext context;
-    private final AtomicLong ids = new AtomicLong();
+    /** Shared by every service of the JVM: actor names stay unique when several services share a system. */
+    private static final AtomicLong ids = new AtomicLong();
+    private final org.peerdex.actors.crawl.RateMeter queries = new org.peerdex.actors.crawl.RateMeter();
 
     public SearchService(ActorSystem<?> system, SearchContext context) {
         this.system = system;
@@ -30,9 +32,19 @@ public final class SearchService {
         return context;
     }
 
+    public ActorSystem<?> system() {
+        return system;
+    }
+
+    /** Queries started in the last minute (searches and streams). */
+    public double queriesPerMinute() {
+        return queries.perMinute(System.currentTimeMillis());
+    }
+
     /** Runs a query to its end. */
     public CompletionStage<QueryCoordinator.Done> search(SearchRequest request) {
         CompletableFuture<QueryCoordinator.Done> done = new CompletableFuture<>();
+        queries.record(System.currentTimeMillis(), 1);
         long id = ids.incrementAndGet();
         ActorRef<QueryCoordinator.Event> collector = system.systemActorOf(
                 Behaviors.<QueryCoordinator.Event>receiveMessage(e -> {
@@ -55,6 +67,7 @@ public final class SearchService {
         return source
                 .takeWhile(e -> !(e instanceof QueryCoordinator.Done), true)
                 .mapMaterializedValue(ref -> {
+                    queries.record(System.currentTimeMillis(), 1);
                     long id = ids.incrementAndGet();
                     system.systemActorOf(QueryCoordinator.create(request, context, ref), "query-" + id, Props.empty());
                     return NotUsed.getInstance();

@@ -19,11 +19,24 @@ public final class Suggestions {
     private final TreeMap<String, String> titles = new TreeMap<>();
 
     public Suggestions(List<String> allTitles) {
+        this(allTitles, 1, List.of());
+    }
+
+    /**
+     * @param minFrequency a title word is offered when at least this many titles contain it
+     * @param wordList     the operator's dictionary: offered whatever the index holds, each counting one title more
+     */
+    public Suggestions(List<String> allTitles, int minFrequency, java.util.Collection<String> wordList) {
         Map<String, Integer> counts = new HashMap<>();
         for (String t : allTitles) {
             for (String w : new LinkedHashSet<>(Tokenizer.words(t))) if (w.length() > 1) counts.merge(w, 1, Integer::sum);
             String norm = Tokenizer.normalize(t).trim();
             if (!norm.isEmpty()) titles.putIfAbsent(norm, t.trim());
+        }
+        counts.values().removeIf(n -> n < minFrequency);
+        for (String w : wordList) {
+            String n = Tokenizer.normalize(w).trim();
+            if (!n.isEmpty()) counts.merge(n, 1, Integer::sum);
         }
         words.putAll(counts);
     }

@@ -48,7 +48,10 @@ public final class ApiRoutes {
                 new BlacklistRoutes(ctx.storage().blacklist(), admin, search.blocking()).route(),
                 new AccountRoutes(accounts, admin, search.blocking()).route(),
                 new RankingProfileRoutes(search, ctx.storage().store(), admin).route(),
-                new ConsoleRoutes(ctx, search, admin).route()));
+                new ConsoleRoutes(ctx, search, admin).route(),
+                new SettingsRoutes(org.peerdex.node.settings.SettingsBackend.of(ctx), admin, search.blocking()).route(),
+                new RankingPreviewRoutes(search, admin).route(),
+                new UrlEditRoutes(ctx, search, admin).route()));
         return withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
                 handleRejections(rejections(), () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
                 searchGuard.search(() -> concat(new CompatRoutes(search).route(),
@@ -59,7 +62,7 @@ public final class ApiRoutes {
     private Route crawlRoutes(SearchBackend search) {
         org.peerdex.node.crawl.CrawlBackend crawls = org.peerdex.node.crawl.CrawlBackend.of(ctx);
         return crawls == null ? org.apache.pekko.http.javadsl.server.Directives.reject()
-                : new CrawlRoutes(crawls, admin, search.blocking()).route();
+                : new CrawlRoutes(crawls, admin, search.blocking(), org.peerdex.node.settings.SettingsBackend.of(ctx)).route();
     }
 
     public AdminGuard admin() {

@@ -29,7 +29,8 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 /**
  * What the console needs beyond DESIGN §6's endpoints: {@code DELETE /api/index/host/{host}} (admin: delete every
  * document of a host, subdomains not included) and {@code GET /api/peers/word/{word-or-hash}} (where a word's
- * partitions sit on the ring and which peers hold each: primary first, then mirrors).
+ * partitions sit on the ring and which peers hold each: primary first, then mirrors), {@code GET /api/peers/traffic}
+ * (DHT messages and bytes sent to and received from each remote peer).
  */
 public final class ConsoleRoutes {
     /** Bounds one host delete (run it again for more). */
@@ -51,7 +52,17 @@ public final class ConsoleRoutes {
                                 r -> ((int) r.get("deletedDocuments")) == 0
                                         ? Json.error(StatusCodes.NOT_FOUND, "no document of host " + host + " in the index")
                                         : Json.ok(r))))),
-                path(segment("peers").slash("word").slash(segment()), w -> get(() -> Json.ok(placement(w)))));
+                path(segment("peers").slash("word").slash(segment()), w -> get(() -> Json.ok(placement(w)))),
+                path(segment("peers").slash("traffic"), () -> get(() -> Json.ok(traffic()))));
+    }
+
+    /** DHT messages and bytes exchanged with each remote peer since this peer started (cumulative). */
+    Map<String, Object> traffic() {
+        DhtPeer dht = NetworkBackend.of(ctx);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("at", System.currentTimeMillis());
+        out.put("peers", dht == null ? Map.of() : dht.stats().traffic.snapshot());
+        return out;
     }
 
     Map<String, Object> deleteHost(String host) {

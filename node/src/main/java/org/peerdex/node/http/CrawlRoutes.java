@@ -33,11 +33,19 @@ public final class CrawlRoutes {
     private final CrawlBackend backend;
     private final AdminGuard admin;
     private final java.util.concurrent.Executor blocking;
+    private final org.peerdex.node.settings.SettingsBackend settings;
 
     public CrawlRoutes(CrawlBackend backend, AdminGuard admin, java.util.concurrent.Executor blocking) {
+        this(backend, admin, blocking, null);
+    }
+
+    /** @param settings whose crawl defaults fill what a profile leaves out (null: the profile's own defaults) */
+    public CrawlRoutes(CrawlBackend backend, AdminGuard admin, java.util.concurrent.Executor blocking,
+                       org.peerdex.node.settings.SettingsBackend settings) {
         this.backend = backend;
         this.admin = admin;
         this.blocking = blocking;
+        this.settings = settings;
     }
 
     public Route route() {
@@ -58,6 +66,11 @@ public final class CrawlRoutes {
         CrawlProfile profile;
         try {
             if (body.isBlank()) throw new IllegalArgumentException("a crawl needs a JSON profile with a 'url'");
+            if (settings != null && body.strip().startsWith("{")) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> raw = SearchRoutes.PLAIN.readValue(body, Map.class);
+                body = Json.write(settings.current().withCrawlDefaults(raw));
+            }
             profile = Json.MAPPER.readValue(body, CrawlProfile.class);
             if (profile == null) throw new IllegalArgumentException("a crawl needs a JSON profile with a 'url'");
         } catch (JsonProcessingException e) {

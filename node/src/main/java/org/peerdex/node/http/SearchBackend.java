@@ -39,6 +39,7 @@ public final class SearchBackend {
     private volatile Suggestions suggestions;
     private volatile long suggestionsBuiltAt;
     private volatile long suggestionsDocs = -1;
+    private volatile long suggestionsSettings = -1;
 
     private SearchBackend(NodeContext ctx) {
         this.ctx = ctx;
@@ -115,18 +116,28 @@ public final class SearchBackend {
         }).orElse(RankingProfile.defaults());
     }
 
-    /** Completions from a snapshot of the titles, rebuilt when the index has grown and a minute has passed. */
+    /**
+     * Completions from a snapshot of the titles and the settings' word list, rebuilt when the index has grown and a
+     * minute has passed, or at once when the suggestion settings changed.
+     */
     public Suggestions suggestions() {
         long docs = ctx.storage().stats().documents();
         long now = System.currentTimeMillis();
-        if (suggestions == null || (docs != suggestionsDocs && (suggestions.size() == 0 || now - suggestionsBuiltAt > 60_000))) {
+        org.peerdex.node.settings.SettingsBackend settings = org.peerdex.node.settings.SettingsBackend.of(ctx);
+        long version = settings.version();
+        if (suggestions == null || version != suggestionsSettings
+                || (docs != suggestionsDocs && (suggestions.size() == 0 || now - suggestionsBuiltAt > 60_000))) {
+            var dictionary = settings.current().suggestions();
             List<String> titles = new ArrayList<>();
-            ctx.storage().metadata().scanAll(m -> {
-                if (titles.size() < 50_000) titles.add(m.title());
-            });
-            suggestions = new Suggestions(titles);
+            if (dictionary.fromIndex()) {
+                ctx.storage().metadata().scanAll(m -> {
+                    if (titles.size() < 50_000) titles.add(m.title());
+                });
+            }
+            suggestions = new Suggestions(titles, dictionary.minFrequency(), dictionary.words());
             suggestionsBuiltAt = now;
             suggestionsDocs = docs;
+            suggestionsSettings = version;
         }
         return suggestions;
     }

@@ -46,6 +46,8 @@ public final class StatusRoutes {
         Runtime rt = Runtime.getRuntime();
         s.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
         s.put("heapMaxBytes", rt.maxMemory());
+        s.put("diskUsedBytes", org.peerdex.node.DiskUsage.of(ctx.config().dataDir()));
+        s.put("queriesPerMinute", SearchBackend.of(ctx).service().queriesPerMinute());
         s.put("threads", java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount());
         return s;
     }
