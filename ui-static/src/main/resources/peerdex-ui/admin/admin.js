@@ -37,7 +37,8 @@
   }
 
   // ---- pages --------------------------------------------------------------------------------------------------
-  const pages = { dashboard: dashboard, crawl: crawl, index: () => {}, blacklist: blacklist, ranking: ranking, network: network };
+  const pages = { dashboard: dashboard, crawl: crawl, index: () => {}, blacklist: blacklist, ranking: ranking, network: network,
+    settings: settings };
 
   function show() {
     const name = (location.hash || '#dashboard').slice(1);
@@ -55,11 +56,13 @@
   function dashboard() {
     const load = () => api('GET', '/api/status').then((s) => {
       $('peer-label').textContent = s.peerId + ' · ' + s.network + ' · ' + s.mode;
-      const repl = s.dht && s.dht.replication ? s.dht.replication.outboxPostings : 0;
+      const r = s.dht && s.dht.replication ? s.dht.replication : { outboxPostings: 0, outboxEntries: 0 };
       const cards = [
         ['documents', s.documents], ['postings', s.postings], ['peers', s.peers],
-        ['pages/min', s.pagesPerMinute], ['heap', fmtBytes(s.heapUsedBytes) + ' / ' + fmtBytes(s.heapMaxBytes)],
-        ['replication backlog', repl], ['uptime', Math.round(s.uptime / 60) + ' min'], ['version', s.version]];
+        ['pages/min', s.pagesPerMinute], ['queries/min', s.queriesPerMinute],
+        ['heap', fmtBytes(s.heapUsedBytes) + ' / ' + fmtBytes(s.heapMaxBytes)], ['disk', fmtBytes(s.diskUsedBytes)],
+        ['replication backlog', r.outboxPostings + (r.outboxEntries ? ' (' + r.outboxEntries + ' batches)' : '')],
+        ['uptime', Math.round(s.uptime / 60) + ' min'], ['version', s.version]];
       $('cards').innerHTML = cards.map(([k, v]) => '<div class="card" data-key="' + esc(k) + '"><div class="v">' + esc(v) +
         '</div><div class="k">' + esc(k) + '</div></div>').join('');
       $('status-line').textContent = 'partitions ' + s.partitions + ', redundancy ' + s.redundancy + ', position ' + s.position;
@@ -70,6 +73,13 @@
 
   // ---- crawl console ----------------------------------------------------------------------------------------------
   function crawl() {
+    api('GET', '/api/settings').then((st) => {
+      const f = $('crawl-start');
+      f.depth.placeholder = st.crawl.depth;
+      f.maxPages.placeholder = st.crawl.maxPages;
+      f.minDelayMs.placeholder = st.crawl.minDelayMs;
+      f.contentTypes.placeholder = st.contentTypes.join(', ');
+    }).catch(() => {});
     const load = () => api('GET', '/api/crawl').then((j) => {
       const rows = (j.crawls || []).map((c) => {
         const total = Math.max(1, c.queued + c.fetched);
@@ -89,9 +99,9 @@
   $('crawl-start').addEventListener('submit', (ev) => {
     ev.preventDefault();
     const f = ev.target;
-    const body = { url: f.url.value, depth: Number(f.depth.value), range: f.range.value,
-      maxPages: Number(f.maxPages.value), maxPagesPerHost: Number(f.maxPagesPerHost.value),
-      minDelayMs: Number(f.minDelayMs.value), followQuery: f.followQuery.checked };
+    const body = { url: f.url.value, range: f.range.value, followQuery: f.followQuery.checked };
+    // an empty field is left out: the peer's crawl defaults (Settings) fill it
+    for (const k of ['depth', 'maxPages', 'maxPagesPerHost', 'minDelayMs']) if (f[k].value !== '') body[k] = Number(f[k].value);
     if (f.mustMatch.value) body.mustMatch = f.mustMatch.value;
     if (f.mustNotMatch.value) body.mustNotMatch = f.mustNotMatch.value;
     if (f.recrawlAfter.value) body.recrawlAfter = f.recrawlAfter.value;
@@ -134,10 +144,26 @@
         ['words', j.words], ['text length', j.textLength], ['author', m.author], ['holder', m.holder || 'this peer'],
         ['fetched', m.fetched ? new Date(m.fetched).toISOString() : '']];
       $('url-meta').innerHTML = fields.map(([k, v]) => '<dt>' + esc(k) + '</dt><dd>' + esc(v) + '</dd>').join('');
+      const e = $('url-edit');
+      e.title.value = m.title || '';
+      e.description.value = m.description || '';
+      e.author.value = m.author || '';
+      e.keywords.value = (m.keywords || []).join(', ');
+      e.language.value = m.language || '';
       $('url-history').innerHTML = (j.history || []).map((e) => '<li>' + esc(new Date(e.time || e.at || 0).toISOString()) + ' ' +
         esc(e.event || e.kind || '') + ' ' + esc(e.status || '') + ' ' + esc(e.detail || e.message || '') + '</li>').join('');
     }).catch(fail);
   }
+
+  $('url-edit').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const h = $('url-detail').dataset.hash;
+    const e = ev.target;
+    const body = { title: e.title.value, description: e.description.value, author: e.author.value,
+      keywords: e.keywords.value.split(',').map((k) => k.trim()).filter(Boolean), language: e.language.value.trim() };
+    api('PUT', '/api/index/url/' + encodeURIComponent(h), body)
+      .then(() => { flash('Saved the metadata of ' + h + '.'); openUrl(h); }).catch(fail);
+  });
 
   $('url-form').addEventListener('submit', (ev) => { ev.preventDefault(); openUrl($('urlhash').value.trim()); });
 
@@ -200,8 +226,9 @@
   let saveTimer = null;
   function ranking() {
     api('GET', '/api/ranking').then((p) => {
-      loaded = loaded || p;
+      loaded = p;
       drawSliders(p);
+      markUnsaved(false);
       preview();
       loadProfiles().catch(fail);
     }).catch(fail);
@@ -220,21 +247,32 @@
     document.querySelectorAll('#sliders input[data-factor]').forEach((i) => { c[i.dataset.factor] = Number(i.value); });
     return { name: $('profile-name').value || 'custom', coefficients: c };
   }
-  function saveProfile() {
-    return api('PUT', '/api/ranking', currentProfile()).then(() => preview());
+  function markUnsaved(unsaved) {
+    document.body.dataset.rankingUnsaved = String(unsaved);
+    $('ranking-state').textContent = unsaved ? 'Unsaved changes: the preview shows them; the peer still ranks with the active profile.'
+      : 'The preview ranks with the sliders as they are; nothing is saved until you save.';
+    $('ranking-state').className = unsaved ? 'unsaved' : 'muted';
   }
   $('sliders').addEventListener('input', (ev) => {
     const i = ev.target;
     if (!i.dataset.factor) return;
     i.nextElementSibling.textContent = i.value;
+    markUnsaved(true);
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => saveProfile().catch(fail), 250);
+    saveTimer = setTimeout(preview, 250);
   });
-  $('profile-name').addEventListener('change', () => saveProfile().catch(fail));
+  $('ranking-save').addEventListener('click', () => {
+    api('PUT', '/api/ranking', currentProfile()).then((p) => {
+      loaded = Object.assign({ factors: loaded ? loaded.factors : p.factors }, p);
+      markUnsaved(false);
+      flash('Saved ' + p.name + ' as the active profile.');
+    }).catch(fail);
+  });
   $('ranking-revert').addEventListener('click', () => {
     if (!loaded) return;
-    api('PUT', '/api/ranking', { name: loaded.name, coefficients: loaded.coefficients })
-      .then((p) => { drawSliders(Object.assign({ factors: loaded.factors }, p)); preview(); }).catch(fail);
+    drawSliders(loaded);
+    markUnsaved(false);
+    preview();
   });
   function loadProfiles() {
     return api('GET', '/api/ranking/profiles').then((j) => {
@@ -250,18 +288,31 @@
     const name = $('profile-list').value;
     if (!name) return;
     api('POST', '/api/ranking/profiles/' + encodeURIComponent(name) + '/apply')
-      .then((p) => { drawSliders(p); preview(); flash('Applied profile ' + name + '.'); }).catch(fail);
+      .then((p) => { loaded = p; drawSliders(p); markUnsaved(false); preview(); flash('Applied profile ' + name + '.'); }).catch(fail);
   });
   $('ranking-reset').addEventListener('click', () => {
-    api('POST', '/api/ranking/reset').then((p) => { drawSliders(p); preview(); flash('Reset to the default profile.'); }).catch(fail);
+    api('POST', '/api/ranking/reset').then((p) => { loaded = p; drawSliders(p); markUnsaved(false); preview(); flash('Reset to the default profile.'); }).catch(fail);
   });
+  let previewSeq = 0;
+  // the factors that moved this result most, signed: what the sliders do to it
+  function explain(x) {
+    if (!x || !x.factors) return '';
+    const parts = Object.entries(x.factors).filter(([, p]) => Math.abs(p.contribution) > 1e-9)
+      .sort((a, b) => Math.abs(b[1].contribution) - Math.abs(a[1].contribution)).slice(0, 4);
+    return '<div class="explain">' + parts.map(([k, p]) => '<span class="factor' + (p.contribution < 0 ? ' neg' : '') +
+      '" data-factor="' + esc(k) + '" title="raw ' + esc(Number(p.raw).toFixed(3)) + ', normalized ' +
+      esc(Number(p.normalized).toFixed(3)) + ' × ' + esc(p.coefficient) + '">' + esc(k) + ' ' +
+      (p.contribution >= 0 ? '+' : '') + Number(p.contribution).toFixed(2) + '</span>').join('') + '</div>';
+  }
   function preview() {
     const q = $('preview-q').value.trim();
     if (!q) return;
     document.body.dataset.preview = 'loading';
-    api('GET', '/api/search?nav=none&count=10&q=' + encodeURIComponent(q)).then((d) => {
+    const seq = ++previewSeq;
+    api('POST', '/api/ranking/preview', { q: q, count: 10, profile: currentProfile() }).then((d) => {
+      if (seq !== previewSeq) return; // a newer slider position is being previewed
       $('preview').innerHTML = d.results.map((r) => '<li class="preview-item" data-url="' + esc(r.url) + '">' + esc(r.title) +
-        ' <span class="muted">' + esc(r.url) + ' · ' + Number(r.score).toFixed(3) + '</span></li>').join('');
+        ' <span class="muted">' + esc(r.url) + ' · ' + Number(r.score).toFixed(3) + '</span>' + explain(r.explain) + '</li>').join('');
       document.body.dataset.preview = 'done';
     }).catch(fail);
   }
@@ -283,10 +334,52 @@
       network();
     }).catch(fail);
   });
+  let lastTraffic = null;
+  // messages and bytes per peer since the previous poll (the "last interval"), from the cumulative counters
+  function trafficDeltas(now) {
+    const out = {};
+    for (const [id, c] of Object.entries(now.peers || {})) {
+      const b = lastTraffic && lastTraffic.peers[id] ? lastTraffic.peers[id] : null;
+      out[id] = { messages: c.sentMessages + c.receivedMessages - (b ? b.sentMessages + b.receivedMessages : 0),
+        bytes: c.sentBytes + c.receivedBytes - (b ? b.sentBytes + b.receivedBytes : 0) };
+    }
+    return out;
+  }
+  function trafficCells(c, d) {
+    if (!c) return '<td>–</td><td>–</td><td>–</td>';
+    return '<td class="sent" data-messages="' + c.sentMessages + '">' + c.sentMessages + ' · ' + fmtBytes(c.sentBytes) + '</td>' +
+      '<td class="received" data-messages="' + c.receivedMessages + '">' + c.receivedMessages + ' · ' + fmtBytes(c.receivedBytes) + '</td>' +
+      '<td>' + (d && d.messages > 0 ? '<span class="badge live">' + d.messages + ' msg · ' + fmtBytes(d.bytes) + '</span>' : 'idle') + '</td>';
+  }
   function network() {
-    const load = () => api('GET', '/api/peers').then((j) => {
+    const load = () => Promise.all([api('GET', '/api/peers'), api('GET', '/api/peers/traffic')]).then(([j, t]) => {
       const peers = j.peers || [];
+      const traffic = t.peers || {};
+      const delta = lastTraffic ? trafficDeltas(t) : {};
+      const seconds = lastTraffic ? Math.max(0.001, (t.at - lastTraffic.at) / 1000) : 0;
+      lastTraffic = t;
       const svg = ['<circle r="120" fill="none" stroke="#cbd5e1" stroke-width="2"></circle>'];
+      const at = (p) => {
+        const a = 2 * Math.PI * (Number(p.position) / MAX_POS) - Math.PI / 2;
+        return [120 * Math.cos(a), 120 * Math.sin(a)];
+      };
+      const self = peers.find((p) => p.self);
+      if (self) {
+        const [sx, sy] = at(self);
+        for (const p of peers) {
+          const d = delta[p.peerId];
+          if (p.self || !traffic[p.peerId]) continue;
+          const [x, y] = at(p);
+          const live = d && d.messages > 0;
+          const width = live ? Math.min(6, 1 + Math.log10(1 + d.bytes) / 1.5) : 1;
+          svg.push('<line class="traffic' + (live ? ' live' : '') + '" data-peer="' + esc(p.peerId) + '" x1="' + sx + '" y1="' + sy +
+            '" x2="' + x + '" y2="' + y + '" stroke-width="' + width.toFixed(1) + '"><title>' + esc(p.peerId) + ': ' +
+            (live ? d.messages + ' messages, ' + fmtBytes(d.bytes) + ' in ' + seconds.toFixed(0) + ' s' : 'idle') + '</title></line>');
+          if (live) {
+            svg.push('<text class="badge" x="' + ((sx + x) / 2 - 8) + '" y="' + ((sy + y) / 2) + '">' + d.messages + '</text>');
+          }
+        }
+      }
       for (const p of peers) {
         const a = 2 * Math.PI * (Number(p.position) / MAX_POS) - Math.PI / 2;
         const x = 120 * Math.cos(a), y = 120 * Math.sin(a);
@@ -299,7 +392,8 @@
         }
         svg.push('<circle class="peer ' + esc(p.role) + (p.self ? ' self' : '') + '" cx="' + x + '" cy="' + y + '" r="7"><title>' +
           esc(p.peerId + ' ' + p.role) + '</title></circle>');
-        svg.push('<text x="' + (x * 1.22 - 18) + '" y="' + (y * 1.22 + 3) + '">' + esc(p.peerId.slice(0, 6)) + '</text>');
+        svg.push('<text x="' + (x * 1.22 - 18) + '" y="' + (y * 1.22 + 3) + '">' + esc(p.peerId.slice(0, 6)) +
+          (p.role === 'passive' ? ' (passive)' : '') + '</text>');
       }
       if (wordPlacement) {
         for (const p of wordPlacement.partitions) {
@@ -309,16 +403,72 @@
             esc(p.holders.join(', ')) + '</title></line>');
         }
       }
+      if (peers.some((p) => p.role === 'passive')) peers.sort((a, b) => (a.role === 'passive') - (b.role === 'passive'));
       svg.push('<text x="-30" y="4">' + peers.length + ' peer' + (peers.length === 1 ? '' : 's') + '</text>');
       $('ring').innerHTML = svg.join('');
-      document.querySelector('#peers tbody').innerHTML = peers.map((p) => '<tr class="peer-row"><td>' + esc(p.peerId) + (p.self ? ' (this peer)' : '') +
+      document.querySelector('#peers tbody').innerHTML = peers.map((p) => '<tr class="peer-row ' + esc(p.role) + '"><td>' + esc(p.peerId) + (p.self ? ' (this peer)' : '') +
         '</td><td>' + esc(p.role) + '</td><td>' + esc(p.position) + '</td><td>' +
         ((p.ranges && p.ranges[0]) ? (100 * p.ranges[0].share).toFixed(1) + '%' : '–') + '</td><td>' + esc(p.http || p.address) +
-        '</td><td>' + (p.lastSeen ? esc(new Date(p.lastSeen).toISOString()) : '') + '</td></tr>').join('');
+        '</td><td>' + (p.lastSeen ? esc(new Date(p.lastSeen).toISOString().slice(11, 19)) : '') + '</td>' + trafficCells(traffic[p.peerId], delta[p.peerId]) +
+        '</tr>').join('');
     }).catch(fail);
     load();
     timers.push(setInterval(load, 3000));
   }
+
+  // ---- settings -------------------------------------------------------------------------------------------------
+  const MIB = 1024 * 1024;
+  function settings() {
+    api('GET', '/api/settings').then(drawSettings).catch(fail);
+  }
+  function drawSettings(s) {
+    const f = $('settings-form');
+    f.contentTypes.value = s.contentTypes.join('\n');
+    f.writeBufferBytes.value = s.memory.writeBufferBytes / MIB;
+    f.cacheBytes.value = s.memory.cacheBytes / MIB;
+    f.maxPageBytes.value = s.memory.maxPageBytes / MIB;
+    f.depth.value = s.crawl.depth;
+    f.minDelayMs.value = s.crawl.minDelayMs;
+    f.maxPages.value = s.crawl.maxPages;
+    f.fromIndex.checked = s.suggestions.fromIndex;
+    f.minFrequency.value = s.suggestions.minFrequency;
+    f.words.value = s.suggestions.words.join('\n');
+    $('settings-running').textContent = 'In use now: write buffer ' + fmtBytes(s.running.writeBufferBytes) + ', cache ' +
+      fmtBytes(s.running.cacheBytes) + ', max page ' + fmtBytes(s.running.maxPageBytes) + '.';
+    const r = $('settings-restart');
+    r.hidden = s.restartRequired.length === 0;
+    r.textContent = 'Saved; takes effect when the peer restarts: ' + s.restartRequired.join(', ') + '.';
+    document.body.dataset.settings = 'loaded';
+  }
+  const lines = (t) => t.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
+  $('settings-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const f = ev.target;
+    const body = {
+      contentTypes: lines(f.contentTypes.value),
+      memory: { writeBufferBytes: Math.round(Number(f.writeBufferBytes.value) * MIB), cacheBytes: Math.round(Number(f.cacheBytes.value) * MIB),
+        maxPageBytes: Math.round(Number(f.maxPageBytes.value) * MIB) },
+      crawl: { depth: Number(f.depth.value), minDelayMs: Number(f.minDelayMs.value), maxPages: Number(f.maxPages.value) },
+      suggestions: { fromIndex: f.fromIndex.checked, minFrequency: Number(f.minFrequency.value), words: lines(f.words.value) } };
+    api('PUT', '/api/settings', body).then((s) => { drawSettings(s); flash('Settings saved.'); }).catch(fail);
+  });
+  $('words-file').addEventListener('change', (ev) => {
+    const file = ev.target.files[0];
+    if (!file) return;
+    file.text().then((t) => {
+      const f = $('settings-form');
+      f.words.value = (f.words.value ? f.words.value + '\n' : '') + t.trim();
+      flash('Loaded ' + lines(t).length + ' words from ' + file.name + '; save to use them.');
+    });
+  });
+  $('suggest-form').addEventListener('submit', (ev) => ev.preventDefault());
+  $('suggest-q').addEventListener('input', () => {
+    const q = $('suggest-q').value;
+    fetch('/suggest.json?query=' + encodeURIComponent(q)).then((r) => r.json()).then((j) => {
+      if ($('suggest-q').value !== q) return;
+      $('suggest-list').innerHTML = (j[1] || []).map((w) => '<li class="suggestion">' + esc(w) + '</li>').join('');
+    }).catch(fail);
+  });
 
   show();
 })();

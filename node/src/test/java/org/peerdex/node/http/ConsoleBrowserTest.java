@@ -117,12 +117,17 @@ class ConsoleBrowserTest {
         WebElement docs = await().until(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector(".card[data-key=documents] .v")));
         assertEquals(String.valueOf(peer.corpus.urls().size()), docs.getText());
+        for (String card : List.of("disk", "queries/min", "heap", "replication backlog", "pages/min")) {
+            assertFalse(browser.findElements(By.cssSelector(".card[data-key='" + card + "'] .v")).isEmpty(), card);
+        }
+        assertTrue(browser.findElement(By.cssSelector(".card[data-key=disk] .v")).getText().matches("[0-9.]+ (KiB|MiB|GiB)"),
+                "disk used by the data dir");
         screenshot("admin-dashboard");
     }
 
     @Test
     @Order(3)
-    void movingARankingSliderChangesThePreviewOrder() throws Exception {
+    void movingARankingSliderChangesThePreviewOrderWithoutSavingUntilAsked() throws Exception {
         String saved = peer.get("/api/ranking").body();
         try {
             browser.get(peer.base() + "/admin/#ranking");
@@ -140,8 +145,15 @@ class ConsoleBrowserTest {
             List<String> after = texts("#preview .preview-item", "data-url");
             assertNotEquals(before, after);
             assertTrue(after.get(0).length() <= before.get(0).length(), before + " -> " + after);
-            assertTrue(peer.get("/api/ranking").body().contains("\"urlLength\":20.0"), "the profile was saved");
+            assertEquals(saved, peer.get("/api/ranking").body(), "a slider alone saves nothing");
+            assertEquals("true", browser.findElement(By.tagName("body")).getAttribute("data-ranking-unsaved"));
+            assertFalse(browser.findElements(By.cssSelector("#preview .preview-item .factor[data-factor=urlLength]")).isEmpty(),
+                    "each result says what the short-URL factor did to it");
             screenshot("admin-ranking");
+            browser.findElement(By.id("ranking-save")).click();
+            await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "active profile"));
+            assertTrue(peer.get("/api/ranking").body().contains("\"urlLength\":20.0"), "saved when asked");
+            assertEquals("false", browser.findElement(By.tagName("body")).getAttribute("data-ranking-unsaved"));
         } finally {
             peer.send("PUT", "/api/ranking", saved);
         }
@@ -191,6 +203,17 @@ class ConsoleBrowserTest {
         link.click();
         await().until(ExpectedConditions.visibilityOfElementLocated(By.id("url-detail")));
         assertTrue(browser.findElement(By.id("url-meta")).getText().contains("backup.html"));
+        WebElement title = browser.findElement(By.cssSelector("#url-edit input[name=title]"));
+        title.clear();
+        title.sendKeys("Backups, edited in the console");
+        browser.findElement(By.id("url-save")).click();
+        await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "Saved the metadata of " + hash));
+        await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("url-title"), "edited in the console"));
+        boolean shown = false;
+        for (var r : peer.search("tarn_dump", null).get("results")) {
+            if (r.get("urlHash").asText().equals(hash)) shown = r.get("title").asText().equals("Backups, edited in the console");
+        }
+        assertTrue(shown, "the search result shows the edited title");
         screenshot("admin-index");
         browser.findElement(By.id("url-delete")).click();
         await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "Deleted " + hash));
@@ -198,6 +221,47 @@ class ConsoleBrowserTest {
         assertTrue(after.get("metadata").isNull(), "only the history is left: " + after);
         assertEquals("deleted", after.get("history").get(after.get("history").size() - 1).get("event").asText());
         assertFalse(SearchApiTest.urls(peer.search("tarn_dump", null)).stream().anyMatch(u -> u.endsWith("/backup.html")));
+    }
+
+    @Test
+    @Order(8)
+    void settingsSavedInTheConsoleApplyToSuggestionsAndCrawlDefaultsAndSayWhatNeedsARestart() throws Exception {
+        try {
+            browser.get(peer.base() + "/admin/#settings");
+            await().until(d -> "loaded".equals(d.findElement(By.tagName("body")).getAttribute("data-settings")));
+            WebElement form = browser.findElement(By.id("settings-form"));
+            WebElement depth = form.findElement(By.name("depth"));
+            depth.clear();
+            depth.sendKeys("1");
+            WebElement buffer = form.findElement(By.name("writeBufferBytes"));
+            buffer.clear();
+            buffer.sendKeys("16");
+            form.findElement(By.name("words")).sendKeys("zyzzyva\nzymurgy");
+            browser.findElement(By.id("settings-save")).click();
+            await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "Settings saved"));
+            await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("settings-restart"), "memory.writeBufferBytes"));
+            browser.findElement(By.id("suggest-q")).sendKeys("zy");
+            await().until(d -> texts("#suggest-list li.suggestion", "textContent").containsAll(List.of("zyzzyva", "zymurgy")));
+            browser.manage().window().setSize(new Dimension(1280, 1500)); // the whole page in one picture
+            try {
+                screenshot("admin-settings");
+            } finally {
+                browser.manage().window().setSize(new Dimension(1280, 900));
+            }
+            // a bad value is refused with the reason
+            depth.clear();
+            depth.sendKeys("5000");
+            ((JavascriptExecutor) browser).executeScript("document.getElementById('settings-form').noValidate = true;");
+            browser.findElement(By.id("settings-save")).click();
+            await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "crawl.depth"));
+            assertTrue(browser.findElement(By.id("flash")).getAttribute("class").contains("error"));
+
+            browser.get(peer.base() + "/admin/#crawl");
+            await().until(d -> "1".equals(d.findElement(By.cssSelector("#crawl-start input[name=depth]")).getAttribute("placeholder")));
+        } finally {
+            peer.send("PUT", "/api/settings", "{\"crawl\":{\"depth\":3},\"suggestions\":{\"words\":[]},"
+                    + "\"memory\":{\"writeBufferBytes\":8388608}}");
+        }
     }
 
     static org.peerdex.node.PeerNode peerAt(Path data, String more) {
@@ -247,20 +311,35 @@ class ConsoleBrowserTest {
                 dirs.add(d);
                 String seeds = nodes.isEmpty() ? "" : "peerdex.cluster.seeds = [\"127.0.0.1:"
                         + nodes.get(0).clusterAddress().port().get() + "\"]\n";
-                nodes.add(peerAt(d, seeds));
+                // the second peer is passive: a member that holds no ranges of others
+                nodes.add(peerAt(d, seeds + (i == 1 ? "peerdex.dht.accept-remote-index = false\n" : "")));
             }
             browser.get(nodes.get(2).baseUrl() + "/admin/#network");
             new WebDriverWait(browser, Duration.ofSeconds(40)).until(d ->
                     d.findElements(By.cssSelector("#ring circle.peer")).size() == 3
                             && d.findElements(By.cssSelector("#peers tr.peer-row")).size() == 3);
             assertEquals(1, browser.findElements(By.cssSelector("#ring circle.peer.self")).size());
+            await().until(d -> d.findElements(By.cssSelector("#ring circle.peer.passive")).size() == 1
+                    && d.findElements(By.cssSelector("#peers tr.peer-row.passive")).size() == 1);
+            // pages indexed on the viewed peer are replicated to the other active peer: live traffic on the ring
+            String other = nodes.get(0).peerId().value();
+            var indexed = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(nodes.get(2).baseUrl() + "/api/index/manual")).POST(
+                    java.net.http.HttpRequest.BodyPublishers.noBody()).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, indexed.statusCode(), indexed.body());
+            new WebDriverWait(browser, Duration.ofSeconds(40)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                    .until(d -> !d.findElements(By.cssSelector("#ring line.traffic.live[data-peer='" + other + "']")).isEmpty());
+            screenshot("admin-network");
+            String sent = browser.findElement(By.xpath("//table[@id='peers']//tr[contains(., '" + other + "')]/td[contains(@class,'sent')]"))
+                    .getAttribute("data-messages");
+            assertTrue(Long.parseLong(sent) > 0, "messages sent to " + other + ": " + sent);
             browser.findElement(By.id("ring-word")).sendKeys("replication");
             browser.findElement(By.cssSelector("#ring-word-form button")).click();
             await().until(d -> d.findElements(By.cssSelector("#ring line.partition")).size() == 16
                     && d.findElements(By.cssSelector("#word-partitions tr.word-partition")).size() == 16);
             String mirrors = browser.findElement(By.cssSelector("#word-partitions tr.word-partition td:nth-child(4)")).getText();
-            assertEquals(2, mirrors.split(", ").length, "primary + 2 mirrors among 3 peers: " + mirrors);
-            screenshot("admin-network");
+            assertEquals(1, mirrors.split(", ").length, "primary + 1 mirror among 2 active peers: " + mirrors);
+            assertFalse(mirrors.contains(nodes.get(1).peerId().value()), "the passive peer holds nothing");
         } finally {
             for (org.peerdex.node.PeerNode n : nodes) n.close();
             for (Path d : dirs) {
