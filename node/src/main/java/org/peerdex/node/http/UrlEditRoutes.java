@@ -57,9 +57,17 @@ public final class UrlEditRoutes {
         var meta = ctx.storage().metadata().get(url);
         if (meta.isEmpty()) return null;
         UrlMetadata edited = edited(meta.get(), body);
+        UrlMetadata before = meta.get();
+        List<String> changed = new ArrayList<>();
+        if (!edited.title().equals(before.title())) changed.add("title");
+        if (!edited.description().equals(before.description())) changed.add("description");
+        if (!edited.author().equals(before.author())) changed.add("author");
+        if (!edited.keywords().equals(before.keywords())) changed.add("keywords");
+        if (!edited.language().equals(before.language())) changed.add("language");
         ctx.storage().metadata().put(edited);
         ctx.storage().metadata().appendHistory(url, new UrlMetadataStore.HistoryEvent(System.currentTimeMillis(),
-                "edited", 0, "edited through the index browser: " + String.join(", ", new java.util.TreeSet<>(body.keySet()))));
+                "edited", 0, "edited through the index browser: " + (changed.isEmpty() ? "nothing changed"
+                : String.join(", ", changed))));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("urlHash", url.value());
         out.put("metadata", edited);
