@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.typesafe.config.ConfigFactory;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -17,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.peerdex.node.PeerNode;
 
 /**
@@ -54,68 +54,59 @@ class ConsoleSettingsAndEditsTest {
     }
 
     static PeerNode peerAt(Path data) {
-        return PeerNode.start(ConfigFactory.parseString("peerdex.data-dir = \"" + data.toString().replace("\\", "/")
-                        + "\"\npeerdex.http.port = 0\npeerdex.cluster.port = 0\npeerdex.crawler.allow-loopback = on\n"
-                        + "peerdex.indexer.flush-interval = 20ms\n")
-                .withFallback(ConfigFactory.load()).resolve());
+        return ConsoleBrowserTest.peerAt(data, "peerdex.crawler.allow-loopback = on\npeerdex.indexer.flush-interval = 20ms\n");
     }
 
     @Test
-    void settingsAreValidatedPersistedInTheDataDirAndAppliedToCrawlsSuggestionsAndTheNextStart() throws Exception {
-        Path data = Files.createTempDirectory("peerdex-settings");
-        try {
-            try (PeerNode node = peerAt(data)) {
-                String base = node.baseUrl();
-                JsonNode s = ok(send(base, "GET", "/api/settings", null));
-                assertEquals(3, s.get("crawl").get("depth").asInt());
-                assertTrue(s.get("contentTypes").toString().contains("text/html"), s.toString());
-                assertEquals(0, s.get("restartRequired").size());
+    void settingsAreValidatedPersistedInTheDataDirAndAppliedToCrawlsSuggestionsAndTheNextStart(@TempDir Path data)
+            throws Exception {
+        try (PeerNode node = peerAt(data)) {
+            String base = node.baseUrl();
+            JsonNode s = ok(send(base, "GET", "/api/settings", null));
+            assertEquals(3, s.get("crawl").get("depth").asInt());
+            assertTrue(s.get("contentTypes").toString().contains("text/html"), s.toString());
+            assertEquals(0, s.get("restartRequired").size());
 
-                assertBadRequest(send(base, "PUT", "/api/settings", "{\"crawl\":{\"depth\":-1}}"), "crawl.depth");
-                assertBadRequest(send(base, "PUT", "/api/settings", "{\"nope\":1}"), "unknown setting 'nope'");
-                assertBadRequest(send(base, "PUT", "/api/settings", "{\"crawl\":{\"speed\":1}}"), "crawl.speed");
-                assertBadRequest(send(base, "PUT", "/api/settings", "{\"contentTypes\":[\"html\"]}"), "media type");
-                assertBadRequest(send(base, "PUT", "/api/settings", "{\"memory\":{\"cacheBytes\":\"big\"}}"), "memory.cacheBytes");
-                assertBadRequest(send(base, "PUT", "/api/settings", "{\"memory\":{\"writeBufferBytes\":10}}"), "memory.writeBufferBytes");
-                assertEquals(400, send(base, "PUT", "/api/settings", "[1,2]").statusCode());
-                assertFalse(Files.exists(data.resolve("settings.json")), "nothing saved by refused requests");
+            assertBadRequest(send(base, "PUT", "/api/settings", "{\"crawl\":{\"depth\":-1}}"), "crawl.depth");
+            assertBadRequest(send(base, "PUT", "/api/settings", "{\"nope\":1}"), "unknown setting 'nope'");
+            assertBadRequest(send(base, "PUT", "/api/settings", "{\"crawl\":{\"speed\":1}}"), "crawl.speed");
+            assertBadRequest(send(base, "PUT", "/api/settings", "{\"contentTypes\":[\"html\"]}"), "media type");
+            assertBadRequest(send(base, "PUT", "/api/settings", "{\"memory\":{\"cacheBytes\":\"big\"}}"), "memory.cacheBytes");
+            assertBadRequest(send(base, "PUT", "/api/settings", "{\"memory\":{\"writeBufferBytes\":10}}"), "memory.writeBufferBytes");
+            assertEquals(400, send(base, "PUT", "/api/settings", "[1,2]").statusCode());
+            assertFalse(Files.exists(data.resolve("settings.json")), "nothing saved by refused requests");
 
-                // the word list completes at once; the index's title words stay
-                assertFalse(send(base, "GET", "/suggest.json?query=zyzz", null).body().contains("zyzzyva"));
-                JsonNode saved = ok(send(base, "PUT", "/api/settings", "{\"crawl\":{\"depth\":0,\"maxPages\":5},"
-                        + "\"contentTypes\":[\"text/html\",\"text/*\"],\"suggestions\":{\"words\":[\"Zyzzyva\",\"zyzzyvas\"]},"
-                        + "\"memory\":{\"writeBufferBytes\":" + (16 << 20) + "}}"));
-                assertEquals(0, saved.get("crawl").get("depth").asInt());
-                assertEquals(List.of("memory.writeBufferBytes"), texts(saved.get("restartRequired")));
-                assertTrue(send(base, "GET", "/suggest.json?query=zyzz", null).body().contains("zyzzyva"));
-                assertTrue(Files.readString(data.resolve("settings.json")).contains("16777216"));
+            // the word list completes at once; the index's title words stay
+            assertFalse(send(base, "GET", "/suggest.json?query=zyzz", null).body().contains("zyzzyva"));
+            JsonNode saved = ok(send(base, "PUT", "/api/settings", "{\"crawl\":{\"depth\":0,\"maxPages\":5},"
+                    + "\"contentTypes\":[\"text/html\",\"text/*\"],\"suggestions\":{\"words\":[\"Zyzzyva\",\"zyzzyvas\"]},"
+                    + "\"memory\":{\"writeBufferBytes\":" + (16 << 20) + "}}"));
+            assertEquals(0, saved.get("crawl").get("depth").asInt());
+            assertEquals(List.of("memory.writeBufferBytes"), texts(saved.get("restartRequired")));
+            assertTrue(send(base, "GET", "/suggest.json?query=zyzz", null).body().contains("zyzzyva"));
+            assertTrue(Files.readString(data.resolve("settings.json")).contains("16777216"));
 
-                // a crawl that names no depth, page limit or content types gets the saved defaults
-                JsonNode started = ok(send(base, "POST", "/api/crawl", "{\"url\":\"" + peer.siteBase + "index.html\","
-                        + "\"minDelayMs\":0}"));
-                String id = started.get("id").asText();
-                JsonNode progress = awaitFinished(base, id);
-                assertEquals(0, progress.get("profile").get("depth").asInt());
-                assertEquals(5, progress.get("profile").get("maxPages").asInt());
-                assertEquals(List.of("text/html", "text/*"), texts(progress.get("profile").get("contentTypes")));
-                assertEquals(1, progress.get("fetched").asInt(), "depth 0 fetches the start page only: " + progress);
-                // what the profile says wins over the defaults
-                JsonNode deep = ok(send(base, "POST", "/api/crawl", "{\"url\":\"" + peer.siteBase + "faq.html\","
-                        + "\"depth\":2,\"minDelayMs\":0}"));
-                assertEquals(2, awaitFinished(base, deep.get("id").asText()).get("profile").get("depth").asInt());
-            }
-            // the next start reads the file: the memory bound is in use, nothing waits for a restart any more
-            try (PeerNode again = peerAt(data)) {
-                JsonNode s = ok(send(again.baseUrl(), "GET", "/api/settings", null));
-                assertEquals(0, s.get("crawl").get("depth").asInt());
-                assertEquals(16 << 20, s.get("running").get("writeBufferBytes").asInt());
-                assertEquals(0, s.get("restartRequired").size(), s.toString());
-                assertEquals(16L << 20, again.context().config().writeBufferBytes());
-            }
-        } finally {
-            try (var w = Files.walk(data)) {
-                w.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
+            // a crawl that names no depth, page limit or content types gets the saved defaults
+            JsonNode started = ok(send(base, "POST", "/api/crawl", "{\"url\":\"" + peer.siteBase + "index.html\","
+                    + "\"minDelayMs\":0}"));
+            String id = started.get("id").asText();
+            JsonNode progress = awaitFinished(base, id);
+            assertEquals(0, progress.get("profile").get("depth").asInt());
+            assertEquals(5, progress.get("profile").get("maxPages").asInt());
+            assertEquals(List.of("text/html", "text/*"), texts(progress.get("profile").get("contentTypes")));
+            assertEquals(1, progress.get("fetched").asInt(), "depth 0 fetches the start page only: " + progress);
+            // what the profile says wins over the defaults
+            JsonNode deep = ok(send(base, "POST", "/api/crawl", "{\"url\":\"" + peer.siteBase + "faq.html\","
+                    + "\"depth\":2,\"minDelayMs\":0}"));
+            assertEquals(2, awaitFinished(base, deep.get("id").asText()).get("profile").get("depth").asInt());
+        }
+        // the next start reads the file: the memory bound is in use, nothing waits for a restart any more
+        try (PeerNode again = peerAt(data)) {
+            JsonNode s = ok(send(again.baseUrl(), "GET", "/api/settings", null));
+            assertEquals(0, s.get("crawl").get("depth").asInt());
+            assertEquals(16 << 20, s.get("running").get("writeBufferBytes").asInt());
+            assertEquals(0, s.get("restartRequired").size(), s.toString());
+            assertEquals(16L << 20, again.context().config().writeBufferBytes());
         }
     }
 
@@ -125,7 +116,7 @@ class ConsoleSettingsAndEditsTest {
             JsonNode p = ok(send(base, "GET", "/api/crawl/" + id, null));
             if (!p.get("state").asText().equals("running")) return p;
             if (System.nanoTime() > deadline) throw new AssertionError("crawl still running: " + p);
-            Thread.onSpinWait();
+            java.util.concurrent.TimeUnit.MILLISECONDS.sleep(100); // polling interval of a deadline-bounded wait
         }
     }
 
