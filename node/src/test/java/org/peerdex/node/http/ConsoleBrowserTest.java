@@ -330,9 +330,9 @@ class ConsoleBrowserTest {
             new WebDriverWait(browser, Duration.ofSeconds(40)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
                     .until(d -> !d.findElements(By.cssSelector("#ring line.traffic.live[data-peer='" + other + "']")).isEmpty());
             screenshot("admin-network");
-            String sent = browser.findElement(By.xpath("//table[@id='peers']//tr[contains(., '" + other + "')]/td[contains(@class,'sent')]"))
-                    .getAttribute("data-messages");
-            assertTrue(Long.parseLong(sent) > 0, "messages sent to " + other + ": " + sent);
+            // the table is re-rendered on every poll: the read is retried while it is stale
+            await().until(d -> Long.parseLong(d.findElement(By.xpath("//table[@id='peers']//tr[contains(., '" + other
+                    + "')]/td[contains(@class,'sent')]")).getAttribute("data-messages")) > 0);
             browser.findElement(By.id("ring-word")).sendKeys("replication");
             browser.findElement(By.cssSelector("#ring-word-form button")).click();
             await().until(d -> d.findElements(By.cssSelector("#ring line.partition")).size() == 16
