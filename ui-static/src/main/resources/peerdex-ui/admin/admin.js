@@ -407,7 +407,7 @@
       svg.push('<text x="-30" y="4">' + peers.length + ' peer' + (peers.length === 1 ? '' : 's') + '</text>');
       $('ring').innerHTML = svg.join('');
       document.querySelector('#peers tbody').innerHTML = peers.map((p) => '<tr class="peer-row ' + esc(p.role) + '"><td>' + esc(p.peerId) + (p.self ? ' (this peer)' : '') +
-        '</td><td>' + esc(p.role) + '</td><td>' + esc(p.position) + '</td><td>' +
+        '</td><td>' + esc(p.role) + '</td><td title="' + esc(p.position) + '">' + (Number(p.position) / MAX_POS).toFixed(4) + '</td><td>' +
         ((p.ranges && p.ranges[0]) ? (100 * p.ranges[0].share).toFixed(1) + '%' : '–') + '</td><td>' + esc(p.http || p.address) +
         '</td><td>' + (p.lastSeen ? esc(new Date(p.lastSeen).toISOString().slice(11, 19)) : '') + '</td>' + trafficCells(traffic[p.peerId], delta[p.peerId]) +
         '</tr>').join('');
