@@ -293,7 +293,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private void meter(ActorRef<?> owner, PeerId target, Object message) {
         if (!owner.path().address().hasGlobalScope()) return;
         if (cost == null) cost = new WireCost(ctx.getSystem());
-        stats.traffic.sent(target.value(), cost.bytes(message));
+        WireCost c = cost;
+        // measuring means serializing again: off the actor's thread
+        CompletableFuture.runAsync(() -> stats.traffic.sent(target.value(), c.bytes(message)), blocking);
     }
 
     private void retryLater(Pending p, long now, String why) {

@@ -210,7 +210,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             }
         }
         if (cost == null) cost = new WireCost(ctx.getSystem());
-        stats.traffic.received(peer == null ? addressOf(replyTo) : peer, cost.bytes(m));
+        String sender = peer == null ? addressOf(replyTo) : peer;
+        WireCost c = cost;
+        // measuring means serializing again: off the actor's thread, so lookups are not slowed down
+        CompletableFuture.runAsync(() -> stats.traffic.received(sender, c.bytes(m)), blocking);
     }
 
     /** Runs a handler; a message that makes it throw is counted and dropped, the actor lives on. */
