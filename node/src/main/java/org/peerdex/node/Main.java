@@ -90,21 +90,22 @@ public final class Main implements Callable<Integer> {
             System.err.println("peerdex: " + e.getMessage());
             return 2;
         }
-        PeerNode node;
+        RejoiningPeer peer;
         try {
-            node = PeerNode.start(config);
+            peer = RejoiningPeer.start(config);
         } catch (StartupException e) {
             System.err.println("peerdex: " + e.getMessage());
             return 2;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                node.whenTerminated().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                peer.node().whenTerminated().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
             } catch (Exception ignored) {
                 // the JVM is going down anyway
             }
         }, "peerdex-shutdown-wait"));
-        node.whenTerminated().toCompletableFuture().join();
+        // a peer downed by the cluster (the smaller side of a partition) starts again: see RejoiningPeer
+        peer.whenStopped().toCompletableFuture().join();
         return 0;
     }
 
