@@ -36,6 +36,10 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--network", paramLabel = "NAME", description = "network name (peerdex.network; default peerdex)")
     String network;
 
+    @Option(names = "--network-secret", paramLabel = "SECRET",
+            description = "shared secret of a private network (peerdex.network-secret; env PEERDEX_NETWORK_SECRET)")
+    String networkSecret;
+
     @Option(names = "--mode", paramLabel = "MODE", description = "p2p, intranet or portal (peerdex.mode; default p2p)")
     String mode;
 
@@ -64,6 +68,9 @@ public final class Main implements Callable<Integer> {
             overrides = overrides.withValue("peerdex.cluster.seeds", ConfigValueFactory.fromIterable(seeds));
         }
         if (network != null) overrides = overrides.withValue("peerdex.network", ConfigValueFactory.fromAnyRef(network));
+        if (networkSecret != null) {
+            overrides = overrides.withValue("peerdex.network-secret", ConfigValueFactory.fromAnyRef(networkSecret));
+        }
         if (mode != null) {
             NodeConfig.Mode.parse(mode);
             overrides = overrides.withValue("peerdex.mode", ConfigValueFactory.fromAnyRef(mode));
@@ -90,21 +97,22 @@ public final class Main implements Callable<Integer> {
             System.err.println("peerdex: " + e.getMessage());
             return 2;
         }
-        PeerNode node;
+        RejoiningPeer peer;
         try {
-            node = PeerNode.start(config);
+            peer = RejoiningPeer.start(config);
         } catch (StartupException e) {
             System.err.println("peerdex: " + e.getMessage());
             return 2;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                node.whenTerminated().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                peer.node().whenTerminated().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
             } catch (Exception ignored) {
                 // the JVM is going down anyway
             }
         }, "peerdex-shutdown-wait"));
-        node.whenTerminated().toCompletableFuture().join();
+        // a peer downed by the cluster (the smaller side of a partition) starts again: see RejoiningPeer
+        peer.whenStopped().toCompletableFuture().join();
         return 0;
     }
 

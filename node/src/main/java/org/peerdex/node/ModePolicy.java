@@ -24,6 +24,21 @@ public record ModePolicy(NodeConfig.Mode mode, boolean searchNeedsAccount, boole
         return new ModePolicy(nc.mode(), nc.mode() == NodeConfig.Mode.INTRANET && required, loopback, sites);
     }
 
+    /**
+     * Intranet mode is a private network: it needs its own network name (not the public "peerdex") and a
+     * shared secret ({@code --network NAME --network-secret SECRET}), so no stranger joins or sends index.
+     */
+    public static void checkNetwork(NodeConfig nc) {
+        if (nc.mode() != NodeConfig.Mode.INTRANET) return;
+        var c = nc.raw().getConfig("peerdex");
+        String secret = c.hasPath("network-secret") ? c.getString("network-secret") : "";
+        if ("peerdex".equals(nc.network()) || secret.isEmpty()) {
+            throw new IllegalArgumentException("intranet mode needs a private network: --network NAME (not 'peerdex') "
+                    + "and --network-secret SECRET (or PEERDEX_NETWORK_SECRET)");
+        }
+        if (secret.length() < 12) throw new IllegalArgumentException("the network secret must have at least 12 characters");
+    }
+
     /** The DHT (remote search, replication) runs in p2p and intranet mode; a portal answers from its own index. */
     public boolean dht() {
         return mode != NodeConfig.Mode.PORTAL;

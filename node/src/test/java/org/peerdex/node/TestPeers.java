@@ -15,13 +15,13 @@ import java.util.Map;
 import org.peerdex.node.http.Json;
 
 /** Config and HTTP helpers for tests that run real peers on 127.0.0.1 with ports chosen by the OS. */
-final class TestPeers {
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+public final class TestPeers {
+    public static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private TestPeers() {}
 
     /** A peer config over the defaults: the given data directory, HTTP and cluster ports 0. */
-    static Config config(Path dataDir, Map<String, Object> more) {
+    public static Config config(Path dataDir, Map<String, Object> more) {
         Map<String, Object> m = new HashMap<>();
         m.put("peerdex.data-dir", dataDir.toString());
         m.put("peerdex.http.host", "127.0.0.1");
@@ -32,18 +32,18 @@ final class TestPeers {
         return ConfigFactory.parseMap(m).withFallback(ConfigFactory.load()).resolve();
     }
 
-    static Config config(Path dataDir) {
+    public static Config config(Path dataDir) {
         return config(dataDir, Map.of());
     }
 
     /** A response: status code and parsed JSON body. */
-    record Reply(int status, JsonNode json, String contentType) {}
+    public record Reply(int status, JsonNode json, String contentType) {}
 
-    static Reply get(String url) throws IOException, InterruptedException {
+    public static Reply get(String url) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build());
     }
 
-    static Reply send(HttpRequest request) throws IOException, InterruptedException {
+    public static Reply send(HttpRequest request) throws IOException, InterruptedException {
         HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         return new Reply(r.statusCode(), Json.MAPPER.readTree(r.body()),
                 r.headers().firstValue("content-type").orElse(""));

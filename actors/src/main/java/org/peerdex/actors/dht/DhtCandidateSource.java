@@ -31,11 +31,16 @@ public final class DhtCandidateSource implements CandidateSource {
     private final ActorSystem<?> system;
     private final DhtPeer dht;
     private final Executor blocking;
+    /** how long after a ring change lookups also ask previous holders */
+    private final java.time.Duration handoffWindow;
 
     public DhtCandidateSource(ActorSystem<?> system, DhtPeer dht) {
         this.system = system;
         this.dht = dht;
         this.blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        var config = system.settings().config();
+        this.handoffWindow = config.hasPath("peerdex.dht.handoff-window")
+                ? config.getDuration("peerdex.dht.handoff-window") : java.time.Duration.ofSeconds(60);
     }
 
     @Override
@@ -63,8 +68,10 @@ public final class DhtCandidateSource implements CandidateSource {
         long id = SEQ.incrementAndGet();
         ActorRef<RemoteSearch.Event> bridge = system.systemActorOf(bridge(terms, words, replyTo),
                 "dht-source-" + id, Props.empty());
-        system.systemActorOf(RemoteSearch.create(new RemoteSearch.Request(words, limit), view, dht.placement(),
-                dht.settings(), null, bridge), "remote-search-" + id, Props.empty());
+        List<org.peerdex.protocol.ring.Ring> previous = dht.view().recentRings(handoffWindow,
+                DhtEnvironment.get(system).millis());
+        system.systemActorOf(RemoteSearch.create(new RemoteSearch.Request(words, limit), view, previous,
+                dht.placement(), dht.settings(), null, bridge), "remote-search-" + id, Props.empty());
     }
 
     /** Stores each batch's metadata locally, then forwards the batch; order is kept by chaining the writes. */

@@ -1,18 +1,52 @@
 package org.peerdex.actors.dht;
 
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.protocol.ring.Ring;
 
-/** The newest PeerView, readable from any thread (HTTP routes, candidate sources); fed by a tiny subscriber. */
+/**
+ * The newest PeerView, readable from any thread (HTTP routes, candidate sources); fed by a tiny subscriber. It
+ * also remembers the rings that were current shortly before ({@link #recentRings}): right after a ring change a
+ * new holder may not have its copies yet, so a lookup also asks a holder under an earlier ring (hand-off).
+ */
 public final class LatestView {
+    /** Rings remembered at most (several changes in one hand-off window: churn). */
+    private static final int MAX_HISTORY = 16;
     private final AtomicReference<PeerView> view = new AtomicReference<>();
+    /** Earlier rings, newest first, each with the times it became and stopped being current. */
+    private final Deque<Replaced> history = new ArrayDeque<>();
+    private long currentSince;
+
+    private record Replaced(Ring ring, long since, long until) {
+        long tenure() {
+            return until - since;
+        }
+    }
 
     /** The subscriber to register with {@link PeerDirectory.SubscribeView}. */
     public Behavior<PeerView> subscriber() {
-        return Behaviors.receiveMessage(v -> {
-            view.set(v);
-            return Behaviors.same();
+        return Behaviors.setup(ctx -> {
+            DhtEnvironment env = DhtEnvironment.get(ctx.getSystem());
+            return Behaviors.receiveMessage(v -> {
+                // under the lock: a reader that saw this view (then asks recentRings) also sees the ring it replaced
+                synchronized (history) {
+                    PeerView before = view.getAndSet(v);
+                    long now = env.millis();
+                    if (before == null) currentSince = now;
+                    if (before != null && v != null && !before.ring().members().equals(v.ring().members())) {
+                        history.addFirst(new Replaced(before.ring(), currentSince, now));
+                        currentSince = now;
+                        while (history.size() > MAX_HISTORY) history.removeLast();
+                    }
+                }
+                return Behaviors.same();
+            });
         });
     }
 
@@ -25,5 +59,25 @@ public final class LatestView {
     public boolean hasOtherPeers() {
         PeerView v = view.get();
         return v != null && !v.others().isEmpty();
+    }
+
+    /**
+     * The rings that were current at some moment of the last {@code window} (the current one excluded), the one
+     * that stood longest first: its holders had the most time to receive their copies (rings of a few moments,
+     * as while peers start one after another, come last). Empty when the ring has been stable. Read
+     * {@link #get()} first, then this: the pair is then consistent.
+     */
+    public List<Ring> recentRings(Duration window, long nowMillis) {
+        List<Replaced> recent = new ArrayList<>();
+        if (window.isZero() || window.isNegative()) return List.of();
+        long since = nowMillis - window.toMillis();
+        synchronized (history) {
+            for (Replaced r : history) {
+                if (r.until() < since) break;
+                recent.add(r);
+            }
+        }
+        recent.sort(java.util.Comparator.comparingLong(Replaced::tenure).reversed());
+        return recent.stream().map(Replaced::ring).toList();
     }
 }

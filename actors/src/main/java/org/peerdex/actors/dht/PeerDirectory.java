@@ -87,6 +87,9 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private final List<ActorRef<PeerView>> subscribers = new ArrayList<>();
     private PeerView view;
     private long version;
+    /** a private network's secret check: hellos without a valid proof are not taken into the view */
+    private final NetworkProof proof;
+    private long refusedHellos;
 
     /**
      * @param self  this peer's info (its directory field must be the ref this behavior will run as: use
@@ -104,12 +107,13 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private PeerDirectory(ActorContext<Command> ctx, PeerInfo self, KeyValueStore store) {
         super(ctx);
         this.ctx = ctx;
-        this.self = self;
+        this.proof = NetworkProof.from(ctx.getSystem().settings().config());
+        this.self = proof.sign(self);
         this.store = store;
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
-        peers.put(self.peerId(), self);
+        peers.put(this.self.peerId(), this.self);
         this.env = DhtEnvironment.get(ctx.getSystem());
-        lastSeen.put(self.peerId(), env.millis());
+        lastSeen.put(this.self.peerId(), env.millis());
         if (store != null) loadTable();
         // virtual peers are introduced through the simulated network instead (the receptionist would bypass it)
         if (ctx.getSystem().settings().config().getBoolean("peerdex.dht.use-receptionist")) {
@@ -176,7 +180,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     }
 
     private Behavior<Command> onHello(Hello m) {
-        learn(m.info());
+        if (!learn(m.info())) return this;
         m.info().directory().tell(new HelloReply(self));
         return this;
     }
@@ -186,8 +190,17 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         if (greeted.add(other)) other.tell(new Hello(self));
     }
 
-    private void learn(PeerInfo info) {
-        if (info.peerId().equals(self.peerId())) return;
+    /** Takes a peer into the view; false (and nothing learnt) when it did not prove the network secret. */
+    private boolean learn(PeerInfo info) {
+        if (!proof.verify(info)) {
+            // a bounded log: a stranger greeting every few seconds must not flood it
+            if (refusedHellos++ % 100 == 0) {
+                ctx.getLog().warn("refused peer {} at {}: no valid proof of this private network's secret ({} refused)",
+                        info.peerId(), info.directory().path().address(), refusedHellos);
+            }
+            return false;
+        }
+        if (info.peerId().equals(self.peerId())) return true;
         PeerInfo before = peers.put(info.peerId(), info);
         greeted.add(info.directory());
         lastSeen.put(info.peerId(), env.millis());
@@ -196,6 +209,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             persist(info);
             publish();
         }
+        return true;
     }
 
     private Behavior<Command> onListing(ListingChanged m) {

@@ -37,6 +37,11 @@ import org.peerdex.storage.rwi.Posting;
  * posting lists never travel. URL metadata is fetched once per URL, batched per holder. Results arrive as
  * {@link Found} events, then one {@link Finished} with the network cost; remote postings are cached locally
  * with a TTL. Requests go to ShardOwner refs from the {@link PeerView}, so any transport works.
+ * <p>Hand-off: right after a ring change a new holder may not have received its copies yet and would answer
+ * "nothing" for a key it does hold. When the holder chosen for a key was not a holder under the ring of the
+ * recent past that stood longest ({@code previousRings}, that one first), the key is also asked of a live peer
+ * that held it under that ring (or the next one), and the answers are merged (counts: the larger; filters: the one over more postings; postings:
+ * the union). {@link Cost#handoffRequests()} counts these extra requests.
  */
 public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     public sealed interface Command {}
@@ -73,7 +78,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      * cost, from the counts the holders reported and the measured bytes per posting.
      */
     public record Cost(int peersAsked, int peersAnswered, long messages, long bytes, long naiveBytes,
-                       long firstResultMillis, long elapsedMillis, int timeouts) {}
+                       long firstResultMillis, long elapsedMillis, int timeouts, int handoffRequests) {}
 
     /** Best partial score first; ties by URL hash, so the order does not depend on reply order. */
     static final Comparator<RemoteCandidate> BEST_FIRST = Comparator
@@ -87,13 +92,25 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private enum Phase { COUNT, FILTER, FILTERED, RAREST, METADATA, DONE }
 
-    /** An outstanding request: to whom, for which keys, which attempt. */
-    private record Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt) {}
+    /**
+     * An outstanding request: to whom, for which keys, which attempt; {@code extra} ≥ 0 for a hand-off request
+     * (the index into its keys' previous holders, the next is asked when this one fails), -1 otherwise.
+     */
+    private record Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt, int extra) {
+        Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt) {
+            this(peer, keys, urls, attempt, -1);
+        }
+
+        boolean isExtra() {
+            return extra >= 0;
+        }
+    }
 
     private final ActorContext<Command> ctx;
     private final TimerScheduler<Command> timers;
     private final Request request;
     private final PeerView view;
+    private final List<org.peerdex.protocol.ring.Ring> previousRings;
     private final Placement placement;
     private final DhtSettings settings;
     private final PeerStorage cache;
@@ -114,32 +131,47 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private long totalPostingsCounted;
     private long firstResult = -1;
     private int timeouts;
+    private int handoffRequests;
     private boolean incomplete;
     private Phase phase;
     private final Map<RangeKey, Integer> counts = new HashMap<>();
     private final Map<Integer, BloomFilter> filters = new HashMap<>();
+    private final Map<Integer, Integer> filterCounts = new HashMap<>();
+    /** per key of the current phase: the live previous holders to ask during hand-off, in order */
+    private final Map<RangeKey, List<PeerId>> previousHolders = new HashMap<>();
     private final Map<Integer, WordHash> rarest = new HashMap<>();
     private final Map<RangeKey, List<Posting>> postings = new HashMap<>();
     private final Map<UrlHash, PeerId> answeredBy = new HashMap<>();
     private final Map<UrlHash, RemoteCandidate> candidates = new LinkedHashMap<>();
     private final Map<UrlHash, UrlMetadata> metadata = new HashMap<>();
 
-    /**
-     * @param cache where remote results are cached with a TTL (null: don't cache)
-     */
+    /** A lookup over a settled ring (no hand-off requests); see the other {@code create}. */
     public static Behavior<Command> create(Request request, PeerView view, Placement placement, DhtSettings settings,
                                            PeerStorage cache, ActorRef<Event> replyTo) {
+        return create(request, view, List.of(), placement, settings, cache, replyTo);
+    }
+
+    /**
+     * @param previousRings the rings current shortly before {@code view}'s, the longest-standing first
+     *                      ({@link LatestView#recentRings}); empty: the ring is settled
+     * @param cache         where remote results are cached with a TTL (null: don't cache)
+     */
+    public static Behavior<Command> create(Request request, PeerView view, List<org.peerdex.protocol.ring.Ring> previousRings,
+                                           Placement placement, DhtSettings settings, PeerStorage cache,
+                                           ActorRef<Event> replyTo) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-                new RemoteSearch(ctx, timers, request, view, placement, settings, cache, replyTo)));
+                new RemoteSearch(ctx, timers, request, view, previousRings, placement, settings, cache, replyTo)));
     }
 
     private RemoteSearch(ActorContext<Command> ctx, TimerScheduler<Command> timers, Request request, PeerView view,
-                         Placement placement, DhtSettings settings, PeerStorage cache, ActorRef<Event> replyTo) {
+                         List<org.peerdex.protocol.ring.Ring> previousRings, Placement placement, DhtSettings settings,
+                         PeerStorage cache, ActorRef<Event> replyTo) {
         super(ctx);
         this.ctx = ctx;
         this.timers = timers;
         this.request = request;
         this.view = view;
+        this.previousRings = List.copyOf(previousRings);
         this.placement = placement;
         this.settings = settings;
         this.cache = cache;
@@ -186,9 +218,31 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         return holders.get((start + attempt) % holders.size());
     }
 
-    /** Groups keys by the holder chosen for this attempt and sends one request per holder. */
+    /**
+     * During hand-off: the live peers that held this key under the recent rings (the longest-standing ring
+     * first), when the chosen holder was not a holder under that ring (it may not have its copy yet); empty when
+     * no extra request is needed. Some may be dead without being out of the view yet: they are tried in order.
+     */
+    private List<PeerId> previousHolders(RangeKey key, PeerId chosen) {
+        if (previousRings.isEmpty()) return List.of();
+        long position = key.position(placement.partitions());
+        if (placement.holders(position, previousRings.get(0)).contains(chosen)) return List.of();
+        java.util.LinkedHashSet<PeerId> out = new java.util.LinkedHashSet<>();
+        for (var ring : previousRings) {
+            for (PeerId h : placement.holders(position, ring)) {
+                if (!h.equals(chosen) && view.peers().containsKey(h)) out.add(h);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Groups keys by the holder chosen for this attempt and sends one request per holder; keys whose chosen holder
+     * is new since a recent ring change also go to a previous holder.
+     */
     private void dispatch(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets, int attempt) {
         Map<PeerId, List<RangeKey>> byPeer = new LinkedHashMap<>();
+        List<RangeKey> handoff = new ArrayList<>();
         for (RangeKey k : keys) {
             PeerId h = holderFor(k, attempt);
             if (h == null) {
@@ -196,19 +250,42 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 continue;
             }
             byPeer.computeIfAbsent(h, x -> new ArrayList<>()).add(k);
+            List<PeerId> before = previousHolders(k, h);
+            if (!before.isEmpty()) {
+                previousHolders.put(k, before);
+                handoff.add(k);
+            }
         }
+        sendAll(byPeer, urlSets, attempt, -1);
+        dispatchExtra(handoff, urlSets, 0);
+    }
+
+    /** Hand-off requests: each key to its {@code index}-th previous holder. */
+    private void dispatchExtra(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets, int index) {
+        Map<PeerId, List<RangeKey>> byPeer = new LinkedHashMap<>();
+        for (RangeKey k : keys) {
+            List<PeerId> before = previousHolders.getOrDefault(k, List.of());
+            if (index < before.size()) byPeer.computeIfAbsent(before.get(index), x -> new ArrayList<>()).add(k);
+        }
+        sendAll(byPeer, urlSets, 0, index);
+    }
+
+    private void sendAll(Map<PeerId, List<RangeKey>> byPeer, Map<RangeKey, List<UrlHash>> urlSets, int attempt,
+                         int extra) {
         byPeer.forEach((peer, ks) -> {
             for (int i = 0; i < ks.size(); i += settings.maxKeysPerRequest()) {
-                send(peer, ks.subList(i, Math.min(ks.size(), i + settings.maxKeysPerRequest())), urlSets, attempt);
+                send(peer, ks.subList(i, Math.min(ks.size(), i + settings.maxKeysPerRequest())), urlSets, attempt, extra);
             }
         });
     }
 
-    private void send(PeerId peer, List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets, int attempt) {
+    private void send(PeerId peer, List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets, int attempt,
+                      int extra) {
         var owner = view.owner(peer);
         if (owner.isEmpty()) return;
         long id = nextRequest++;
-        outstanding.put(id, new Outstanding(peer, List.copyOf(keys), null, attempt));
+        if (extra >= 0) handoffRequests++;
+        outstanding.put(id, new Outstanding(peer, List.copyOf(keys), null, attempt, extra));
         switch (phase) {
             case COUNT -> ask(id, peer, owner.get(), ShardOwner.CountReply.class,
                     r -> new ShardOwner.CountRequest(queryId, List.copyOf(keys), r));
@@ -264,6 +341,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         Outstanding o = outstanding.remove(m.requestId());
         if (o == null) return this;
         timeouts++;
+        if (o.isExtra()) return retryExtra(o);
         ctx.getLog().debug("lookup at {} timed out; asking another holder", o.peer());
         if (phase == Phase.METADATA) {
             retryMetadata(o);
@@ -285,12 +363,24 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (m.reply() instanceof ShardOwner.CountReply r) {
             if (!r.error().isEmpty() || r.counts().size() != o.keys().size()) return retry(o, r.error());
             for (int i = 0; i < o.keys().size(); i++) {
-                counts.put(o.keys().get(i), r.counts().get(i));
-                totalPostingsCounted += r.counts().get(i);
+                // two holders during hand-off: the one that has more (a new holder may have nothing yet)
+                int n = r.counts().get(i);
+                Integer before = counts.get(o.keys().get(i));
+                if (before == null || n > before) {
+                    counts.put(o.keys().get(i), n);
+                    totalPostingsCounted += n - (before == null ? 0 : before);
+                }
             }
         } else if (m.reply() instanceof ShardOwner.FilterReply r) {
             if (!r.error().isEmpty() || r.filters().size() != o.keys().size()) return retry(o, r.error());
-            for (int i = 0; i < o.keys().size(); i++) filters.put(o.keys().get(i).partition(), r.filters().get(i));
+            for (int i = 0; i < o.keys().size(); i++) {
+                int p = o.keys().get(i).partition();
+                int n = i < r.counts().size() ? r.counts().get(i) : 0;
+                if (!filters.containsKey(p) || n > filterCounts.getOrDefault(p, 0)) {
+                    filters.put(p, r.filters().get(i));
+                    filterCounts.put(p, n);
+                }
+            }
         } else if (m.reply() instanceof ShardOwner.LookupReply r) {
             if (!r.error().isEmpty()) return retry(o, r.error());
             for (ShardOwner.KeyPostings kp : r.results()) {
@@ -334,8 +424,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private Behavior<Command> retry(Outstanding o, String why) {
         ctx.getLog().debug("holder {} answered with an error ({}); asking another", o.peer(), why);
+        if (o.isExtra()) return retryExtra(o);
         if (phase == Phase.METADATA) retryMetadata(o);
         else dispatch(o.keys(), phase == Phase.RAREST ? rarestUrlSets : null, o.attempt() + 1);
+        return maybeAdvance();
+    }
+
+    /** A hand-off request failed: its keys go to their next previous holder, if any. */
+    private Behavior<Command> retryExtra(Outstanding o) {
+        dispatchExtra(o.keys(), phase == Phase.RAREST ? rarestUrlSets : null, o.extra() + 1);
         return maybeAdvance();
     }
 
@@ -522,7 +619,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         all.sort(BEST_FIRST);
         double perPosting = postingsReceived == 0 ? 40.0 : (double) postingBytes / postingsReceived;
         long naive = (long) (totalPostingsCounted * perPosting);
-        Cost c = new Cost(asked.size(), answered.size(), messages, bytes, naive, firstResult, elapsedMillis(), timeouts);
+        Cost c = new Cost(asked.size(), answered.size(), messages, bytes, naive, firstResult, elapsedMillis(), timeouts,
+                handoffRequests);
         replyTo.tell(new Finished(all, c, !incomplete));
         if (cache != null && settings.cacheRemoteResults() && !all.isEmpty()) cacheLocally(all);
         return Behaviors.stopped();

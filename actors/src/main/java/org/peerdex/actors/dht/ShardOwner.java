@@ -118,6 +118,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final SenderGuard guard;
     private final java.util.concurrent.atomic.AtomicInteger lookupsInFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final int maxLookupsInFlight;
+    /** a private network: only peers in the view (they proved the secret) are answered and stored for */
+    private final boolean privateNetwork;
     /** URLs the dht-scope blacklist blocked (see DhtBlacklist); touched on the blocking dispatcher */
     private final java.util.Set<org.peerdex.protocol.hash.UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
     private PeerView view;
@@ -145,6 +147,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 c.hasPath("peerdex.dht.sender-lookup-rate") ? c.getDouble("peerdex.dht.sender-lookup-rate") : 500,
                 intOr(c, "peerdex.dht.sender-lookup-burst", 200));
         this.maxLookupsInFlight = intOr(c, "peerdex.dht.max-lookups-in-flight", 64);
+        this.privateNetwork = NetworkProof.from(c).enabled();
         // virtual peers are introduced through the simulated network instead
         if (c.getBoolean("peerdex.dht.use-receptionist")) {
             ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
@@ -240,6 +243,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             stats.blockedMessages.incrementAndGet();
             return this;
         }
+        if (!isMember(replyTo)) {
+            stats.refusedMessages.incrementAndGet();
+            return guarded(m, x -> error(x, NOT_A_MEMBER));
+        }
         // senders in this ActorSystem (a simulation's virtual peers) share one address: only remote ones are metered
         boolean remote = replyTo.path().address().hasGlobalScope();
         if (remote && guard.acquireLookup(address, env.millis()) > 0
@@ -250,9 +257,26 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         return guarded(m, handler);
     }
 
+    private static final String NOT_A_MEMBER = "not a member of this private network";
+
+    /** In a private network: is the sender (its reply-to's address) a peer of the view, or in this ActorSystem? */
+    private boolean isMember(ActorRef<?> replyTo) {
+        if (!privateNetwork || !replyTo.path().address().hasGlobalScope()) return true;
+        PeerView v = view;
+        if (v == null) return false;
+        for (PeerInfo i : v.peers().values()) {
+            if (i.directory().path().address().equals(replyTo.path().address())) return true;
+        }
+        return false;
+    }
+
     /** Answers a lookup with a "busy" error so the asker tries another holder. */
     private Behavior<Command> busy(Object m) {
-        String why = "busy: too many lookups";
+        return error(m, "busy: too many lookups");
+    }
+
+    /** Answers a lookup with an error. */
+    private Behavior<Command> error(Object m, String why) {
         if (m instanceof CountRequest r) r.replyTo().tell(new CountReply(r.queryId(), self, List.of(), why));
         else if (m instanceof FilterRequest r) r.replyTo().tell(new FilterReply(r.queryId(), self, List.of(), List.of(), why));
         else if (m instanceof LookupRequest r) r.replyTo().tell(new LookupReply(r.queryId(), self, List.of(), why));
@@ -297,6 +321,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         if (guard.isBlocked(m.from().value()) || guard.isBlocked(addressOf(m.replyTo()))) {
             stats.blockedMessages.incrementAndGet();
             return this;
+        }
+        if (!isMember(m.replyTo())) {
+            stats.refusedMessages.incrementAndGet();
+            return reply(m, Outcome.REFUSED, 0, NOT_A_MEMBER, 0);
         }
         // immutable lists (List.of, List.copyOf) throw on contains(null)
         if (m.metadata().stream().anyMatch(java.util.Objects::isNull)) return reject(m, "malformed: null metadata record");

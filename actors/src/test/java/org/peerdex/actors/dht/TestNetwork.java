@@ -69,14 +69,21 @@ final class TestNetwork implements AutoCloseable {
 
     /** Starts a peer and joins it to the first one (the first joins itself). */
     Peer start(String name, boolean accept) {
-        Config cfg = config(accept);
+        return start(name, accept, PeerId.random(random), ConfigFactory.empty());
+    }
+
+    /**
+     * Starts a peer with this id over the data directory {@code name} (a restart when it exists), with extra
+     * config over the test defaults, and joins it to the first running peer.
+     */
+    Peer start(String name, boolean accept, PeerId id, Config extra) {
+        Config cfg = extra.withFallback(config(accept));
         ActorSystem<SpawnProtocol.Command> system = ActorSystem.create(SpawnProtocol.create(), "peerdex-test", cfg);
         Cluster cluster = Cluster.get(system);
         cluster.manager().tell(Join.create(peers.isEmpty() ? cluster.selfMember().address()
                 : Cluster.get(peers.get(0).system()).selfMember().address()));
         PeerStorage storage = new PeerStorage(LevelDbStore.open(root.resolve(name), 4L << 20), PLACEMENT.partitions(),
                 1L << 20, false);
-        PeerId id = PeerId.random(random);
         DhtPeer dht = DhtPeer.spawn(DhtPeer.via(system), id, storage, PLACEMENT, DhtSettings.from(cfg),
                 cluster.selfMember().address().toString(), "");
         Peer p = new Peer(name, system, storage, dht);

@@ -52,7 +52,7 @@ public final class DocumentRoutes {
     }
 
     /** Validates the body; bad input throws IllegalArgumentException (HTTP 400). */
-    static IndexedDocument document(Map<?, ?> body) {
+    public static IndexedDocument document(Map<?, ?> body) {
         String url = string(body, "url", MAX_URL);
         String title = body.get("title") == null ? "" : string(body, "title", MAX_TITLE);
         String text = string(body, "text", MAX_TEXT);
