@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -22,6 +23,10 @@ import org.peerdex.actors.dht.DhtSettings;
 import org.peerdex.actors.dht.PeerDirectory;
 import org.peerdex.actors.dht.PeerView;
 import org.peerdex.actors.dht.RemoteSearch;
+import org.peerdex.actors.search.QueryCoordinator;
+import org.peerdex.actors.search.SearchRequest;
+import org.peerdex.actors.search.query.Query;
+import org.peerdex.actors.search.query.QueryParser;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
@@ -34,6 +39,7 @@ import org.peerdex.simulations.net.NetworkModel;
 import org.peerdex.simulations.net.Traffic;
 import org.peerdex.simulations.net.VirtualNetwork;
 import org.peerdex.simulations.peer.PeerHost;
+import org.peerdex.simulations.peer.PeerSearch;
 import org.peerdex.simulations.sim.SimDurations;
 import org.peerdex.simulations.sim.SimRuntime;
 import org.peerdex.simulations.workload.Corpus;
@@ -59,9 +65,13 @@ public final class Simulation implements AutoCloseable {
         Progress NONE = (p, f, s) -> {};
     }
 
-    /** One finished query. */
-    public record QueryResult(int index, int words, long startMicros, long latencyMicros, double recall,
-                              long messages, long bytes, boolean complete, int results) {}
+    /**
+     * One finished query: latency to the coordinator's Done (the final ranked page), first result to its first
+     * ResultFound (-1 if none), recall of the ranked top-10 against the oracle's; messages and bytes as the DHT
+     * source counted them; complete when every source and every peer asked answered.
+     */
+    public record QueryResult(int index, int words, long startMicros, long latencyMicros, long firstResultMicros,
+                              double recall, long messages, long bytes, boolean complete, int results) {}
 
     /** One point of the time series. */
     public record Sample(long atMicros, String phase, int upPeers, int ringMin, int ringMax, int[] histogram,
@@ -85,7 +95,7 @@ public final class Simulation implements AutoCloseable {
     private final List<ActorRef<PeerHost.Command>> hosts;
     private final int[] starts;
     private final Corpus corpus;
-    private final Oracle oracle = new Oracle();
+    private final Oracle oracle;
     private final int[] crawlerOf;
     private final SplittableRandom random;
     private final List<QueryResult> results = new ArrayList<>();
@@ -108,6 +118,9 @@ public final class Simulation implements AutoCloseable {
                 + "pekko.scheduler.implementation = \"org.peerdex.simulations.sim.SimScheduler\"\n"
                 + "pekko.actor.default-dispatcher { executor = \"org.peerdex.simulations.sim.SimExecutorConfigurator\"\n"
                 + "  throughput = 100 }\n"
+                // the internal dispatcher too: it runs the system guardian, which starts every systemActorOf child
+                // (the DHT candidate source's lookups); on a real thread those started at wall-clock times
+                + "pekko.actor.internal-dispatcher { executor = \"org.peerdex.simulations.sim.SimExecutorConfigurator\" }\n"
                 + "peerdex.blocking-dispatcher { type = Dispatcher\n"
                 + "  executor = \"org.peerdex.simulations.sim.SimExecutorConfigurator\" }\n"
                 + "peerdex.dht.use-receptionist = off\n"
@@ -121,13 +134,11 @@ public final class Simulation implements AutoCloseable {
                 .withFallback(scenario.dht().atPath("peerdex.dht"))
                 .withFallback(ConfigFactory.load());
         quietLogs();
-        this.system = ActorSystem.create(Behaviors.receive((ctx, m) -> {
-            m.spawned().accept(ctx.spawn(m.behavior(), m.name()));
-            return Behaviors.same();
-        }), "sim", config);
+        this.system = createDriven(rt, config);
         DhtEnvironment.get(system).simulate(rt::millis, random.nextLong());
         this.settings = DhtSettings.from(system.settings().config());
         this.placement = new Placement(new Partitions(scenario.partitionExponent()), scenario.redundancy());
+        this.oracle = new Oracle(placement.partitions());
         LinkSettings link = new LinkSettings(scenario.rttMillis(), scenario.rttSigma(), scenario.jitter(),
                 scenario.loss(), scenario.bandwidth());
         this.net = new VirtualNetwork(system, rt, new NetworkModel(scenario.peers(), link, random.split()));
@@ -147,6 +158,24 @@ public final class Simulation implements AutoCloseable {
         this.corpus = new Corpus(new Corpus.Settings(scenario.docs(), scenario.vocabulary(), scenario.zipf(),
                 scenario.docLengthMedian(), scenario.docLengthSigma()), random.nextLong());
         this.crawlerOf = new int[scenario.docs()];
+    }
+
+    /**
+     * Creates the system on a helper thread while this thread drives the simulation's queue: startup waits for
+     * the loggers, which run on the (simulated) internal dispatcher. Afterwards only the driver runs actors.
+     */
+    private static ActorSystem<SpawnHost> createDriven(SimRuntime rt, Config config) {
+        java.util.concurrent.CompletableFuture<ActorSystem<SpawnHost>> created = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> ActorSystem.create(Behaviors.<SpawnHost>receive((ctx, m) -> {
+                    m.spawned().accept(ctx.spawn(m.behavior(), m.name()));
+                    return Behaviors.same();
+                }), "sim", config));
+        while (!created.isDone()) {
+            rt.drain();
+            Thread.onSpinWait();
+        }
+        rt.drain();
+        return created.join();
     }
 
     private static void quietLogs() {
@@ -301,7 +330,7 @@ public final class Simulation implements AutoCloseable {
         SplittableRandom r = random.split();
         for (int d = 0; d < sc.docs(); d++) {
             IndexedDocument doc = corpus.document(d);
-            oracle.add(doc.metadata().urlHash(), doc.postings());
+            oracle.add(doc);
             int crawler = r.nextInt(n);
             crawlerOf[d] = crawler;
             byPeer.get(crawler).add(d);
@@ -334,7 +363,7 @@ public final class Simulation implements AutoCloseable {
         List<Posting> postings = new ArrayList<>();
         List<UrlMetadata> metadata = new ArrayList<>();
         for (IndexedDocument doc : docs) {
-            oracle.add(doc.metadata().urlHash(), doc.postings());
+            oracle.add(doc);
             storages[peer].writer().add(doc);
             postings.addAll(doc.postings());
             metadata.add(doc.metadata());
@@ -514,19 +543,46 @@ public final class Simulation implements AutoCloseable {
         search(from, q.index(), q.words(), r -> results.add(r));
     }
 
-    /** Runs one global lookup from peer {@code from}; {@code done} gets the result with its recall@10. */
+    /** Runs one query (oracle word ids) from peer {@code from}; {@code done} gets the result with its recall@10. */
     public void search(int from, int index, List<Integer> words, Consumer<QueryResult> done) {
-        List<WordHash> hashes = new ArrayList<>();
-        for (int w : words) hashes.add(oracle.word(w));
-        List<UrlHash> truth = oracle.top(words, 10);
+        Query q = QueryParser.parse(oracle.text(words));
+        List<UrlHash> truth = oracle.top(q, 10);
+        query(from, q, fin -> {
+            QueryCoordinator.Done d = fin.done();
+            double recall = truth.isEmpty() ? 1.0 : d.results().stream()
+                    .filter(r -> truth.contains(UrlHash.parse(r.urlHash()))).count() / (double) truth.size();
+            QueryCoordinator.Network n = d.network();
+            done.accept(new QueryResult(index, words.size(), fin.startMicros() - mainStart, fin.latencyMicros(),
+                    fin.firstResultMicros(), recall, n.messages(), n.bytes(), n.peersAnswered() >= n.peersAsked(),
+                    d.results().size()));
+        });
+    }
+
+    /** A query's end as seen from its peer: the coordinator's Done, and simulated times of the first and last result. */
+    public record Answer(QueryCoordinator.Done done, long startMicros, long firstResultMicros, long latencyMicros) {}
+
+    /**
+     * Runs one query at peer {@code from} as a node does: a QueryCoordinator over the peer's index and the DHT,
+     * ranked by the default profile, the first page of 10 (resource=global).
+     */
+    public void query(int from, Query q, Consumer<Answer> done) {
+        if (!net.isUp(from)) throw new IllegalStateException("peer " + from + " is down");
+        SearchRequest request = new SearchRequest(q, 10, 0, "global", "false", Set.of(), false, "text");
         long start = rt.nowMicros();
-        hosts.get(from).tell(new PeerHost.Search(new RemoteSearch.Request(hashes, 50), fin -> {
-            List<UrlHash> got = new ArrayList<>();
-            for (int i = 0; i < Math.min(10, fin.candidates().size()); i++) got.add(fin.candidates().get(i).url());
-            double recall = truth.isEmpty() ? 1.0 : got.stream().filter(truth::contains).count() / (double) truth.size();
-            done.accept(new QueryResult(index, words.size(), start - mainStart, rt.nowMicros() - start, recall,
-                    fin.cost().messages(), fin.cost().bytes(), fin.complete(), fin.candidates().size()));
+        long[] first = {-1};
+        hosts.get(from).tell(new PeerHost.Query(request, e -> {
+            if (e instanceof QueryCoordinator.ResultFound && first[0] < 0) first[0] = rt.nowMicros() - start;
+            if (e instanceof QueryCoordinator.Done d) done.accept(new Answer(d, start, first[0], rt.nowMicros() - start));
         }));
+    }
+
+    /** Runs one query at peer {@code from} and waits (in simulated time) for its final ranked page. */
+    public Answer queryAndWait(int from, Query q) {
+        Answer[] out = new Answer[1];
+        query(from, q, a -> out[0] = a);
+        rt.runUntil(() -> out[0] != null, 100_000, PeerSearch.SOURCE_TIMEOUT.toNanos() / 1000 * 3);
+        if (out[0] == null) throw new IllegalStateException("the query did not finish");
+        return out[0];
     }
 
     /** Lets {@code micros} of simulated time pass. */
@@ -534,11 +590,11 @@ public final class Simulation implements AutoCloseable {
         rt.runUntil(rt.nowMicros() + micros);
     }
 
-    /** Runs one lookup from peer {@code from} and waits (in simulated time) for its end. */
+    /** Runs one query from peer {@code from} and waits (in simulated time) for its final ranked page. */
     public QueryResult searchAndWait(int from, List<Integer> words) {
         QueryResult[] out = new QueryResult[1];
         search(from, -1, words, r -> out[0] = r);
-        rt.runUntil(() -> out[0] != null, 100_000, settings.searchTimeout().toNanos() / 1000 * 3);
+        rt.runUntil(() -> out[0] != null, 100_000, PeerSearch.SOURCE_TIMEOUT.toNanos() / 1000 * 3);
         if (out[0] == null) throw new IllegalStateException("the lookup did not finish");
         return out[0];
     }
@@ -692,6 +748,10 @@ public final class Simulation implements AutoCloseable {
         q.put("latencyMillisP50", percentile(lat, 50) / 1000.0);
         q.put("latencyMillisP95", percentile(lat, 95) / 1000.0);
         q.put("latencyMillisP99", percentile(lat, 99) / 1000.0);
+        long[] first = results.stream().mapToLong(QueryResult::firstResultMicros).filter(x -> x >= 0).toArray();
+        q.put("firstResultMillisP50", percentile(first, 50) / 1000.0);
+        q.put("firstResultMillisP95", percentile(first, 95) / 1000.0);
+        q.put("emptyShare", results.stream().filter(r -> r.results() == 0).count() / (double) Math.max(1, results.size()));
         q.put("messagesPerQuery", results.stream().mapToLong(QueryResult::messages).average().orElse(0));
         q.put("bytesPerQuery", results.stream().mapToLong(QueryResult::bytes).average().orElse(0));
         q.put("incompleteShare", results.stream().filter(r -> !r.complete()).count() / (double) Math.max(1, results.size()));

@@ -12,11 +12,11 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /** What the benchmarks share: the config of a peer on 127.0.0.1 with free ports, and removing its data. */
-final class BenchPeers {
+public final class BenchPeers {
     private BenchPeers() {}
 
     /** A peer over the defaults: this data directory, HTTP and cluster on 127.0.0.1 port 0, plus {@code more}. */
-    static Config config(Path dataDir, Map<String, Object> more) {
+    public static Config config(Path dataDir, Map<String, Object> more) {
         Map<String, Object> m = new HashMap<>();
         m.put("peerdex.data-dir", dataDir.toString());
         m.put("peerdex.http.host", "127.0.0.1");
@@ -28,7 +28,7 @@ final class BenchPeers {
     }
 
     /** Deletes a directory tree, deepest first. */
-    static void deleteTree(Path dir) {
+    public static void deleteTree(Path dir) {
         if (!Files.exists(dir)) return;
         try (Stream<Path> s = Files.walk(dir)) {
             s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

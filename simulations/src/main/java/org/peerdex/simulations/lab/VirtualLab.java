@@ -4,12 +4,11 @@ import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.peerdex.actors.dht.RemoteSearch;
-import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.actors.search.SearchResult;
+import org.peerdex.actors.search.query.QueryParser;
 import org.peerdex.simulations.Scenario;
 import org.peerdex.simulations.Simulation;
 import org.peerdex.simulations.workload.Corpus;
-import org.peerdex.storage.text.Tokenizer;
 
 /**
  * A lab of virtual peers for other people's tests: N peers of the real DHT actors over the modelled network, in
@@ -30,6 +29,7 @@ import org.peerdex.storage.text.Tokenizer;
 public final class VirtualLab implements AutoCloseable {
     private final Simulation sim;
     private long modified = 1_700_000_000_000L;
+    private final java.util.Map<org.peerdex.protocol.hash.UrlHash, String> urls = new java.util.HashMap<>();
 
     private VirtualLab(Simulation sim) {
         this.sim = sim;
@@ -61,7 +61,9 @@ public final class VirtualLab implements AutoCloseable {
 
     /** Indexes a page at {@code peer} (as its crawler would) and hands its postings to the peer's Replicator. */
     public void addDocument(int peer, String url, String title, String text) {
-        sim.indexDocuments(peer, List.of(Corpus.build(url, title, text, modified += 60_000)));
+        var doc = Corpus.build(url, title, text, modified += 60_000);
+        urls.put(doc.metadata().urlHash(), doc.metadata().url());
+        sim.indexDocuments(peer, List.of(doc));
     }
 
     /** Waits (simulated time, at most 30 minutes) until every live peer's outbox is empty. */
@@ -114,18 +116,27 @@ public final class VirtualLab implements AutoCloseable {
         sim.runFor(d.toNanos() / 1000);
     }
 
-    /** A global search from {@code peer}: the URLs of the best matches (by the DHT's partial score), at most 10. */
+    /**
+     * A search from {@code peer} as its node would answer it (resource=global: QueryCoordinator over its own index
+     * and the DHT, ranked by the default profile): the URLs of the first page of 10, best first.
+     */
     public List<String> search(int peer, String query) {
-        List<WordHash> words = new ArrayList<>();
-        for (String w : Tokenizer.plainWords(query)) words.add(WordHash.of(w));
-        if (words.isEmpty()) throw new IllegalArgumentException("the query has no words: " + query);
-        RemoteSearch.Finished f = sim.lookup(peer, words, 50);
         List<String> out = new ArrayList<>();
-        for (RemoteSearch.RemoteCandidate c : f.candidates()) {
-            if (out.size() == 10) break;
-            out.add(c.metadata().url());
-        }
+        for (SearchResult r : sim.queryAndWait(peer, QueryParser.parse(query)).done().results()) out.add(r.url());
         return out;
+    }
+
+    /** The oracle's answer to the same query: the top 10 of a central index over every document added. */
+    public List<String> centralSearch(String query) {
+        List<String> out = new ArrayList<>();
+        for (var url : sim.oracle().top(QueryParser.parse(query), 10)) out.add(url(url));
+        return out;
+    }
+
+    private String url(org.peerdex.protocol.hash.UrlHash hash) {
+        String u = urls.get(hash);
+        if (u == null) throw new IllegalStateException("no document " + hash);
+        return u;
     }
 
     /** Postings by number of live copies: [0] lost, [1], ..., [R+1 or more]. */

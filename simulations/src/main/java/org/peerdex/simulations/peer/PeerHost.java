@@ -1,9 +1,11 @@
 package org.peerdex.simulations.peer;
 
+import java.util.List;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.dht.DhtCandidateSource;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
 import org.peerdex.actors.dht.DhtStats;
@@ -15,6 +17,9 @@ import org.peerdex.actors.dht.PeerView;
 import org.peerdex.actors.dht.RemoteSearch;
 import org.peerdex.actors.dht.Replicator;
 import org.peerdex.actors.dht.ShardOwner;
+import org.peerdex.actors.search.QueryCoordinator;
+import org.peerdex.actors.search.SearchContext;
+import org.peerdex.actors.search.SearchRequest;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.storage.PeerStorage;
@@ -23,7 +28,9 @@ import org.peerdex.storage.PeerStorage;
  * One virtual peer: the parent of its real DHT actors (ShardOwner, PeerDirectory, Replicator, a LatestView
  * subscriber), wired as {@link DhtPeer#spawn} wires them, except that the peer table is not persisted (the
  * directory's 5-second persistence of N peers would cost N^2 writes per tick across the simulation). Starts a
- * real {@link RemoteSearch} per query. Stopping the host stops the peer (a crash); its storage survives.
+ * real {@link QueryCoordinator} per query over the peer's own index and the DHT ({@link DhtCandidateSource}),
+ * with the search context a node's SearchBackend builds ({@link PeerSearch}); a bare {@link RemoteSearch}
+ * lookup is there too. Stopping the host stops the peer (a crash); its storage survives.
  */
 public final class PeerHost {
     private PeerHost() {}
@@ -32,6 +39,12 @@ public final class PeerHost {
 
     /** Runs one global lookup from this peer; {@code done} gets its end (on the simulation's driver thread). */
     public record Search(RemoteSearch.Request request, Consumer<RemoteSearch.Finished> done) implements Command, LocalOnly {}
+
+    /**
+     * Runs one query as a node's SearchService does (QueryCoordinator, Ranking, local index and DHT sources);
+     * {@code events} gets every event up to Done (on the simulation's driver thread).
+     */
+    public record Query(SearchRequest request, Consumer<QueryCoordinator.Event> events) implements Command, LocalOnly {}
 
     /** The peer stops (crash or leave). */
     public enum Stop implements Command, LocalOnly { INSTANCE }
@@ -52,6 +65,8 @@ public final class PeerHost {
             directory.tell(new PeerDirectory.SubscribeView(ctx.spawn(view.subscriber(), "latest-view")));
             DhtPeer peer = new DhtPeer(self, placement, settings, stats, storage, directory, owner, replicator, view);
             started.accept(peer);
+            SearchContext search = PeerSearch.context(ctx.getSystem(), storage,
+                    List.of(new DhtCandidateSource(ctx.getSystem(), peer)));
             return Behaviors.receive(Command.class)
                     .onMessage(Search.class, m -> {
                         PeerView v = view.get();
@@ -59,8 +74,20 @@ public final class PeerHost {
                         ctx.spawnAnonymous(RemoteSearch.create(m.request(), v, placement, settings, null, collector));
                         return Behaviors.same();
                     })
+                    .onMessage(Query.class, m -> {
+                        ActorRef<QueryCoordinator.Event> subscriber = ctx.spawnAnonymous(subscriber(m.events()));
+                        ctx.spawnAnonymous(QueryCoordinator.create(m.request(), search, subscriber));
+                        return Behaviors.same();
+                    })
                     .onMessage(Stop.class, m -> Behaviors.stopped())
                     .build();
+        });
+    }
+
+    private static Behavior<QueryCoordinator.Event> subscriber(Consumer<QueryCoordinator.Event> events) {
+        return Behaviors.receiveMessage(e -> {
+            events.accept(e);
+            return e instanceof QueryCoordinator.Done ? Behaviors.stopped() : Behaviors.same();
         });
     }
 

@@ -68,10 +68,10 @@ public final class ReportWriter {
     }
 
     static String queries(Simulation sim) {
-        StringBuilder b = new StringBuilder("query,words,start_sim_ms,latency_ms,recall_at_10,messages,bytes,complete,results\n");
+        StringBuilder b = new StringBuilder("query,words,start_sim_ms,latency_ms,first_result_ms,recall_at_10,messages,bytes,complete,results\n");
         for (Simulation.QueryResult q : sim.results()) {
-            b.append(String.format(Locale.ROOT, "%d,%d,%.1f,%.1f,%.3f,%d,%d,%s,%d\n", q.index(), q.words(),
-                    q.startMicros() / 1000.0, q.latencyMicros() / 1000.0, q.recall(), q.messages(), q.bytes(),
+            b.append(String.format(Locale.ROOT, "%d,%d,%.1f,%.1f,%.1f,%.3f,%d,%d,%s,%d\n", q.index(), q.words(),
+                    q.startMicros() / 1000.0, q.latencyMicros() / 1000.0, q.firstResultMicros() / 1000.0, q.recall(), q.messages(), q.bytes(),
                     q.complete(), q.results()));
         }
         return b.toString();

@@ -6,35 +6,62 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.peerdex.actors.dht.PartialScore;
+import org.peerdex.actors.search.LocalIndexSource;
+import org.peerdex.actors.search.CandidateSource;
+import org.peerdex.actors.search.Candidate;
+import org.peerdex.actors.search.query.Query;
+import org.peerdex.actors.search.query.QueryParser;
+import org.peerdex.actors.search.ranking.LinkRank;
+import org.peerdex.actors.search.ranking.RankingProfile;
+import org.peerdex.actors.search.ranking.Scorer;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.text.Condenser;
+import org.peerdex.storage.text.Tokenizer;
 
 /**
  * The central index over the whole corpus, as if one machine held every document: gives the true top-k of a
- * conjunctive query by the same per-posting score the DHT lookup ranks by (sum of PartialScore over the query
- * words; ties by URL hash), and numbers every posting so replica counts can be kept in a flat array.
+ * query as a central peer would rank it, with the same code a peer's QueryCoordinator uses (its
+ * {@link LocalIndexSource} join over one storage holding every document, then the {@link Scorer} of the default
+ * ranking profile, best first, ties by URL hash as in the Ranking actor); and numbers every posting so replica
+ * counts can be kept in a flat array.
  */
 public final class Oracle {
+    private final PeerStorage central;
+    private final LocalIndexSource source;
+    private final Map<WordHash, String> names = new HashMap<>();
     private final Map<WordHash, Integer> wordIds = new HashMap<>();
     private final List<WordHash> words = new ArrayList<>();
     private final Map<UrlHash, Integer> docIds = new HashMap<>();
     private final List<UrlHash> urls = new ArrayList<>();
     private final List<int[]> docWords = new ArrayList<>();
-    private final List<double[]> docScores = new ArrayList<>();
     private final List<Integer> offsets = new ArrayList<>();
-    private int[][] postingsOf; // word id -> doc ids, ascending
     private int totalPostings;
     private boolean dirty = true;
 
-    /** Adds one document's postings (call in document order, then {@link #seal()}). */
-    public void add(UrlHash url, List<Posting> postings) {
+    public Oracle(Partitions partitions) {
+        this.central = PeerStorage.inMemory(partitions);
+        this.source = new LocalIndexSource(central, Runnable::run);
+    }
+
+    /** Adds one document (call in document order, then {@link #seal()}). */
+    public void add(IndexedDocument doc) {
+        UrlHash url = doc.metadata().urlHash();
+        List<Posting> postings = doc.postings();
+        central.writer().add(doc);
+        // the words the condenser indexed: title, text and the words of the URL
+        for (String w : Tokenizer.words(doc.metadata().title() + " \n " + doc.text() + " \n "
+                + Condenser.urlWords(doc.metadata().url()))) {
+            names.putIfAbsent(WordHash.of(w), w);
+        }
         int d = urls.size();
         docIds.put(url, d);
         urls.add(url);
         int[] ws = new int[postings.size()];
-        double[] ss = new double[postings.size()];
         Integer[] order = new Integer[postings.size()];
         int[] raw = new int[postings.size()];
         for (int i = 0; i < postings.size(); i++) {
@@ -47,23 +74,23 @@ public final class Oracle {
         Arrays.sort(order, Comparator.comparingInt(i -> raw[i]));
         for (int i = 0; i < order.length; i++) {
             ws[i] = raw[order[i]];
-            ss[i] = PartialScore.of(postings.get(order[i]));
         }
         docWords.add(ws);
-        docScores.add(ss);
         offsets.add(totalPostings);
         totalPostings += ws.length;
         dirty = true;
     }
 
+    /** The central storage holding every document. */
+    public PeerStorage centralStorage() {
+        if (dirty) seal();
+        return central;
+    }
+
+    /** Makes every document added so far searchable. */
     public void seal() {
         dirty = false;
-        int[] counts = new int[words.size()];
-        for (int[] ws : docWords) for (int w : ws) counts[w]++;
-        postingsOf = new int[words.size()][];
-        for (int w = 0; w < counts.length; w++) postingsOf[w] = new int[counts[w]];
-        int[] fill = new int[words.size()];
-        for (int d = 0; d < docWords.size(); d++) for (int w : docWords.get(d)) postingsOf[w][fill[w]++] = d;
+        central.writer().flush();
     }
 
     public int documents() {
@@ -105,26 +132,33 @@ public final class Oracle {
         return i < 0 ? -1 : offsets.get(d) + i;
     }
 
+    /** The query text of oracle word ids (as a user would type it). */
+    public String text(List<Integer> queryWords) {
+        List<String> terms = new ArrayList<>();
+        for (int w : queryWords) {
+            String name = names.get(words.get(w));
+            if (name == null) throw new IllegalArgumentException("no text known for word " + words.get(w));
+            terms.add(name);
+        }
+        return String.join(" ", terms);
+    }
+
     /** The true top {@code k} URLs of documents containing every word, best first. */
     public List<UrlHash> top(List<Integer> queryWords, int k) {
+        return top(QueryParser.parse(text(queryWords)), k);
+    }
+
+    /** The true top {@code k} URLs for a parsed query, best first, as a central peer ranks them. */
+    public List<UrlHash> top(Query q, int k) {
         if (dirty) seal();
-        int rarest = queryWords.get(0);
-        for (int w : queryWords) if (postingsOf[w].length < postingsOf[rarest].length) rarest = w;
-        record Hit(UrlHash url, double score) {}
-        List<Hit> hits = new ArrayList<>();
-        next:
-        for (int d : postingsOf[rarest]) {
-            double s = 0;
-            for (int w : queryWords) {
-                int i = Arrays.binarySearch(docWords.get(d), w);
-                if (i < 0) continue next;
-                s += docScores.get(d)[i];
-            }
-            hits.add(new Hit(urls.get(d), s));
-        }
-        hits.sort(Comparator.comparingDouble(Hit::score).reversed().thenComparing(Hit::url));
+        CandidateSource.CandidatesFound found = source.lookup(q);
+        Scorer scorer = new Scorer(q, RankingProfile.defaults(), found.stats(), LinkRank.NONE, url -> 0, "", "text");
+        for (Candidate c : found.candidates()) scorer.add(c);
         List<UrlHash> out = new ArrayList<>();
-        for (int i = 0; i < Math.min(k, hits.size()); i++) out.add(hits.get(i).url());
+        for (Scorer.Scored s : scorer.ranked()) {
+            if (out.size() == k) break;
+            out.add(s.url());
+        }
         return out;
     }
 }
