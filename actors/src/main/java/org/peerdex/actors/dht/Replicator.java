@@ -37,7 +37,8 @@ import org.peerdex.storage.rwi.Posting;
  * <ul>
  * <li>after a ring change (debounced), incremental: a peer whose ring neighbourhood (R peers on either side) did
  *     not change has nothing to hand off and no new co-holders, so it skips the scan; otherwise it offers digests
- *     of what it holds or crawled only to peers that became holders since its last rebalance;</li>
+ *     of what it holds only to peers that became holders since its last rebalance (its own crawl elsewhere on the
+ *     ring is repaired by that range's holders; a batch of fresh postings whose target left is sent again);</li>
  * <li>every {@code repair-interval}: digests of what it holds to its co-holders (its ring neighbours);</li>
  * <li>every {@code crawl-repair-interval}, on {@link RebalanceNow} and first after start: everything it holds or
  *     crawled to every holder (its own crawl spreads over the whole ring, so this one reaches nearly every peer).</li>
@@ -69,7 +70,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
 
     /** What a rebalance offers digests of, and to whom (in the order of how much it covers). */
     enum Mode {
-        /** what it holds or crawled, to holders that are new since the last DELTA or FULL rebalance */
+        /** what it holds, to co-holders that are new since the last DELTA or FULL rebalance */
         DELTA,
         /** what it holds, to every co-holder */
         HELD,
@@ -490,7 +491,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             PeerId origin = own ? self : p.holder();
             boolean held = active && holders.contains(self);
             if (own || held) {
-                if (!held && mode == Mode.HELD) return; // our crawl, held elsewhere: the crawl repair offers it
+                if (!held && mode != Mode.FULL) return; // our crawl, held elsewhere: the crawl repair offers it
                 long position = placement.partitions().position(p.word(), p.url());
                 for (PeerId h : holders) {
                     if (h.equals(self) || (base != null && placement.holds(h, position, base))) continue;
@@ -506,7 +507,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             boolean own = md.holder() == null;
             boolean held = active && holders.contains(self);
             if (!own && !held) return;
-            if (!held && mode == Mode.HELD) return;
+            if (!held && mode != Mode.FULL) return;
             PeerId origin = own ? self : PeerId.parse(md.holder());
             for (PeerId h : holders) {
                 if (h.equals(self) || (base != null && placement.holds(h, md.urlHash().position(), base))) continue;
