@@ -27,11 +27,7 @@ class SimulationTest {
                 + " seed = 7, dht.rebalance-delay = 10s";
         Map<String, Object> a = comparable(run(scenario(hocon)));
         Map<String, Object> b = comparable(run(scenario(hocon)));
-        long repairedA = (Long) a.remove("repairedPostings");
-        long repairedB = (Long) b.remove("repairedPostings");
         assertEquals(a, b);
-        // known residue: repaired-posting counts have differed by a few in a thousand between runs
-        assertEquals(repairedA, repairedB, Math.max(2, repairedA / 200.0));
         @SuppressWarnings("unchecked")
         Map<String, Object> churn = (Map<String, Object>) a.get("churn");
         assertTrue(churn.size() > 1, "the run had churn: " + churn);
@@ -43,22 +39,18 @@ class SimulationTest {
         }
     }
 
-    /** Everything but wall time and heap (and bytes: serialized actor paths carry random actor uids). */
+    /**
+     * Everything but wall time and heap, and the bytes RemoteSearch counts itself (its serializer sees actor refs
+     * with Pekko's random uids; the network's own byte counts pad every uid to its widest and are compared).
+     */
     @SuppressWarnings("unchecked")
     private static Map<String, Object> comparable(Map<String, Object> s) {
         Map<String, Object> m = new LinkedHashMap<>(s);
         m.remove("time");
         m.remove("memory");
-        Map<String, Object> traffic = new LinkedHashMap<>((Map<String, Object>) m.get("traffic"));
-        traffic.replaceAll((k, v) -> v instanceof Map<?, ?> c ? ((Map<String, Object>) c).get("messages") : null);
-        m.put("traffic", traffic);
         Map<String, Object> q = new LinkedHashMap<>((Map<String, Object>) m.get("queries"));
         q.remove("bytesPerQuery");
         m.put("queries", q);
-        Map<String, Object> r = new LinkedHashMap<>((Map<String, Object>) m.get("replication"));
-        r.keySet().removeIf(k -> k.toLowerCase().contains("bytes"));
-        m.put("repairedPostings", r.remove("repairedPostings"));
-        m.put("replication", r);
         return m;
     }
 

@@ -33,6 +33,8 @@ public final class DhtStats {
     public final AtomicLong handedOffPostings = new AtomicLong();
     public final AtomicLong deletedAfterHandoff = new AtomicLong();
     public final AtomicLong repairRounds = new AtomicLong();
+    /** Ring changes after which this peer's neighbourhood was the same, so its rebalance had nothing to do. */
+    public final AtomicLong rebalancesSkipped = new AtomicLong();
     public final AtomicLong repairRangesDiffering = new AtomicLong();
     public final AtomicLong repairedPostings = new AtomicLong();
     public final AtomicLong repairedMetadata = new AtomicLong();

@@ -19,6 +19,7 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.cluster.ClusterEvent;
@@ -36,7 +37,9 @@ import org.peerdex.storage.meta.Cbor;
  * The ring as this peer sees it. Peers find each other's directories through the Receptionist and exchange a
  * {@link Hello} carrying their {@link PeerInfo} (id, role, shard owner); cluster reachability events take
  * unreachable members out of the ring at once (they come back when reachable again). Every change is published
- * to subscribers as a new {@link PeerView}; the peer table is persisted in {@code Keyspace.PEERS}.
+ * to subscribers as a new {@link PeerView}, at most once per {@code peerdex.dht.view-publish-interval} (a burst of
+ * joins, as at bootstrap, makes one new view instead of one per peer); the peer table is persisted in
+ * {@code Keyspace.PEERS}.
  * Without a cluster (virtual peers in one system) directories are introduced to each other with {@link Introduce}.
  */
 public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command> {
@@ -74,7 +77,13 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
 
     private enum Tick implements Command, LocalOnly { INSTANCE }
 
+    private enum PublishDue implements Command, LocalOnly { INSTANCE }
+
     private final ActorContext<Command> ctx;
+    private final TimerScheduler<Command> timers;
+    private final long publishInterval;
+    private long lastPublish = Long.MIN_VALUE;
+    private boolean publishPending;
     private final PeerInfo self;
     private final KeyValueStore store;
     private final Executor blocking;
@@ -100,13 +109,15 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                                            KeyValueStore store) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(Tick.INSTANCE, TICK);
-            return new PeerDirectory(ctx, self.apply(ctx.getSelf()), store);
+            return new PeerDirectory(ctx, timers, self.apply(ctx.getSelf()), store);
         }));
     }
 
-    private PeerDirectory(ActorContext<Command> ctx, PeerInfo self, KeyValueStore store) {
+    private PeerDirectory(ActorContext<Command> ctx, TimerScheduler<Command> timers, PeerInfo self, KeyValueStore store) {
         super(ctx);
         this.ctx = ctx;
+        this.timers = timers;
+        this.publishInterval = ctx.getSystem().settings().config().getDuration("peerdex.dht.view-publish-interval").toMillis();
         this.proof = NetworkProof.from(ctx.getSystem().settings().config());
         this.self = proof.sign(self);
         this.store = store;
@@ -145,6 +156,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                     return this;
                 })
                 .onMessage(GetView.class, m -> {
+                    if (publishPending) publishNow();
                     m.replyTo().tell(view);
                     return this;
                 })
@@ -154,6 +166,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                     return this;
                 })
                 .onMessage(GetPeerTable.class, m -> {
+                    if (publishPending) publishNow();
                     m.replyTo().tell(table());
                     return this;
                 })
@@ -176,6 +189,10 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                     return this;
                 })
                 .onMessage(Tick.class, m -> onTick())
+                .onMessage(PublishDue.class, m -> {
+                    if (publishPending) publishNow();
+                    return this;
+                })
                 .build();
     }
 
@@ -254,7 +271,21 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         return i.peerId().equals(self.peerId()) || !unreachable.contains(i.directory().path().address());
     }
 
+    /** A change to publish: now if the last view went out long enough ago, else once at the end of the interval. */
     private void publish() {
+        long now = env.millis();
+        if (view == null || publishInterval <= 0 || now - lastPublish >= publishInterval) {
+            publishNow();
+        } else if (!publishPending) {
+            publishPending = true;
+            timers.startSingleTimer("publish", PublishDue.INSTANCE, Duration.ofMillis(lastPublish + publishInterval - now));
+        }
+    }
+
+    private void publishNow() {
+        publishPending = false;
+        timers.cancel("publish");
+        lastPublish = env.millis();
         List<PeerId> active = new ArrayList<>();
         Map<PeerId, PeerInfo> liveInfos = new HashMap<>();
         for (PeerInfo i : peers.values()) {
@@ -269,6 +300,9 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     }
 
     private Behavior<Command> onTick() {
+        // without a store (virtual peers) there is nothing to persist, and N records per peer per tick add up to
+        // N^2 across a simulation; their table shows when each peer was learned instead
+        if (store == null) return this;
         long now = env.millis();
         for (PeerInfo i : view.peers().values()) {
             lastSeen.put(i.peerId(), now);

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,8 +32,18 @@ import org.peerdex.storage.rwi.Posting;
  * {@link Outbox} until each target acknowledges a durable write; retries back off exponentially and a BUSY
  * target's pause is honoured. On every ring change (debounced) and periodically it rebalances: postings this
  * peer holds for others but no longer should are handed off and deleted only after every new holder
- * acknowledged; for everything it holds or crawled it offers range digests to the other holders and sends the
- * ranges that differ (anti-entropy repair).
+ * acknowledged; it offers range digests to the other holders and sends the ranges that differ (anti-entropy
+ * repair). Three kinds of rebalance keep that cheap on large rings:
+ * <ul>
+ * <li>after a ring change (debounced), incremental: a peer whose ring neighbourhood (R peers on either side) did
+ *     not change has nothing to hand off and no new co-holders, so it skips the scan; otherwise it offers digests
+ *     of what it holds only to peers that became holders since its last rebalance (its own crawl elsewhere on the
+ *     ring is repaired by that range's holders; a batch of fresh postings whose target left is sent again);</li>
+ * <li>every {@code repair-interval}: digests of what it holds to its co-holders (its ring neighbours);</li>
+ * <li>every {@code crawl-repair-interval}, on {@link RebalanceNow} and first after start: everything it holds or
+ *     crawled to every holder (its own crawl spreads over the whole ring, so this one reaches nearly every peer).</li>
+ * </ul>
+ * Each peer runs its periodic rounds at its own phase.
  */
 public final class Replicator extends AbstractBehavior<Replicator.Command> {
     public sealed interface Command {}
@@ -48,8 +59,28 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /** Local: follow this directory's views. */
     public record Attach(ActorRef<PeerDirectory.Command> directory) implements Command, LocalOnly {}
 
-    /** Local: run a rebalance (hand-off and repair) now. */
+    /** Local: run a full rebalance (hand-off, and digests of everything to every holder) now. */
     public enum RebalanceNow implements Command, LocalOnly { INSTANCE }
+
+    /** The debounced ring change: an incremental rebalance. */
+    private enum RingChanged implements Command, LocalOnly { INSTANCE }
+
+    /** The periodic repair of the ranges this peer holds. */
+    private enum RepairHeld implements Command, LocalOnly { INSTANCE }
+
+    /** What a rebalance offers digests of, and to whom (in the order of how much it covers). */
+    enum Mode {
+        /** what it holds, to co-holders that are new since the last DELTA or FULL rebalance */
+        DELTA,
+        /** what it holds, to every co-holder */
+        HELD,
+        /** what it holds or crawled, to every holder */
+        FULL;
+
+        Mode and(Mode other) {
+            return this == other ? this : this == DELTA ? other : other == DELTA ? this : FULL;
+        }
+    }
 
     /** Local: is everything sent and acknowledged? */
     public record GetProgress(ActorRef<Progress> replyTo) implements Command, LocalOnly {}
@@ -70,11 +101,13 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
 
     private record DigestAnswered(ShardOwner.DigestReply reply) implements Command, LocalOnly {}
 
-    private record Rebalanced(Plan plan, Throwable error) implements Command, LocalOnly {}
+    private record Rebalanced(Plan plan, Throwable error, Mode mode) implements Command, LocalOnly {}
 
     private record Loaded(List<Outbox.Entry> entries) implements Command, LocalOnly {}
 
     private enum Tick implements Command, LocalOnly { INSTANCE }
+
+    private record RepairsPlanned(Enqueued enqueued) implements Command, LocalOnly {}
 
     /** What a rebalance found: digests to offer per target, postings to hand off per target. */
     record Plan(Ring ring, Map<PeerId, List<RangeDigest>> digests, Map<PeerId, Batching.Targeted> handoff,
@@ -120,18 +153,31 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final Map<Long, Group> groups = new HashMap<>();
     private final Map<Long, PeerId> digestExchanges = new HashMap<>();
     private final Map<Long, Long> digestSentAt = new HashMap<>();
+    /** Ranges digest replies found differing, per target, not yet planned (see startRepairs). */
+    private final Map<PeerId, Set<RangeDigest.Range>> repairWanted = new TreeMap<>();
+    private boolean repairPlanning;
     private final ActorRef<ShardOwner.StoreReply> storeReplies;
     private final ActorRef<ShardOwner.DigestReply> digestReplies;
     private PeerView view;
     private boolean rebalancing;
     private boolean rebalanceAgain;
+    private Mode againMode = Mode.DELTA;
+    /** The ring of the last rebalance whose plan went out (null before the first: that one is full). */
+    private Ring lastPlanned;
     private long nextGroup = 1;
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
                                            DhtStats stats) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(Tick.INSTANCE, Duration.ofMillis(100));
-            timers.startTimerWithFixedDelay("repair", RebalanceNow.INSTANCE, settings.repairInterval());
+            // each peer at its own phase: peers started together would otherwise all repair at the same moment
+            long interval = settings.repairInterval().toMillis();
+            DhtEnvironment env = DhtEnvironment.get(ctx.getSystem());
+            Duration first = Duration.ofMillis(interval / 2 + env.nextLong(interval + 1));
+            timers.startTimerWithFixedDelay("repair", RepairHeld.INSTANCE, first, settings.repairInterval());
+            Duration crawl = ctx.getSystem().settings().config().getDuration("peerdex.dht.crawl-repair-interval");
+            Duration firstCrawl = Duration.ofMillis(crawl.toMillis() / 2 + env.nextLong(crawl.toMillis() + 1));
+            timers.startTimerWithFixedDelay("crawl-repair", RebalanceNow.INSTANCE, firstCrawl, crawl);
             return new Replicator(ctx, timers, self, storage, placement, settings, stats);
         }));
     }
@@ -170,20 +216,30 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 .onMessage(Enqueued.class, this::onEnqueued)
                 .onMessage(StoreAnswered.class, this::onStoreAnswered)
                 .onMessage(DigestAnswered.class, this::onDigestAnswered)
-                .onMessage(RebalanceNow.class, m -> startRebalance())
+                .onMessage(RebalanceNow.class, m -> startRebalance(Mode.FULL))
+                .onMessage(RepairHeld.class, m -> startRebalance(Mode.HELD))
+                .onMessage(RingChanged.class, m -> startRebalance(Mode.DELTA))
                 .onMessage(Rebalanced.class, this::onRebalanced)
                 .onMessage(GetProgress.class, m -> {
                     m.replyTo().tell(progress());
                     return this;
                 })
-                .onMessage(Tick.class, m -> onTick())
+                .onMessage(Tick.class, m -> {
+                    startRepairs();
+                    return onTick();
+                })
+                .onMessage(RepairsPlanned.class, m -> {
+                    repairPlanning = false;
+                    return onEnqueued(m.enqueued());
+                })
                 .build();
     }
 
     private Progress progress() {
         int postings = 0;
         for (Pending p : pending.values()) postings += p.entry.count();
-        return new Progress(pending.size(), postings, rebalancing || rebalanceAgain, groups.size(), digestExchanges.size());
+        return new Progress(pending.size(), postings, rebalancing || rebalanceAgain || repairPlanning || !repairWanted.isEmpty(),
+                groups.size(), digestExchanges.size());
     }
 
     private void updateGauges() {
@@ -209,9 +265,15 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         // batches for peers that left the ring are dropped: the rebalance re-plans their content for the new holders
         for (Pending p : new ArrayList<>(pending.values())) {
             PeerId target = PeerId.parse(p.entry.target());
-            if (!view.ring().contains(target)) drop(p, "target left the ring");
+            if (!view.ring().contains(target)) {
+                drop(p, "target left the ring");
+                // fresh postings must not wait for the periodic repair: send them to their holders in the new ring
+                if ("replicate".equals(p.entry.purpose())) {
+                    onReplicate(new Replicate(p.entry.pack().postings(), p.entry.metadata()));
+                }
+            }
         }
-        if (ringChanged) timers.startSingleTimer("rebalance", RebalanceNow.INSTANCE, settings.rebalanceDelay());
+        if (ringChanged) timers.startSingleTimer("rebalance", RingChanged.INSTANCE, settings.rebalanceDelay());
         return this;
     }
 
@@ -387,20 +449,50 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }, blocking);
     }
 
-    private Behavior<Command> startRebalance() {
+    private Behavior<Command> startRebalance(Mode requested) {
         if (view == null || view.ring().isEmpty()) return this;
         if (rebalancing) {
+            againMode = rebalanceAgain ? againMode.and(requested) : requested;
             rebalanceAgain = true;
             return this;
         }
-        rebalancing = true;
         Ring ring = view.ring();
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring), blocking), Rebalanced::new);
+        Mode mode = requested == Mode.DELTA && lastPlanned == null ? Mode.FULL : requested;
+        Ring base = mode == Mode.DELTA ? lastPlanned : null;
+        if (base != null && neighbourhood(self, base, placement.redundancy()).equals(
+                neighbourhood(self, ring, placement.redundancy()))) {
+            stats.rebalancesSkipped.incrementAndGet();
+            return this;
+        }
+        rebalancing = true;
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring, base, mode), blocking),
+                (plan, e) -> new Rebalanced(plan, e, mode));
         return this;
     }
 
-    /** Scans the index and the metadata: what to hand off, which digests to offer. Runs on the blocking pool. */
+    /**
+     * The peers within {@code r} places of {@code self} on either side (the whole ring if it is small): the
+     * holders of every position {@code self} holds, and the boundaries of those positions, lie among them.
+     */
+    static List<PeerId> neighbourhood(PeerId self, Ring ring, int r) {
+        int at = ring.indexOf(self);
+        if (ring.size() <= 2 * r + 1 || at < 0) return ring.members();
+        List<PeerId> out = new ArrayList<>(2 * r + 1);
+        for (int d = -r; d <= r; d++) out.add(ring.get(at + d));
+        return out;
+    }
+
+    /** A full plan: digests of everything to every holder. */
     Plan plan(Ring ring) {
+        return plan(ring, null, Mode.FULL);
+    }
+
+    /**
+     * Scans the index and the metadata: what to hand off, which digests to offer (see {@link Mode}). With a
+     * {@code base} ring (DELTA: the ring of the last DELTA or FULL rebalance) digests go only to holders that were
+     * not holders in the base ring. Runs on the blocking pool.
+     */
+    Plan plan(Ring ring, Ring base, Mode mode) {
         Map<PeerId, Digests> digests = new HashMap<>();
         Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
         List<Posting> handoffPostings = new ArrayList<>();
@@ -409,9 +501,13 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             List<PeerId> holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
             boolean own = p.holder() == null;
             PeerId origin = own ? self : p.holder();
-            if (own || (active && holders.contains(self))) {
+            boolean held = active && holders.contains(self);
+            if (own || held) {
+                if (!held && mode != Mode.FULL) return; // our crawl, held elsewhere: the crawl repair offers it
+                long position = placement.partitions().position(p.word(), p.url());
                 for (PeerId h : holders) {
-                    if (!h.equals(self)) digests.computeIfAbsent(h, k -> new Digests()).addPosting(origin, p, placement.partitions());
+                    if (h.equals(self) || (base != null && placement.holds(h, position, base))) continue;
+                    digests.computeIfAbsent(h, k -> new Digests()).addPosting(origin, p, placement.partitions());
                 }
             } else {
                 handoffPostings.add(p);
@@ -421,10 +517,13 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         storage.metadata().scanAll(md -> {
             List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
             boolean own = md.holder() == null;
-            if (!own && !(active && holders.contains(self))) return;
+            boolean held = active && holders.contains(self);
+            if (!own && !held) return;
+            if (!held && mode != Mode.FULL) return;
             PeerId origin = own ? self : PeerId.parse(md.holder());
             for (PeerId h : holders) {
-                if (!h.equals(self)) digests.computeIfAbsent(h, k -> new Digests()).addMetadata(origin, md.urlHash());
+                if (h.equals(self) || (base != null && placement.holds(h, md.urlHash().position(), base))) continue;
+                digests.computeIfAbsent(h, k -> new Digests()).addMetadata(origin, md.urlHash());
             }
         });
         Map<PeerId, List<RangeDigest>> out = new HashMap<>();
@@ -440,6 +539,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             ctx.getLog().warn("rebalance failed: {}", m.error().toString());
         } else if (view != null && view.ring().members().equals(m.plan().ring().members())) {
             Plan plan = m.plan();
+            if (m.mode() != Mode.HELD) lastPlanned = plan.ring();
             plan.digests().forEach((target, ds) -> view.owner(target).ifPresent(owner -> {
                 for (int i = 0; i < ds.size(); i += settings.maxDigestsPerMessage()) {
                     long ex = ids.incrementAndGet();
@@ -464,11 +564,15 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 ctx.pipeToSelf(f, (r, e) -> e == null ? r : new Enqueued(List.of(), 0, List.of()));
             }
         } else {
-            rebalanceAgain = true; // the ring moved while we planned
+            // the ring moved while we planned
+            againMode = rebalanceAgain ? againMode.and(m.mode()) : m.mode();
+            rebalanceAgain = true;
         }
         if (rebalanceAgain) {
+            Mode again = againMode;
             rebalanceAgain = false;
-            return startRebalance();
+            againMode = Mode.DELTA;
+            return startRebalance(again);
         }
         updateGauges();
         return this;
@@ -485,33 +589,55 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }
         if (r.differing().isEmpty()) return this;
         stats.repairRangesDiffering.addAndGet(r.differing().size());
+        // gathered until the next tick: the replies of one round then cost one scan instead of one each
+        repairWanted.computeIfAbsent(target, k -> new HashSet<>()).addAll(r.differing());
+        return this;
+    }
+
+    /** Scans once for every range a digest reply asked for since the last scan, and queues the repairs. */
+    private void startRepairs() {
+        if (repairPlanning || repairWanted.isEmpty() || view == null) return;
+        Map<PeerId, Set<RangeDigest.Range>> wanted = new TreeMap<>(repairWanted);
+        repairWanted.clear();
+        repairPlanning = true;
         Ring ring = view.ring();
-        Set<RangeDigest.Range> ranges = new HashSet<>(r.differing());
         boolean active = settings.acceptRemoteIndex();
         CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
-            Batching.Targeted share = new Batching.Targeted();
+            Map<PeerId, Batching.Targeted> shares = new TreeMap<>();
             storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
                 PeerId origin = p.holder() == null ? self : p.holder();
-                if (!ranges.contains(new RangeDigest.Range('p', origin, Digests.bucketOf(p, placement.partitions())))) return;
-                List<PeerId> holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
-                if (!holders.contains(target)) return;
-                if (p.holder() != null && !(active && holders.contains(self))) return;
-                share.postings.add(p.holder() == null ? p.withHolder(self) : p);
+                RangeDigest.Range range = new RangeDigest.Range('p', origin, Digests.bucketOf(p, placement.partitions()));
+                List<PeerId> holders = null;
+                for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
+                    if (!w.getValue().contains(range)) continue;
+                    if (holders == null) holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
+                    if (!holders.contains(w.getKey())) continue;
+                    if (p.holder() != null && !(active && holders.contains(self))) continue;
+                    shares.computeIfAbsent(w.getKey(), k -> new Batching.Targeted()).postings
+                            .add(p.holder() == null ? p.withHolder(self) : p);
+                }
             });
             storage.metadata().scanAll(md -> {
                 PeerId origin = md.holder() == null ? self : PeerId.parse(md.holder());
-                if (!ranges.contains(new RangeDigest.Range('m', origin, Digests.bucketOfMetadata(md.urlHash())))) return;
-                if (!placement.metadataHolders(md.urlHash(), ring).contains(target)) return;
-                share.metadata.add(md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
+                RangeDigest.Range range = new RangeDigest.Range('m', origin, Digests.bucketOfMetadata(md.urlHash()));
+                List<PeerId> holders = null;
+                for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
+                    if (!w.getValue().contains(range)) continue;
+                    if (holders == null) holders = placement.metadataHolders(md.urlHash(), ring);
+                    if (!holders.contains(w.getKey())) continue;
+                    shares.computeIfAbsent(w.getKey(), k -> new Batching.Targeted()).metadata
+                            .add(md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
+                }
             });
-            List<Outbox.Entry> entries = Batching.batches(target, share, settings, "repair", ids::incrementAndGet);
+            List<Outbox.Entry> entries = new ArrayList<>();
+            shares.forEach((target, share) ->
+                    entries.addAll(Batching.batches(target, share, settings, "repair", ids::incrementAndGet)));
             outbox.putAll(entries);
             return new Enqueued(entries, 0, List.of());
         }, blocking);
         ctx.pipeToSelf(f, (res, e) -> {
             if (e != null) ctx.getLog().warn("repair planning failed: {}", e.toString());
-            return e == null ? res : new Enqueued(List.of(), 0, List.of());
+            return new RepairsPlanned(e == null ? res : new Enqueued(List.of(), 0, List.of()));
         });
-        return this;
     }
 }

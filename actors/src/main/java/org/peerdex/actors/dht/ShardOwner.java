@@ -124,6 +124,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final java.util.Set<org.peerdex.protocol.hash.UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
     private PeerView view;
     private WireCost cost;
+    private DigestIndex digestIndex; // guarded by this; the lookups that read it run on the blocking pool
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
                                            DhtStats stats) {
@@ -568,6 +569,12 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         return this;
     }
 
+    /** The digest index of this peer's storage, rebuilt only after the index changed (any thread). */
+    private synchronized DigestIndex digestIndex() {
+        digestIndex = DigestIndex.current(digestIndex, storage, self, env.millis());
+        return digestIndex;
+    }
+
     private Behavior<Command> onDigest(DigestRequest m) {
         if (m.replyTo() == null) return this;
         if (m.digests() == null || m.digests().size() > settings.maxDigestsPerMessage()) {
@@ -577,26 +584,9 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
         PeerView v = view;
         runLookup(() -> {
-            Set<PeerId> origins = Digests.origins(m.digests());
-            boolean wantsPostings = m.digests().stream().anyMatch(d -> d.kind() == 'p');
-            boolean wantsMeta = m.digests().stream().anyMatch(d -> d.kind() == 'm');
-            Digests mine = new Digests();
-            if (wantsPostings) {
-                storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
-                    PeerId origin = p.holder() == null ? self : p.holder();
-                    if (!origins.contains(origin)) return;
-                    if (v != null && !v.ring().isEmpty() && !placement.holds(self,
-                            placement.partitions().position(p.word(), p.url()), v.ring())) return;
-                    mine.addPosting(origin, p, placement.partitions());
-                });
-            }
-            if (wantsMeta) {
-                storage.metadata().scanAll(md -> {
-                    PeerId origin = md.holder() == null ? self : PeerId.parse(md.holder());
-                    if (origins.contains(origin)) mine.addMetadata(origin, md.urlHash());
-                });
-            }
-            m.replyTo().tell(new DigestReply(m.exchangeId(), self, mine.differing(m.digests()), ""));
+            DigestIndex index = digestIndex();
+            m.replyTo().tell(new DigestReply(m.exchangeId(), self,
+                    index.differing(m.digests(), self, placement, v == null ? null : v.ring()), ""));
         });
         return this;
     }

@@ -53,6 +53,18 @@ public record Placement(Partitions partitions, int redundancy) {
 
     /** True if {@code peer} is one of the holders of {@code position}. */
     public boolean holds(PeerId peer, long position, Ring ring) {
-        return holders(position, ring).contains(peer);
+        if (ring.isEmpty()) return false;
+        if (ring.size() <= redundancy) return ring.contains(peer);
+        // the first R of primary, +1, -1, +2, ... are distinct when the ring has at least R peers (as holders())
+        int primary = ring.successorIndex(position);
+        if (ring.get(primary).equals(peer)) return true;
+        int counted = 1;
+        for (int step = 1; counted < redundancy; step++) {
+            if (ring.get(primary + step).equals(peer)) return true;
+            if (++counted >= redundancy) break;
+            if (ring.get(primary - step).equals(peer)) return true;
+            counted++;
+        }
+        return false;
     }
 }

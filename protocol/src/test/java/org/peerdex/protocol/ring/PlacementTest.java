@@ -87,4 +87,26 @@ class PlacementTest {
     void redundancyBelowOneIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> new Placement(new Partitions(4), 0));
     }
+
+    @Test
+    void holdsAgreesWithTheHolderListForEveryRingSizeAndRedundancy() {
+        Random r = new Random(7);
+        for (int size = 1; size <= 12; size++) {
+            List<PeerId> peers = new ArrayList<>();
+            for (int i = 0; i < size; i++) peers.add(PeerId.random(r));
+            Ring ring = Ring.of(peers);
+            for (int redundancy = 1; redundancy <= 5; redundancy++) {
+                Placement placement = new Placement(new Partitions(4), redundancy);
+                for (int k = 0; k < 200; k++) {
+                    long position = r.nextLong() & RingPosition.MAX;
+                    List<PeerId> holders = placement.holders(position, ring);
+                    for (PeerId p : peers) {
+                        assertEquals(holders.contains(p), placement.holds(p, position, ring),
+                                "size " + size + ", R " + redundancy + ", peer " + p + ", holders " + holders);
+                    }
+                }
+            }
+        }
+        assertFalse(Placement.defaults().holds(PeerId.random(r), 0, Ring.empty()));
+    }
 }

@@ -28,9 +28,23 @@ public final class WireMeter {
         return serialization.serialize(message).get();
     }
 
+    /**
+     * The serialized size, with the uid of every actor ref in the message counted at its widest: Pekko draws actor
+     * uids at random, and a serialized ref carries its uid in decimal, so the raw size (and the bandwidth delay that
+     * follows from it) would vary between runs of one seed by a byte here and there.
+     */
     public int size(Object message) {
-        return serialize(message).length;
+        int[] adjust = {0};
+        refs.rewrite(message, r -> {
+            adjust[0] += WIDEST_UID - Integer.toString(r.path().uid()).length();
+            return r;
+        });
+        return serialize(message).length + adjust[0];
     }
+
+    /** Characters of the widest int in decimal, "-2147483648". */
+    private static final int WIDEST_UID = 11;
+    private final RefRewriter refs = new RefRewriter();
 
     public String serializerName(Object message) {
         return serialization.findSerializerFor(message).getClass().getSimpleName();

@@ -24,6 +24,19 @@ public interface KeyValueStore extends AutoCloseable {
         return scan(prefix, Keys.prefixEnd(prefix));
     }
 
+    /**
+     * A counter that moves on every write touching index entries (postings, URL words or URL metadata), so a cache
+     * derived from them (anti-entropy digests) knows when it is stale; -1 when the store does not count.
+     */
+    default long indexGeneration() {
+        return -1;
+    }
+
+    /** True if a key names an index entry, which {@link #indexGeneration()} counts writes of. */
+    static boolean isIndexKey(byte[] key) {
+        return key.length > 0 && (key[0] == Keyspace.RWI || key[0] == Keyspace.URL_WORDS || key[0] == Keyspace.META);
+    }
+
     /** Bytes on disk (or held in memory), approximately. */
     long approximateSize();
 

@@ -44,6 +44,7 @@ public final class LevelDbStore implements KeyValueStore {
     private final FileChannel lockChannel;
     private final FileLock lock;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong indexGeneration = new java.util.concurrent.atomic.AtomicLong();
 
     private LevelDbStore(Path dir, DB db, FileChannel lockChannel, FileLock lock) {
         this.dir = dir;
@@ -136,11 +137,13 @@ public final class LevelDbStore implements KeyValueStore {
     public void put(byte[] key, byte[] value) {
         // iq80 keeps the caller's arrays in its memtable: copy, so that a reused array cannot change stored data
         guardedWrite(() -> db.put(key.clone(), value.clone()));
+        if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
     }
 
     @Override
     public void delete(byte[] key) {
         guardedWrite(() -> db.delete(key));
+        if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
     }
 
     /**
@@ -193,6 +196,7 @@ public final class LevelDbStore implements KeyValueStore {
         LevelBatch b = (LevelBatch) batch;
         try {
             guardedWrite(() -> db.write(b.batch, new WriteOptions().sync(sync)));
+            if (b.touchesIndex) indexGeneration.incrementAndGet();
         } finally {
             try {
                 b.batch.close();
@@ -258,6 +262,11 @@ public final class LevelDbStore implements KeyValueStore {
     }
 
     @Override
+    public long indexGeneration() {
+        return indexGeneration.get();
+    }
+
+    @Override
     public long approximateSize() {
         try (var files = Files.walk(dir)) {
             return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
@@ -287,6 +296,7 @@ public final class LevelDbStore implements KeyValueStore {
     private static final class LevelBatch implements Batch {
         final WriteBatch batch;
         int size;
+        boolean touchesIndex;
 
         LevelBatch(WriteBatch batch) {
             this.batch = batch;
@@ -296,6 +306,7 @@ public final class LevelDbStore implements KeyValueStore {
         public Batch put(byte[] key, byte[] value) {
             batch.put(key.clone(), value.clone());
             size++;
+            touchesIndex |= KeyValueStore.isIndexKey(key);
             return this;
         }
 
@@ -303,6 +314,7 @@ public final class LevelDbStore implements KeyValueStore {
         public Batch delete(byte[] key) {
             batch.delete(key.clone());
             size++;
+            touchesIndex |= KeyValueStore.isIndexKey(key);
             return this;
         }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MemoryStore implements KeyValueStore {
     private final ConcurrentSkipListMap<byte[], byte[]> map = new ConcurrentSkipListMap<>(Keys::compare);
     private final AtomicLong bytes = new AtomicLong();
+    private final AtomicLong indexGeneration = new AtomicLong();
 
     @Override
     public Optional<byte[]> get(byte[] key) {
@@ -24,12 +25,15 @@ public final class MemoryStore implements KeyValueStore {
         // keep copies, as LevelDB does: a caller may reuse its arrays
         key = key.clone();
         byte[] old = map.put(key, value.clone());
+        // after the write: a reader that saw the old generation rebuilds later, never keeps a stale copy
+        if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
         bytes.addAndGet(value.length + (old == null ? key.length : -old.length));
     }
 
     @Override
     public void delete(byte[] key) {
         byte[] old = map.remove(key);
+        if (old != null && KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
         if (old != null) bytes.addAndGet(-(key.length + old.length));
     }
 
@@ -75,6 +79,11 @@ public final class MemoryStore implements KeyValueStore {
             @Override
             public void close() {}
         };
+    }
+
+    @Override
+    public long indexGeneration() {
+        return indexGeneration.get();
     }
 
     @Override
