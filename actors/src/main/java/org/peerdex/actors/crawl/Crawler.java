@@ -277,21 +277,22 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     /** Counts the page, admits its links into the frontier and hands it to the indexer; throws if a write fails. */
     private void handle(PageDone m) {
         PageOutcome out = m.outcome();
-        if (out.status() > 0) {
-            fetched++;
-            long now = System.currentTimeMillis();
-            meter.record(now, 1);
-            services.rates().record(now, 1);
-        }
         if (out instanceof PageOutcome.Fetched f) {
-            fetchMs += f.fetchMs();
-            parseMs += f.parseMs();
             if (!f.url().equals(m.entry().url()) && !frontier.claim(f.url())) {
                 out = new PageOutcome.Skipped("redirect-seen", f.status(), "redirected to " + f.url()
                         + ", which this crawl reaches under its own entry", f.redirects());
             } else {
                 admitLinks(m.entry(), f);
             }
+            // counted after the writes above: a page retried after a failed write counts once
+            fetchMs += f.fetchMs();
+            parseMs += f.parseMs();
+        }
+        if (out.status() > 0) {
+            fetched++;
+            long now = System.currentTimeMillis();
+            meter.record(now, 1);
+            services.rates().record(now, 1);
         }
         indexer.tell(new Indexer.Index(frontier, m.entry(), out, ctx.getSelf()));
     }
