@@ -87,11 +87,12 @@ final class FaultPeers {
         return p;
     }
 
-    /** Starts {@code main} in a child JVM with this test's class path, its output into {@code log}. */
+    /** Starts {@code main} in a child JVM with this test's class path and loopback crawling, output into {@code log}. */
     static Process startChild(String heap, Path log, String main, String... args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-cp", System.getProperty("java.class.path"),
-                main));
+        // crawls of the test's own loopback servers are allowed (as in config()); the JVM gets the same class path
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-Dpeerdex.crawler.allow-loopback=true",
+                "-Dpeerdex.indexer.flush-interval=20ms", "-cp", System.getProperty("java.class.path"), main));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectErrorStream(true);
