@@ -32,7 +32,7 @@ import org.peerdex.node.http.Json;
  */
 final class FaultPeers {
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final Pattern SERVING = Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/");
+    private static final Pattern SERVING = Pattern.compile("serving http://127\\.0\\.0\\.1:(\\d+)/ cluster [^:]+:(\\d+)");
 
     private FaultPeers() {}
 
@@ -102,17 +102,22 @@ final class FaultPeers {
 
     /** The HTTP port a child peer prints ("serving http://127.0.0.1:PORT/"), waiting up to 90 s. */
     static int awaitPort(Path log, Process child) throws Exception {
+        return awaitPorts(log, child)[0];
+    }
+
+    /** The HTTP and cluster ports a child peer prints ("serving http://127.0.0.1:P/ cluster 127.0.0.1:Q"). */
+    static int[] awaitPorts(Path log, Process child) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < deadline) {
             if (Files.exists(log)) {
                 Matcher m = SERVING.matcher(Files.readString(log, StandardCharsets.UTF_8));
-                if (m.find()) return Integer.parseInt(m.group(1));
+                if (m.find()) return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
             }
             if (!child.isAlive()) fail("the peer exited with " + child.exitValue() + ":\n" + tail(log));
             child.waitFor(50, TimeUnit.MILLISECONDS);
         }
         fail("the peer did not serve within 90 s:\n" + tail(log));
-        return -1;
+        return null;
     }
 
     /** SIGKILL (no shutdown hook, no flush, no close) and wait for the process to be gone. */
