@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 @Tag("reliability")
 class DiskFullCrawlTest {
-    static final int PAGES = Integer.getInteger("peerdex.diskfull.pages", 400);
+    static final int PAGES = Integer.getInteger("peerdex.diskfull.pages", 200);
 
     @Test
     void aFullDiskPausesTheCrawlWithAClearErrorAndTheCrawlContinuesWhenSpaceReturns() throws Exception {
@@ -42,7 +42,7 @@ class DiskFullCrawlTest {
         logged.start();
         root.addAppender(logged);
         Path data = mount.resolve("data");
-        try (TestSite site = FaultPeers.site(PAGES, 1500)) {
+        try (TestSite site = FaultPeers.site(PAGES, 1000)) {
             String id;
             try (PeerNode node = PeerNode.start(FaultPeers.config(data, Map.of()))) {
                 String base = node.baseUrl();
