@@ -63,10 +63,13 @@ class KillNineCrawlTest {
                         assertEquals("finished", p.path("state").asText(), p.toString());
                         reported = p.path("indexed").asLong();
                     } else {
-                        // the kill moments spread over the crawl: round k somewhere in its k-th share of the pages
-                        long share = PAGES / (ROUNDS + 1);
-                        long killAt = round * share + 1 + random.nextInt((int) Math.max(1, share));
+                        // the kill moments spread over the crawl: each round a random part of a share of the pages on
+                        // from the count the resumed crawl reports (after a kill it lags the store: see the docs)
+                        long share = Math.max(2, PAGES / (2L * (ROUNDS + 1)));
                         String crawl = id;
+                        long from = FaultPeers.awaitCrawl(base, crawl, Duration.ofSeconds(60), q -> true)
+                                .path("indexed").asLong();
+                        long killAt = from + 1 + random.nextInt((int) share);
                         p = FaultPeers.awaitCrawl(base, crawl, Duration.ofSeconds(300), q -> q.path("indexed").asLong()
                                 >= killAt || !q.path("state").asText().equals("running"));
                         assertEquals("running", p.path("state").asText(), "killed mid-crawl: " + p);

@@ -37,6 +37,9 @@ class KillNineReplicationTest {
 
     @TempDir
     Path dir;
+    /** Restarted peers that exited again before they served as members (and were started once more). */
+    int exitedAfterRestart;
+    final List<Peer> peers = new ArrayList<>();
 
     /** One child peer: its process and ports. */
     final class Peer {
@@ -45,6 +48,7 @@ class KillNineReplicationTest {
         int http;
         int cluster;
         int starts;
+        Path log;
 
         Peer(int index) {
             this.index = index;
@@ -55,7 +59,7 @@ class KillNineReplicationTest {
         }
 
         void start(List<String> seeds) throws Exception {
-            Path log = dir.resolve("peer-" + index + "-" + starts++ + ".log");
+            log = dir.resolve("peer-" + index + "-" + starts++ + ".log");
             List<String> args = new ArrayList<>(List.of("--data", dir.resolve("data-" + index).toString(), "--http",
                     "127.0.0.1:0", "--cluster", "127.0.0.1:0"));
             for (String s : seeds) args.addAll(List.of("--seed", s));
@@ -69,7 +73,6 @@ class KillNineReplicationTest {
     @Test
     void everyAcknowledgedDocumentHasAllItsCopiesAfterSigkillOfSenderOrHolder() throws Exception {
         Random random = new Random(SEED);
-        List<Peer> peers = new ArrayList<>();
         Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
         AtomicInteger nextId = new AtomicInteger();
         int senderKills = 0;
@@ -154,9 +157,9 @@ class KillNineReplicationTest {
             }
             System.out.printf("kill -9 replication: %d rounds (%d senders, %d holders killed, %d with a non-empty"
                     + " outbox), %d sent, %d acknowledged, %d copies missing of %d, %d global searches without the"
-                    + " document; converged in %d ms%n", ROUNDS, senderKills, holderKills, killsWithOutbox,
-                    nextId.get(), acknowledged.size(), missingCopies[0], acknowledged.size() * PEERS, notFound[0],
-                    (System.nanoTime() - t0) / 1_000_000);
+                    + " document; converged in %d ms; %d restarted peers exited again and were restarted%n", ROUNDS,
+                    senderKills, holderKills, killsWithOutbox, nextId.get(), acknowledged.size(), missingCopies[0],
+                    acknowledged.size() * PEERS, notFound[0], (System.nanoTime() - t0) / 1_000_000, exitedAfterRestart);
             assertTrue(acknowledged.size() > 0);
             assertEquals(0, missingCopies[0], "acknowledged documents without all their copies");
             assertEquals(0, notFound[0], "acknowledged documents not found from some peer");
@@ -165,11 +168,29 @@ class KillNineReplicationTest {
         }
     }
 
-    private static void awaitMembers(List<Peer> peers, int n) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        for (Peer p : peers) {
+    private void awaitMembers(List<Peer> waiting, int n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        for (Peer p : waiting) {
             while (true) {
-                JsonNode ps = FaultPeers.get(p.base() + "/api/peers").json().path("peers");
+                JsonNode ps;
+                try {
+                    ps = FaultPeers.get(p.base() + "/api/peers").json().path("peers");
+                } catch (java.io.IOException e) {
+                    if (p.process.isAlive()) {
+                        if (System.nanoTime() > deadline) throw new AssertionError("peer " + p.index + " not serving");
+                        LockSupport.parkNanos(100_000_000); // poll interval
+                        continue;
+                    }
+                    // a restarted peer can leave again before it is up (the cluster downs it): log it, start it again
+                    exitedAfterRestart++;
+                    String tail = FaultPeers.tail(p.log);
+                    System.out.println("peer " + p.index + " exited with " + p.process.exitValue() + " after its restart;"
+                            + " log tail:\n" + tail.substring(Math.max(0, tail.length() - 1500)));
+                    if (exitedAfterRestart > 10) throw new AssertionError("restarted peers keep exiting", e);
+                    Peer seed = peers.get((p.index + 1) % PEERS);
+                    p.start(List.of("127.0.0.1:" + seed.cluster));
+                    continue;
+                }
                 long active = 0;
                 for (JsonNode x : ps) if (x.path("role").asText().equals("active")) active++;
                 if (active >= n) break;
