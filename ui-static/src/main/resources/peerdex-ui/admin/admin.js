@@ -83,7 +83,7 @@
     const load = () => api('GET', '/api/crawl').then((j) => {
       const rows = (j.crawls || []).map((c) => {
         const total = Math.max(1, c.queued + c.fetched);
-        return '<tr data-id="' + esc(c.id) + '"><td>' + esc(c.id) + '</td><td>' + esc(c.state) + '</td><td><div class="bar">' +
+        return '<tr data-id="' + esc(c.id) + '"><td>' + esc(c.id) + '</td><td>' + esc(c.state) + (c.paused ? ' (paused: ' + esc(c.error) + ')' : '') + '</td><td><div class="bar">' +
           '<span class="indexed" style="width:' + (100 * c.indexed / total) + '%"></span>' +
           '<span class="fetched" style="width:' + (100 * Math.max(0, c.fetched - c.indexed) / total) + '%"></span></div></td>' +
           '<td>' + c.queued + '</td><td>' + c.fetched + '</td><td>' + c.indexed + '</td><td>' + c.skipped + '</td><td>' + c.errors +

@@ -28,7 +28,12 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
 
     public record Start(CrawlProfile profile, ActorRef<Started> replyTo) implements Command {}
 
-    public record Started(String id) {}
+    /** The new crawl's id; or, if it could not be recorded (a full disk), a null id and the reason. */
+    public record Started(String id, String error) {
+        public Started(String id) {
+            this(id, null);
+        }
+    }
 
     public record Get(String id, ActorRef<Optional<CrawlProgress>> replyTo) implements Command {}
 
@@ -132,7 +137,12 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
             id = b.toString();
         } while (latest.containsKey(id));
         CrawlRecord r = CrawlRecord.started(id, m.profile(), System.currentTimeMillis());
-        services.crawls().put(r);
+        try {
+            services.crawls().put(r);
+        } catch (RuntimeException e) {
+            m.replyTo().tell(new Started(null, org.peerdex.storage.kv.WriteFailure.describe(e)));
+            return this;
+        }
         latest.put(id, CrawlProgress.of(r));
         spawn(r);
         m.replyTo().tell(new Started(id));
@@ -169,7 +179,11 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
         services.crawls().get(m.id()).filter(r -> r.state().equals(CrawlRecord.RUNNING)).ifPresent(r -> {
             CrawlRecord failed = r.withState(CrawlRecord.FAILED, System.currentTimeMillis(),
                     "the crawler stopped unexpectedly (see the log)");
-            services.crawls().put(failed);
+            try {
+                services.crawls().put(failed);
+            } catch (RuntimeException e) {
+                ctx.getLog().warn("crawl {}: its failure is not recorded: {}", m.id(), e.toString());
+            }
             latest.put(m.id(), CrawlProgress.of(failed));
             ctx.getLog().warn("crawl {} failed", m.id());
         });

@@ -47,6 +47,12 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     /** From the indexer: these URLs are done (their results are durable). */
     public record Indexed(List<Indexer.Verdict> verdicts, long flushMs) implements Command {}
 
+    /** From the indexer: its writes fail (a full disk); this crawl's pages wait in its buffer. */
+    public record WritesPaused(String why) implements Command {}
+
+    /** From the indexer: its writes succeed again. */
+    public enum WritesResumed implements Command { INSTANCE }
+
     private enum Tick implements Command { INSTANCE }
 
     private static final Duration PUSH_INTERVAL = Duration.ofMillis(500);
@@ -81,6 +87,11 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private long parseMs;
     private long indexMs;
     private final int window;
+    /** Why the indexer cannot write (null while it can): no URL is dispatched meanwhile. */
+    private String indexerPaused;
+    /** Why this crawler's own writes (frontier, record) fail, or null; its unhandled pages wait in {@link #deferred}. */
+    private String writesFailed;
+    private final java.util.ArrayDeque<PageDone> deferred = new java.util.ArrayDeque<>();
 
     /** The crawl's scope, then the crawler-scope blacklist (PeerStorage.blacklist()). */
     private Optional<String> reject(String url, int depth) {
@@ -137,10 +148,23 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                     return this;
                 })
                 .onMessage(Stop.class, this::onStop)
+                .onMessage(WritesPaused.class, m -> {
+                    if (!paused()) pauseHosts(true);
+                    if (indexerPaused == null) ctx.getLog().warn("crawl {} paused: {}", record.id(), m.why());
+                    indexerPaused = m.why();
+                    manager.tell(new CrawlManager.ProgressUpdate(progress()));
+                    return this;
+                })
+                .onMessageEquals(WritesResumed.INSTANCE, () -> {
+                    indexerPaused = null;
+                    if (!paused()) resumed();
+                    manager.tell(new CrawlManager.ProgressUpdate(progress()));
+                    return fill();
+                })
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
                 .onSignal(org.apache.pekko.actor.typed.PostStop.class, s -> {
                     // stopped from outside (node shutdown): keep the crawl running in the store, with fresh counters
-                    if (record.state().equals(CrawlRecord.RUNNING)) persist(CrawlRecord.RUNNING, 0, "");
+                    if (record.state().equals(CrawlRecord.RUNNING)) tryPersist(CrawlRecord.RUNNING, 0, "");
                     return this;
                 })
                 .build();
@@ -148,6 +172,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
 
     /** First message after setup goes through here too: the first tick starts dispatching. */
     private Behavior<Command> onTick() {
+        if (writesFailed != null) retryDeferred();
         if (pending == 0 || pending <= window / 2) {
             Behavior<Command> b = fill();
             if (b != this) return b;
@@ -157,7 +182,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         // counters are persisted every second (a resumed crawl continues from them), logged every progress-interval
         if (now - lastPersist >= Math.min(1000, services.settings().progressIntervalMs())) {
             lastPersist = now;
-            persist(CrawlRecord.RUNNING, 0, "");
+            tryPersist(CrawlRecord.RUNNING, 0, "");
         }
         if (now - lastLog >= services.settings().progressIntervalMs()) {
             lastLog = now;
@@ -169,6 +194,8 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
 
     /** Dispatches queued URLs up to the window; finishes the crawl when nothing is left. */
     private Behavior<Command> fill() {
+        // paused by a failing write: nothing new is fetched, and the crawl does not end while pages wait
+        if (paused()) return this;
         long room = window - pending;
         if (room > 0) {
             for (Frontier.Entry e : frontier.next(lastSeq, (int) room)) {
@@ -190,27 +217,84 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     }
 
     private Behavior<Command> onPageDone(PageDone m) {
-        PageOutcome out = m.outcome();
-        if (out.status() > 0) {
-            fetched++;
-            long now = System.currentTimeMillis();
-            meter.record(now, 1);
-            services.rates().record(now, 1);
+        if (writesFailed != null) {
+            deferred.add(m);
+            return this;
         }
+        try {
+            handle(m);
+        } catch (RuntimeException e) {
+            // the page's links could not be admitted (the frontier write failed): keep it and retry on the tick
+            writesFailed(e);
+            deferred.add(m);
+            return this;
+        }
+        // new links are dispatched now, not when the indexer has written this page: fetching never waits for it
+        if (pending <= window / 2) return fill();
+        return this;
+    }
+
+    /** Retries the pages whose frontier writes failed, oldest first, and the crawl record; resumes if all succeed. */
+    private void retryDeferred() {
+        try {
+            while (!deferred.isEmpty()) {
+                handle(deferred.peek());
+                deferred.poll();
+            }
+            persist(CrawlRecord.RUNNING, 0, "");
+        } catch (RuntimeException e) {
+            writesFailed = org.peerdex.storage.kv.WriteFailure.describe(e);
+            return;
+        }
+        writesFailed = null;
+        if (!paused()) resumed();
+        manager.tell(new CrawlManager.ProgressUpdate(progress()));
+    }
+
+    private void resumed() {
+        ctx.getLog().info("crawl {} resumed: writes succeed again", record.id());
+        pauseHosts(false);
+    }
+
+    private void pauseHosts(boolean pause) {
+        for (ActorRef<HostQueue.Command> h : hosts.values()) {
+            h.tell(pause ? HostQueue.Pause.INSTANCE : HostQueue.Resume.INSTANCE);
+        }
+    }
+
+    private void writesFailed(RuntimeException e) {
+        String why = org.peerdex.storage.kv.WriteFailure.describe(e);
+        if (!paused()) pauseHosts(true);
+        if (writesFailed == null) ctx.getLog().warn("crawl {} paused: {}", record.id(), why);
+        writesFailed = why;
+        manager.tell(new CrawlManager.ProgressUpdate(progress()));
+    }
+
+    private boolean paused() {
+        return indexerPaused != null || writesFailed != null;
+    }
+
+    /** Counts the page, admits its links into the frontier and hands it to the indexer; throws if a write fails. */
+    private void handle(PageDone m) {
+        PageOutcome out = m.outcome();
         if (out instanceof PageOutcome.Fetched f) {
-            fetchMs += f.fetchMs();
-            parseMs += f.parseMs();
             if (!f.url().equals(m.entry().url()) && !frontier.claim(f.url())) {
                 out = new PageOutcome.Skipped("redirect-seen", f.status(), "redirected to " + f.url()
                         + ", which this crawl reaches under its own entry", f.redirects());
             } else {
                 admitLinks(m.entry(), f);
             }
+            // counted after the writes above: a page retried after a failed write counts once
+            fetchMs += f.fetchMs();
+            parseMs += f.parseMs();
+        }
+        if (out.status() > 0) {
+            fetched++;
+            long now = System.currentTimeMillis();
+            meter.record(now, 1);
+            services.rates().record(now, 1);
         }
         indexer.tell(new Indexer.Index(frontier, m.entry(), out, ctx.getSelf()));
-        // new links are dispatched now, not when the indexer has written this page: fetching never waits for it
-        if (pending <= window / 2) return fill();
-        return this;
     }
 
     private void admitLinks(Frontier.Entry entry, PageOutcome.Fetched f) {
@@ -291,14 +375,21 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
 
     private Behavior<Command> onStop(Stop m) {
         Behavior<Command> b = end(CrawlRecord.STOPPED, "stopped by request");
-        m.replyTo().tell(Optional.of(progressOf(record)));
+        m.replyTo().tell(Optional.of(b == this ? progress() : progressOf(record)));
         return b;
     }
 
     private Behavior<Command> end(String state, String why) {
         long now = System.currentTimeMillis();
-        persist(state, now, why);
-        frontier.deleteAll();
+        try {
+            persist(state, now, why);
+            frontier.deleteAll();
+        } catch (RuntimeException e) {
+            // the end could not be recorded (a full disk): the crawl stays running and ends on a later tick
+            record = record.withState(CrawlRecord.RUNNING, 0, "");
+            writesFailed(e);
+            return this;
+        }
         CrawlProgress p = progressOf(record);
         ctx.getLog().info("crawl {} {}: {} fetched, {} indexed, {} skipped {}, {} errors {} in {} s ({} pages/min)",
                 record.id(), state, fetched, indexed, skipped, skippedBy, errors, errorsBy,
@@ -311,7 +402,16 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         CrawlProgress p = CrawlProgress.of(r);
         return new CrawlProgress(p.id(), p.state(), p.url(), 0, p.fetched(), p.indexed(), p.skipped(), p.errors(),
                 p.pagesPerMinute(), p.skippedBy(), p.errorsBy(), Map.copyOf(linksRejected), List.of(), p.startedAt(),
-                p.finishedAt(), p.message(), p.profile(), timing());
+                p.finishedAt(), p.message(), p.profile(), timing(), false, "");
+    }
+
+    /** Persists the counters; a failure (a full disk) pauses the crawl until a retry succeeds. */
+    private void tryPersist(String state, long finishedAt, String why) {
+        try {
+            persist(state, finishedAt, why);
+        } catch (RuntimeException e) {
+            writesFailed(e);
+        }
     }
 
     private void persist(String state, long finishedAt, String why) {
@@ -334,6 +434,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         }
         return new CrawlProgress(record.id(), CrawlRecord.RUNNING, profile.url(), frontier.queued(), fetched, indexed,
                 skipped, errors, meter.perMinute(System.currentTimeMillis()), Map.copyOf(skippedBy),
-                Map.copyOf(errorsBy), Map.copyOf(linksRejected), hs, record.createdAt(), 0, "", profile, timing());
+                Map.copyOf(errorsBy), Map.copyOf(linksRejected), hs, record.createdAt(), 0, "", profile, timing(),
+                paused(), indexerPaused != null ? indexerPaused : writesFailed != null ? writesFailed : "");
     }
 }

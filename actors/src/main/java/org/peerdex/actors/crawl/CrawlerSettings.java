@@ -11,7 +11,7 @@ public record CrawlerSettings(String userAgent, long minDelayMs, List<String> un
                               long totalTimeoutMs, int maxBodyBytes, int maxRedirects, int maxRetries,
                               long maxRetryAfterMs, long retryDefaultMs, long robotsRetryMs, long robotsCacheTtlMs,
                               int maxParallelPerHost, int dispatchWindow, int maxSitemapUrls, long progressIntervalMs,
-                              long flushIntervalMs, int maxBatchDocuments) {
+                              long flushIntervalMs, int maxBatchDocuments, long pauseRetryMs) {
 
     public static CrawlerSettings from(Config root, boolean intranet) {
         Config c = root.getConfig("peerdex.crawler");
@@ -22,7 +22,8 @@ public record CrawlerSettings(String userAgent, long minDelayMs, List<String> un
                 c.getBytes("max-body-bytes")), c.getInt("max-redirects"), c.getInt("max-retries"),
                 ms(c, "max-retry-after"), ms(c, "retry-default"), ms(c, "robots-retry"), ms(c, "robots-cache-ttl"),
                 c.getInt("max-parallel-per-host"), c.getInt("dispatch-window"), c.getInt("max-sitemap-urls"),
-                ms(c, "progress-interval"), ms(i, "flush-interval"), i.getInt("max-batch-documents"));
+                ms(c, "progress-interval"), ms(i, "flush-interval"), i.getInt("max-batch-documents"),
+                ms(i, "pause-retry-interval"));
     }
 
     private static long ms(Config c, String key) {

@@ -32,6 +32,11 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     /** A URL to fetch (from the frontier). */
     public record Enqueue(Frontier.Entry entry) implements Command {}
 
+    /** Fetch nothing new until {@link Resume} (the crawl's writes fail: a full disk); requests in flight end. */
+    public enum Pause implements Command { INSTANCE }
+
+    public enum Resume implements Command { INSTANCE }
+
     private record RobotsReady(RobotsCache.HostRules rules, boolean unpolite, String refused) implements Command {}
 
     private record FetchDone(Frontier.Entry entry, PageOutcome outcome) implements Command {}
@@ -56,6 +61,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private int inFlight;
     private long nextAt;
     private long backoffUntil;
+    private boolean paused;
 
     public static Behavior<Command> create(String site, CrawlServices services, CrawlProfile profile,
                                            CrawlScope scope, long crawlStartedAt, ActorRef<Crawler.Command> crawler) {
@@ -111,6 +117,15 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
                     pump();
                     return this;
                 })
+                .onMessageEquals(Pause.INSTANCE, () -> {
+                    paused = true;
+                    return this;
+                })
+                .onMessageEquals(Resume.INSTANCE, () -> {
+                    paused = false;
+                    pump();
+                    return this;
+                })
                 .build();
     }
 
@@ -148,7 +163,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     }
 
     private void pump() {
-        if (rules == null) return;
+        if (rules == null || paused) return;
         long now = System.currentTimeMillis();
         while (!queue.isEmpty() && inFlight < parallel) {
             long wait = Math.max(nextAt, backoffUntil) - now;

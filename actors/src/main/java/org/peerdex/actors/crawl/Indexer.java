@@ -68,6 +68,9 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
     private final LinkGraph links;
     private final ContentHashes contentHashes;
     private final List<Index> buffer = new ArrayList<>();
+    /** Why writes fail (the batch is kept and retried), or null while they succeed. */
+    private String pausedBy;
+    private final java.util.Set<ActorRef<Crawler.Command>> notified = new java.util.LinkedHashSet<>();
 
     public static Behavior<Command> create(PeerStorage storage, ReplicationHook replication, CrawlerSettings settings) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Indexer(ctx, t, storage, replication, settings)));
@@ -103,7 +106,10 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
 
     private Behavior<Command> onIndex(Index m) {
         buffer.add(m);
-        if (buffer.size() >= settings.maxBatchDocuments()) flush();
+        if (pausedBy != null) {
+            // paused: the retry timer runs; the crawlers' dispatch windows bound what waits here
+            if (notified.add(m.replyTo())) m.replyTo().tell(new Crawler.WritesPaused(pausedBy));
+        } else if (buffer.size() >= settings.maxBatchDocuments()) flush();
         else if (!timers.isTimerActive(Flush.INSTANCE)) {
             timers.startSingleTimer(Flush.INSTANCE, Duration.ofMillis(settings.flushIntervalMs()));
         }
@@ -114,7 +120,34 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
         timers.cancel(Flush.INSTANCE);
         if (buffer.isEmpty()) return;
         List<Index> items = new ArrayList<>(buffer);
-        buffer.clear();
+        try {
+            write(items);
+        } catch (RuntimeException e) {
+            // nothing of the batch is acknowledged (no URL left its frontier): keep it all and retry until it writes
+            String why = org.peerdex.storage.kv.WriteFailure.describe(e);
+            if (pausedBy == null) {
+                ctx.getLog().warn("indexing paused, crawls wait: {}; {} pages kept, retrying every {} ms", why,
+                        items.size(), settings.pauseRetryMs());
+            }
+            pausedBy = why;
+            for (Index item : items) {
+                if (notified.add(item.replyTo())) item.replyTo().tell(new Crawler.WritesPaused(why));
+            }
+            timers.startSingleTimer(Flush.INSTANCE, Duration.ofMillis(settings.pauseRetryMs()));
+            return;
+        }
+        buffer.subList(0, items.size()).clear();
+        if (pausedBy != null) {
+            ctx.getLog().info("indexing resumed: the kept pages are written ({})", items.size());
+            pausedBy = null;
+            for (ActorRef<Crawler.Command> c : notified) c.tell(Crawler.WritesResumed.INSTANCE);
+            notified.clear();
+        }
+        if (!buffer.isEmpty()) timers.startSingleTimer(Flush.INSTANCE, Duration.ofMillis(settings.flushIntervalMs()));
+    }
+
+    /** Writes one batch; throws (and acknowledges nothing) if a write fails. */
+    private void write(List<Index> items) {
         long now = System.currentTimeMillis();
         long t0 = System.nanoTime();
         List<Verdict> verdicts = new ArrayList<>(items.size());

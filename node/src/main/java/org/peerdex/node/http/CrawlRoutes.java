@@ -88,8 +88,13 @@ public final class CrawlRoutes {
                         : backend.start(p).thenApply(s -> (Object) s));
         return onSuccess(started, r -> {
             if (r instanceof String refusal) return Json.error(StatusCodes.BAD_REQUEST, refusal);
+            var s = (org.peerdex.actors.crawl.CrawlManager.Started) r;
+            if (s.error() != null) {
+                return Json.error(s.error().contains("disk is full") ? StatusCodes.INSUFFICIENT_STORAGE
+                        : StatusCodes.SERVICE_UNAVAILABLE, "the crawl could not be recorded: " + s.error());
+            }
             Map<String, Object> out = new LinkedHashMap<>();
-            out.put("id", ((org.peerdex.actors.crawl.CrawlManager.Started) r).id());
+            out.put("id", s.id());
             return Json.ok(out);
         });
     }

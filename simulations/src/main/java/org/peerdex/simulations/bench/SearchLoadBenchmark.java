@@ -34,8 +34,10 @@ import java.util.regex.Pattern;
  * Sustained search load from a second process: starts a peer as a child JVM on 127.0.0.1 (or uses BASE_URL),
  * indexes the bundled manual and DOCS synthetic documents through the API, then runs CLIENTS closed-loop clients
  * for SECONDS over pooled keep-alive connections, and then, side by side, the naive client (a new connection per
- * request) for the same time. Prints throughput, p50/p99/max, errors, heap and threads before and after.
- * Usage: {@code java -cp simulations/target/peerdex-simulations.jar
+ * request) for the same time, and then the pooled clients again while the peer crawls a local corpus (real HTML
+ * served from this process on 127.0.0.1: {@code -Dpeerdex.load.corpus=DIR}, by default the PostgreSQL manual
+ * if installed, else generated pages). Prints throughput, p50/p99/max, errors, heap and threads before and after,
+ * and the crawl's pages during the run. Usage: {@code java -cp simulations/target/peerdex-simulations.jar
  * org.peerdex.simulations.bench.SearchLoadBenchmark [SECONDS=60] [CLIENTS=8] [DOCS=5000] [BASE_URL]}.
  */
 public final class SearchLoadBenchmark {
@@ -84,6 +86,24 @@ public final class SearchLoadBenchmark {
             JsonNode mid = status(base);
             Result naive = run("naive (connection/request)", base, seconds, clients, vocabulary, zipf, true);
             JsonNode after = status(base);
+            // the same pooled load while the peer crawls a local corpus
+            com.sun.net.httpserver.HttpServer corpus = LoadCorpus.serve();
+            String crawlId;
+            try {
+                String seed = "http://127.0.0.1:" + corpus.getAddress().getPort() + "/index.html";
+                crawlId = JSON.readTree(postForBody(base + "/api/crawl", "{\"url\": \"" + seed
+                        + "\", \"depth\": 30, \"minDelayMs\": 0, \"maxPages\": 20000}")).get("id").asText();
+                awaitFetched(base, crawlId, 20);
+            } catch (Exception e) {
+                corpus.stop(0);
+                throw e;
+            }
+            JsonNode crawlBefore = crawl(base, crawlId);
+            JsonNode beforeCrawl = status(base);
+            Result crawling = run("keep-alive, crawl running", base, seconds, clients, vocabulary, zipf, false);
+            JsonNode afterCrawl = status(base);
+            JsonNode crawlAfter = crawl(base, crawlId);
+            corpus.stop(0);
             System.out.println();
             System.out.printf("search load, %d closed-loop clients, %d s each, %d documents + manual, peer -Xmx512m%n",
                     clients, seconds, docs);
@@ -94,6 +114,17 @@ public final class SearchLoadBenchmark {
                     after.path("heapUsedBytes").asLong() >> 20, after.path("heapMaxBytes").asLong() >> 20);
             System.out.printf("peer threads before %d, after keep-alive %d, after naive %d%n",
                     before.path("threads").asInt(), mid.path("threads").asInt(), after.path("threads").asInt());
+            System.out.println(crawling);
+            System.out.printf("crawl of %s during the run: state %s, %d pages fetched and %d indexed in the %d s"
+                    + " (%d errors); %d fetched in all%n", LoadCorpus.describe(), crawlAfter.path("state").asText(),
+                    crawlAfter.path("fetched").asLong() - crawlBefore.path("fetched").asLong(),
+                    crawlAfter.path("indexed").asLong() - crawlBefore.path("indexed").asLong(), seconds,
+                    crawlAfter.path("errors").asLong() - crawlBefore.path("errors").asLong(),
+                    crawlAfter.path("fetched").asLong());
+            System.out.printf("peer heap used before the crawl run %d MiB, after %d MiB; threads before %d, after %d%n",
+                    beforeCrawl.path("heapUsedBytes").asLong() >> 20, afterCrawl.path("heapUsedBytes").asLong() >> 20,
+                    beforeCrawl.path("threads").asInt(), afterCrawl.path("threads").asInt());
+            System.out.println("load average " + Files.readString(Path.of("/proc/loadavg")).strip());
         } finally {
             if (child != null) {
                 child.destroy();
@@ -211,6 +242,30 @@ public final class SearchLoadBenchmark {
         if (r.statusCode() != 200) throw new IOException(url + " answered " + r.statusCode() + ": " + r.body());
     }
 
+    static String postForBody(String url, String json) throws IOException, InterruptedException {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type",
+                "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new IOException(url + " answered " + r.statusCode() + ": " + r.body());
+        return r.body();
+    }
+
+    static JsonNode crawl(String base, String id) throws IOException, InterruptedException {
+        return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(base + "/api/crawl/" + id)).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    /** Waits (polling, 60 s at most) until the crawl has fetched some pages, so the load meets a crawl in full run. */
+    static void awaitFetched(String base, String id, long pages) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            JsonNode p = crawl(base, id);
+            if (p.path("fetched").asLong() >= pages || !p.path("state").asText().equals("running")) return;
+            Thread.sleep(100); // poll interval
+        }
+        throw new IOException("the crawl fetched fewer than " + pages + " pages in 60 s");
+    }
+
     static JsonNode status(String base) throws IOException, InterruptedException {
         return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(base + "/api/status")).build(),
                 HttpResponse.BodyHandlers.ofString()).body());
@@ -218,7 +273,9 @@ public final class SearchLoadBenchmark {
 
     static Process startPeer(Path data) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+        // the crawl run fetches from this process's own corpus server on 127.0.0.1
+        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-Dpeerdex.crawler.allow-loopback=true",
+                "-cp", System.getProperty("java.class.path"),
                 "org.peerdex.node.Main", "--data", data.toString(), "--http", "127.0.0.1:0", "--cluster", "127.0.0.1:0");
         pb.redirectErrorStream(true);
         return pb.start();

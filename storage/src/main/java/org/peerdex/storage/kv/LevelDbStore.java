@@ -169,6 +169,14 @@ public final class LevelDbStore implements KeyValueStore {
         reopenLock.writeLock().lock();
         try {
             if (!broken || closed) return;
+            // recovery replays the log into a new table, so it needs about the log's size free; closing first and
+            // failing to open would leave reads (searches, the crawl frontier) on a closed instance
+            long need = logBytes() + (1 << 20);
+            long free = dir.toFile().getUsableSpace();
+            if (free < need) {
+                throw new UncheckedIOException(new IOException("No space left on device: " + free + " bytes free in "
+                        + dir + ", reopening LevelDB after the failed write needs about " + need));
+            }
             try {
                 db.close();
             } catch (IOException | RuntimeException ignored) {
@@ -184,6 +192,13 @@ public final class LevelDbStore implements KeyValueStore {
         } finally {
             reopenLock.writeLock().unlock();
         }
+    }
+
+    private long logBytes() {
+        File[] logs = new File(dir.toFile(), "leveldb").listFiles((d, n) -> n.endsWith(".log"));
+        long sum = 0;
+        if (logs != null) for (File f : logs) sum += f.length();
+        return sum;
     }
 
     @Override

@@ -1,0 +1,114 @@
+package org.peerdex.node.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.peerdex.actors.crawl.TestSite;
+import org.peerdex.node.PeerNode;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Disk full while crawling: the data directory is an 8 MiB tmpfs the test mounts (root only; skipped otherwise), a
+ * crawl of a generated site fills it; the crawl pauses with a clear error in {@code GET /api/crawl/{id}} and the
+ * log, fetches nothing new meanwhile, loses no page it had indexed, and once the filesystem grows it continues by
+ * itself and finishes with every page of the site indexed (also after a restart).
+ */
+@Tag("reliability")
+class DiskFullCrawlTest {
+    static final int PAGES = Integer.getInteger("peerdex.diskfull.pages", 200);
+
+    @Test
+    void aFullDiskPausesTheCrawlWithAClearErrorAndTheCrawlContinuesWhenSpaceReturns() throws Exception {
+        Path mount = Files.createTempDirectory("peerdex-diskfull-crawl");
+        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
+                "cannot mount a tmpfs (needs root): disk-full crawl test skipped");
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        root.addAppender(logged);
+        Path data = mount.resolve("data");
+        try (TestSite site = FaultPeers.site(PAGES, 1000)) {
+            String id;
+            try (PeerNode node = PeerNode.start(FaultPeers.config(data, Map.of()))) {
+                String base = node.baseUrl();
+                FaultPeers.Reply started = FaultPeers.post(base + "/api/crawl", "{\"url\": \"" + site.url("/g0")
+                        + "\", \"depth\": 1000, \"minDelayMs\": 0, \"maxPages\": " + PAGES + "}");
+                assertEquals(200, started.status(), started.json().toString());
+                id = started.json().get("id").asText();
+
+                JsonNode paused = FaultPeers.awaitCrawl(base, id, Duration.ofSeconds(120),
+                        p -> p.path("paused").asBoolean() || !p.path("state").asText().equals("running"));
+                assertEquals("running", paused.path("state").asText(), "a full disk pauses, it does not end the crawl: "
+                        + paused);
+                assertTrue(paused.path("error").asText().contains("disk is full"), paused.toString());
+                long indexedAtPause = paused.path("indexed").asLong();
+                assertTrue(indexedAtPause > 0 && indexedAtPause < PAGES, "filled mid-crawl: " + paused);
+                Set<String> inStore = new HashSet<>();
+                node.context().storage().metadata().scanAll(m -> inStore.add(m.url()));
+                assertTrue(inStore.size() >= indexedAtPause, inStore.size() + " stored < " + indexedAtPause + " indexed");
+
+                // paused: the requests in flight end, then nothing new is fetched; searches still answer
+                int requestsAtPause = site.pageRequests().size();
+                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+                while (System.nanoTime() < until) {
+                    JsonNode p = FaultPeers.get(base + "/api/crawl/" + id).json();
+                    assertTrue(p.path("paused").asBoolean(), "still paused while the disk is full: " + p);
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000); // poll interval
+                }
+                int requestsWhilePaused = site.pageRequests().size() - requestsAtPause;
+                assertTrue(requestsWhilePaused <= 8, requestsWhilePaused + " pages fetched while paused");
+                assertEquals(1, FaultPeers.hits(base, FaultPeers.pageWord(0)), "search answers while the disk is full");
+                assertTrue(logged.list.stream().anyMatch(e -> e.getFormattedMessage().contains("paused")
+                        && e.getFormattedMessage().contains("disk is full")), "the log says the crawl paused and why");
+
+                // space returns: the crawl continues by itself and finishes
+                assertEquals(0, run("mount", "-o", "remount,size=256m", mount.toString()));
+                JsonNode done = FaultPeers.awaitCrawl(base, id, Duration.ofSeconds(240),
+                        p -> !p.path("state").asText().equals("running"));
+                assertEquals("finished", done.path("state").asText(), done.toString());
+                assertFalse(done.path("paused").asBoolean(), done.toString());
+                assertEquals(PAGES, node.context().storage().metadata().count(), "every page indexed: " + done);
+                System.out.printf("disk full while crawling: paused after %d of %d pages indexed (%d in the store),"
+                        + " %d requests while paused; after the remount: %s%n", indexedAtPause, PAGES, inStore.size(),
+                        requestsWhilePaused, done);
+            }
+            try (PeerNode again = PeerNode.start(FaultPeers.config(data, Map.of()))) {
+                int lost = 0;
+                for (int n = 0; n < PAGES; n++) if (FaultPeers.hits(again.baseUrl(), FaultPeers.pageWord(n)) != 1) lost++;
+                System.out.printf("disk full while crawling: after restart %d of %d pages searchable%n", PAGES - lost, PAGES);
+                assertEquals(0, lost, "pages lost");
+                for (int n = 0; n < PAGES; n++) assertTrue(site.count("/g" + n) >= 1);
+            }
+        } finally {
+            root.detachAppender(logged);
+            if (run("umount", mount.toString()) != 0) run("umount", "-l", mount.toString()); // lazily if still busy
+            mount.toFile().delete();
+        }
+    }
+
+    static int run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return -1;
+        }
+        if (p.exitValue() != 0) System.out.println(String.join(" ", cmd) + ": " + out.strip());
+        return p.exitValue();
+    }
+}
