@@ -219,7 +219,12 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         Ring ring = view.ring();
         CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
             List<Outbox.Entry> entries = new ArrayList<>();
-            Batching.byTarget(self, m.postings(), m.metadata(), placement, ring).forEach((t, share) ->
+            // the dht-scope blacklist holds back what this peer must not hand to others
+            DhtBlacklist.Outgoing out = DhtBlacklist.outgoing(storage).learn(m.metadata());
+            List<Posting> postings = out.postings(m.postings());
+            List<UrlMetadata> metadata = out.metadata(m.metadata());
+            stats.blacklistedOutgoing.addAndGet(out.dropped());
+            Batching.byTarget(self, postings, metadata, placement, ring).forEach((t, share) ->
                     entries.addAll(Batching.batches(t, share, settings, "replicate", ids::incrementAndGet)));
             outbox.putAll(entries);
             return new Enqueued(entries, 0, List.of());
@@ -393,7 +398,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
         List<Posting> handoffPostings = new ArrayList<>();
         boolean active = settings.acceptRemoteIndex();
+        // blocked entries are neither offered in digests nor handed off (they stay here, never sent)
+        DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
         storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
+            if (blocked.blocks(p)) return;
             List<PeerId> holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
             boolean own = p.holder() == null;
             PeerId origin = own ? self : p.holder();
@@ -407,6 +415,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             }
         });
         storage.metadata().scanAll(md -> {
+            if (blocked.blocks(md)) return;
             List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
             boolean own = md.holder() == null;
             if (!own && !(active && holders.contains(self))) return;
@@ -476,20 +485,24 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         boolean active = settings.acceptRemoteIndex();
         CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
             Batching.Targeted share = new Batching.Targeted();
+            DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
             storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
                 PeerId origin = p.holder() == null ? self : p.holder();
                 if (!ranges.contains(new RangeDigest.Range('p', origin, Digests.bucketOf(p, placement.partitions())))) return;
                 List<PeerId> holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
                 if (!holders.contains(target)) return;
                 if (p.holder() != null && !(active && holders.contains(self))) return;
+                if (blocked.blocks(p)) return;
                 share.postings.add(p.holder() == null ? p.withHolder(self) : p);
             });
             storage.metadata().scanAll(md -> {
                 PeerId origin = md.holder() == null ? self : PeerId.parse(md.holder());
                 if (!ranges.contains(new RangeDigest.Range('m', origin, Digests.bucketOfMetadata(md.urlHash())))) return;
                 if (!placement.metadataHolders(md.urlHash(), ring).contains(target)) return;
+                if (blocked.blocks(md)) return;
                 share.metadata.add(md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
             });
+            stats.blacklistedOutgoing.addAndGet(blocked.dropped());
             List<Outbox.Entry> entries = Batching.batches(target, share, settings, "repair", ids::incrementAndGet);
             outbox.putAll(entries);
             return new Enqueued(entries, 0, List.of());
