@@ -120,6 +120,31 @@ class BlacklistDhtTest {
             assertTrue(b.context().storage().rwi().wordsOf(blocked).isEmpty(), "no posting of the blocked page reached b");
             assertEquals(0, TestPeers.get(b.baseUrl() + "/api/status").json().get("dht").get("shard")
                     .get("blacklistedEntries").asLong(), "b had nothing to refuse: it was never sent");
+
+            // nor does a hand the page to a searching peer: lookups and metadata requests leave it out
+            var rwi = a.context().storage().rwi();
+            var partitions = a.context().placement().partitions();
+            var allowed = org.peerdex.protocol.hash.UrlHash.of(onA.stream()
+                    .filter(u -> !u.contains("/docs/operations")).findFirst().orElseThrow());
+            var allowedWords = new java.util.HashSet<>(rwi.wordsOf(allowed));
+            var common = rwi.wordsOf(blocked).stream().filter(allowedWords::contains).findFirst().orElseThrow();
+            var owner = NetworkBackend.of(a.context()).shardOwner();
+            var lookups = org.apache.pekko.actor.testkit.typed.javadsl.TestProbe
+                    .<org.peerdex.actors.dht.ShardOwner.LookupReply>create(a.context().system());
+            owner.tell(new org.peerdex.actors.dht.ShardOwner.LookupRequest(1, List.of(
+                    new org.peerdex.actors.dht.ShardOwner.Lookup(new org.peerdex.actors.dht.RangeKey(common,
+                            partitions.partitionOf(blocked)), null, List.of(blocked), 10),
+                    new org.peerdex.actors.dht.ShardOwner.Lookup(new org.peerdex.actors.dht.RangeKey(common,
+                            partitions.partitionOf(allowed)), null, List.of(allowed), 10)), lookups.getRef()));
+            var reply = lookups.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", reply.error());
+            assertEquals(0, reply.results().get(0).postings().count(), "the blocked page's posting is held back");
+            assertEquals(1, reply.results().get(1).postings().count(), "an allowed page's posting is sent");
+            var metadata = org.apache.pekko.actor.testkit.typed.javadsl.TestProbe
+                    .<org.peerdex.actors.dht.ShardOwner.MetadataReply>create(a.context().system());
+            owner.tell(new org.peerdex.actors.dht.ShardOwner.FetchMetadata(2, List.of(blocked, allowed), metadata.getRef()));
+            assertEquals(List.of(allowed), metadata.receiveMessage(Duration.ofSeconds(10)).metadata().stream()
+                    .map(org.peerdex.storage.meta.UrlMetadata::urlHash).toList());
         } finally {
             for (PeerNode n : nodes) n.close();
         }
