@@ -25,7 +25,7 @@ public final class DhtStats {
     /** received postings and metadata dropped by the dht-scope blacklist */
     public final AtomicLong blacklistedEntries = new AtomicLong();
     public final AtomicLong replicatedPostings = new AtomicLong();
-    /** postings and metadata the dht-scope blacklist kept from being sent (new replication and repair) */
+    /** postings and metadata the dht-scope blacklist kept from being sent (replication, repair, lookup answers) */
     public final AtomicLong blacklistedOutgoing = new AtomicLong();
     public final AtomicLong outboxEntries = new AtomicLong();
     public final AtomicLong outboxPostings = new AtomicLong();

@@ -498,6 +498,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 top.add(withHolder);
             }
         });
+        stats.blacklistedOutgoing.addAndGet(blocked.dropped());
         List<Posting> best = new ArrayList<>(top);
         best.sort(Comparator.comparingDouble(PartialScore::of).reversed());
         return new KeyPostings(l.key(), PostingPack.of(best), matched[0], matched[0] > best.size());
@@ -517,6 +518,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 storage.metadata().get(u).filter(md -> !blocked.blocks(md))
                         .ifPresent(md -> out.add(md.holder() == null ? withHolder(md, self.value()) : md));
             }
+            stats.blacklistedOutgoing.addAndGet(blocked.dropped());
             stats.lookupsAnswered.incrementAndGet();
             m.replyTo().tell(new MetadataReply(m.queryId(), self, out, ""));
         });
