@@ -38,7 +38,7 @@
 
   // ---- pages --------------------------------------------------------------------------------------------------
   const pages = { dashboard: dashboard, crawl: crawl, index: () => {}, blacklist: blacklist, ranking: ranking, network: network,
-    settings: settings };
+    settings: settings, federation: () => window.PeerdexFederation && PeerdexFederation.load() };
 
   function show() {
     const name = (location.hash || '#dashboard').slice(1);

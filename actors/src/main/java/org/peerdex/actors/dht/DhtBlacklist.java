@@ -12,7 +12,9 @@ import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
 
 /**
- * Applies the dht-scope blacklist to what other peers send: metadata of a blocked URL is dropped, and so are
+ * Applies the dht-scope blacklist both ways. Outgoing ({@link Outgoing}): the replicator sends no postings or
+ * metadata of a blocked URL, in new replication, hand-off and repair alike, and leaves them out of its range
+ * digests (else every repair round would find the same difference again). Incoming: metadata of a blocked URL is dropped, and so are
  * postings of a blocked URL (known from the same batch, from metadata already stored here, or from a blocked
  * metadata record seen before: {@code seenBlocked}). Postings that arrived before their URL's metadata are purged
  * when the metadata shows the URL is blocked ({@link Kept#purge}). A posting of a URL this peer never learns the
@@ -27,6 +29,81 @@ final class DhtBlacklist {
     record Kept(List<Posting> postings, List<UrlMetadata> metadata, int dropped, List<UrlHash> purge) {}
 
     private DhtBlacklist() {}
+
+    /** A filter for one batch or one scan (blocking: may read stored metadata). */
+    static Outgoing outgoing(PeerStorage storage) {
+        return new Outgoing(storage);
+    }
+
+    /**
+     * Which outgoing entries the dht scope blocks, with the decision per URL remembered for the filter's lifetime.
+     * A posting's URL is known from metadata given to {@link #learn} or stored here; a posting of a URL this peer
+     * has no metadata for cannot be judged and is sent (the receiver's own blacklist still applies).
+     */
+    static final class Outgoing {
+        private final PeerStorage storage;
+        private final Blacklist blacklist;
+        private final boolean active;
+        private final java.util.Map<UrlHash, Boolean> decided = new java.util.HashMap<>();
+        private int dropped;
+
+        private Outgoing(PeerStorage storage) {
+            this.storage = storage;
+            this.blacklist = storage.blacklist();
+            this.active = !blacklist.rules(BlacklistRule.Scope.DHT).isEmpty();
+        }
+
+        /** Metadata that travels with the postings: their URLs are judged from it, without a read. */
+        Outgoing learn(List<UrlMetadata> metadata) {
+            if (active) for (UrlMetadata m : metadata) decide(m);
+            return this;
+        }
+
+        private boolean decide(UrlMetadata m) {
+            bound();
+            return decided.computeIfAbsent(m.urlHash(), u -> blacklist.blocks(BlacklistRule.Scope.DHT, m.url()));
+        }
+
+        /** A scan over a large index must not remember every URL: past the bound, decisions are read again. */
+        private void bound() {
+            if (decided.size() >= MAX_REMEMBERED) decided.clear();
+        }
+
+        boolean blocks(UrlMetadata m) {
+            if (!active) return false;
+            boolean b = decide(m);
+            if (b) dropped++;
+            return b;
+        }
+
+        boolean blocks(Posting p) {
+            if (!active) return false;
+            bound();
+            boolean b = decided.computeIfAbsent(p.url(), u -> storage.metadata().get(u)
+                    .map(m -> blacklist.blocks(BlacklistRule.Scope.DHT, m.url())).orElse(false));
+            if (b) dropped++;
+            return b;
+        }
+
+        List<Posting> postings(List<Posting> postings) {
+            if (!active) return postings;
+            List<Posting> out = new ArrayList<>(postings.size());
+            for (Posting p : postings) if (!blocks(p)) out.add(p);
+            return out;
+        }
+
+        List<UrlMetadata> metadata(List<UrlMetadata> metadata) {
+            if (!active) return metadata;
+            List<UrlMetadata> out = new ArrayList<>(metadata.size());
+            for (UrlMetadata m : metadata) if (!blocks(m)) out.add(m);
+            return out;
+        }
+
+        /** How many entries were held back so far (metadata given to learn not counted). */
+        int dropped() {
+            return dropped;
+        }
+    }
 
     /** A bounded, thread-safe set of blocked URL hashes for {@link #keep}. */
     static Set<UrlHash> rememberedSet() {

@@ -25,6 +25,8 @@ public final class DhtStats {
     /** received postings and metadata dropped by the dht-scope blacklist */
     public final AtomicLong blacklistedEntries = new AtomicLong();
     public final AtomicLong replicatedPostings = new AtomicLong();
+    /** postings and metadata the dht-scope blacklist kept from being sent (replication, repair, lookup answers) */
+    public final AtomicLong blacklistedOutgoing = new AtomicLong();
     public final AtomicLong outboxEntries = new AtomicLong();
     public final AtomicLong outboxPostings = new AtomicLong();
     public final AtomicLong acknowledgedBatches = new AtomicLong();
@@ -59,6 +61,7 @@ public final class DhtStats {
         shard.put("blacklistedEntries", blacklistedEntries.get());
         Map<String, Object> repl = new LinkedHashMap<>();
         repl.put("replicatedPostings", replicatedPostings.get());
+        repl.put("blacklistedOutgoing", blacklistedOutgoing.get());
         repl.put("outboxEntries", outboxEntries.get());
         repl.put("outboxPostings", outboxPostings.get());
         repl.put("acknowledgedBatches", acknowledgedBatches.get());

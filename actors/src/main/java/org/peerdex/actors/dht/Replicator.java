@@ -282,7 +282,12 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         Ring ring = view.ring();
         CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
             List<Outbox.Entry> entries = new ArrayList<>();
-            Batching.byTarget(self, m.postings(), m.metadata(), placement, ring).forEach((t, share) ->
+            // the dht-scope blacklist holds back what this peer must not hand to others
+            DhtBlacklist.Outgoing out = DhtBlacklist.outgoing(storage).learn(m.metadata());
+            List<Posting> postings = out.postings(m.postings());
+            List<UrlMetadata> metadata = out.metadata(m.metadata());
+            stats.blacklistedOutgoing.addAndGet(out.dropped());
+            Batching.byTarget(self, postings, metadata, placement, ring).forEach((t, share) ->
                     entries.addAll(Batching.batches(t, share, settings, "replicate", ids::incrementAndGet)));
             outbox.putAll(entries);
             return new Enqueued(entries, 0, List.of());
@@ -497,7 +502,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
         List<Posting> handoffPostings = new ArrayList<>();
         boolean active = settings.acceptRemoteIndex();
+        // blocked entries are neither offered in digests nor handed off (they stay here, never sent)
+        DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
         storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
+            if (blocked.blocks(p)) return;
             List<PeerId> holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
             boolean own = p.holder() == null;
             PeerId origin = own ? self : p.holder();
@@ -515,6 +523,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             }
         });
         storage.metadata().scanAll(md -> {
+            if (blocked.blocks(md)) return;
             List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
             boolean own = md.holder() == null;
             boolean held = active && holders.contains(self);
@@ -604,6 +613,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         boolean active = settings.acceptRemoteIndex();
         CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
             Map<PeerId, Batching.Targeted> shares = new TreeMap<>();
+            DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
             storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
                 PeerId origin = p.holder() == null ? self : p.holder();
                 RangeDigest.Range range = new RangeDigest.Range('p', origin, Digests.bucketOf(p, placement.partitions()));
@@ -613,6 +623,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     if (holders == null) holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
                     if (!holders.contains(w.getKey())) continue;
                     if (p.holder() != null && !(active && holders.contains(self))) continue;
+                    if (blocked.blocks(p)) return; // blocked for every target alike
                     shares.computeIfAbsent(w.getKey(), k -> new Batching.Targeted()).postings
                             .add(p.holder() == null ? p.withHolder(self) : p);
                 }
@@ -625,10 +636,12 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     if (!w.getValue().contains(range)) continue;
                     if (holders == null) holders = placement.metadataHolders(md.urlHash(), ring);
                     if (!holders.contains(w.getKey())) continue;
+                    if (blocked.blocks(md)) return; // blocked for every target alike
                     shares.computeIfAbsent(w.getKey(), k -> new Batching.Targeted()).metadata
                             .add(md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
                 }
             });
+            stats.blacklistedOutgoing.addAndGet(blocked.dropped());
             List<Outbox.Entry> entries = new ArrayList<>();
             shares.forEach((target, share) ->
                     entries.addAll(Batching.batches(target, share, settings, "repair", ids::incrementAndGet)));

@@ -528,10 +528,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         return this;
     }
 
-    /** Postings of one key that pass the filter, best {@code limit} by partial score. */
+    /**
+     * Postings of one key that pass the filter, best {@code limit} by partial score; none of a URL the dht-scope
+     * blacklist blocks (judged only for postings that would enter the top, so a lookup reads little metadata).
+     */
     KeyPostings lookup(Lookup l, int limit) {
         Set<String> urlSet = l.urls() == null ? null : new HashSet<>(l.urls().stream().map(UrlHash::value).toList());
         PriorityQueue<Posting> top = new PriorityQueue<>(Comparator.comparingDouble(PartialScore::of));
+        DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
         int[] matched = {0};
         storage.rwi().scan(l.key().word(), l.key().partition(), p -> {
             if (p.has(Posting.CACHED)) return;
@@ -540,12 +544,18 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             matched[0]++;
             Posting withHolder = p.holder() == null ? p.withHolder(self) : p;
             if (limit <= 0) return;
+            boolean enters = top.size() < limit || PartialScore.of(withHolder) > PartialScore.of(top.peek());
+            if (enters && blocked.blocks(p)) {
+                matched[0]--;
+                return;
+            }
             if (top.size() < limit) top.add(withHolder);
             else if (PartialScore.of(withHolder) > PartialScore.of(top.peek())) {
                 top.poll();
                 top.add(withHolder);
             }
         });
+        stats.blacklistedOutgoing.addAndGet(blocked.dropped());
         List<Posting> best = new ArrayList<>(top);
         best.sort(Comparator.comparingDouble(PartialScore::of).reversed());
         return new KeyPostings(l.key(), PostingPack.of(best), matched[0], matched[0] > best.size());
@@ -560,9 +570,12 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
         runLookup(() -> {
             List<UrlMetadata> out = new ArrayList<>();
+            DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
             for (UrlHash u : m.urls()) {
-                storage.metadata().get(u).ifPresent(md -> out.add(md.holder() == null ? withHolder(md, self.value()) : md));
+                storage.metadata().get(u).filter(md -> !blocked.blocks(md))
+                        .ifPresent(md -> out.add(md.holder() == null ? withHolder(md, self.value()) : md));
             }
+            stats.blacklistedOutgoing.addAndGet(blocked.dropped());
             stats.lookupsAnswered.incrementAndGet();
             m.replyTo().tell(new MetadataReply(m.queryId(), self, out, ""));
         });

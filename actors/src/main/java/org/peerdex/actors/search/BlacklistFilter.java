@@ -25,6 +25,11 @@ public final class BlacklistFilter implements MetadataSource {
     }
 
     @Override
+    public boolean shows(UrlMetadata m) {
+        return !blacklist.blocks(BlacklistRule.Scope.SEARCH, m.url()) && inner.shows(m);
+    }
+
+    @Override
     public Optional<String> text(UrlHash url) {
         return inner.text(url);
     }

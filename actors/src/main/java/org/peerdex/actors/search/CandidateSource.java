@@ -16,6 +16,16 @@ public interface CandidateSource {
     /** True if what it returns was learned from another peer (cached locally with a TTL). */
     boolean remote();
 
+    /** True for an outside search engine (docs/federation.md): asked when the request federates. */
+    default boolean federated() {
+        return false;
+    }
+
+    /** What kind of source it is, for the per-source report ("local", "dht", or a federated source's format). */
+    default String kind() {
+        return remote() ? "dht" : "local";
+    }
+
     void start(SearchRequest request, ActorRef<Answer> replyTo);
 
     /** What a source sends back. */
@@ -37,4 +47,7 @@ public interface CandidateSource {
             implements Answer {}
 
     record SourceFailed(String source, String reason) implements Answer {}
+
+    /** The source gave up waiting after {@code afterMillis} (its own bound, shorter than the query's). */
+    record SourceTimedOut(String source, long afterMillis) implements Answer {}
 }

@@ -11,6 +11,11 @@ public interface MetadataSource {
 
     Optional<String> text(UrlHash url);
 
+    /** Whether a result with this metadata may be shown (the search-scope blacklist says no to some). */
+    default boolean shows(UrlMetadata m) {
+        return true;
+    }
+
     static MetadataSource of(UrlMetadataStore store) {
         return new MetadataSource() {
             @Override

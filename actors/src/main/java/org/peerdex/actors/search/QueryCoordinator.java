@@ -65,12 +65,36 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
 
     public record Network(int peersAsked, int peersAnswered, long messages, long bytes) {}
 
-    /** The end: the final window of results, best first. */
-    public record Done(String query, long total, List<SearchResult> results, Map<String, List<Navigators.Entry>> navigators,
-                       Timing timing, Network network) implements Event {}
+    /**
+     * How one candidate source fared: {@code status} is "answered", "timedOut" or "failed" (with {@code error});
+     * {@code millis} since the query started until it answered, failed or was given up; {@code results} how many
+     * candidates it returned.
+     */
+    public record SourceReport(String name, String kind, String status, long millis, int results, String error) {}
 
-    /** What is known of one URL after its metadata (and maybe text) were read. */
-    record Resolution(UrlMetadata metadata, boolean pass, String snippet) {}
+    /** The end: the final window of results, best first, and how each source fared. */
+    public record Done(String query, long total, List<SearchResult> results, Map<String, List<Navigators.Entry>> navigators,
+                       Timing timing, Network network, List<SourceReport> sources) implements Event {}
+
+    /** What is known of one URL after its metadata (and maybe text) were read; {@code external}: from a federated hit. */
+    record Resolution(UrlMetadata metadata, boolean pass, String snippet, boolean external) {
+        Resolution(UrlMetadata metadata, boolean pass, String snippet) {
+            this(metadata, pass, snippet, false);
+        }
+    }
+
+    /** A source's report while the query runs. */
+    private static final class SourceState {
+        final String kind;
+        String status = "pending";
+        long millis = -1;
+        int results;
+        String error = "";
+
+        SourceState(String kind) {
+            this.kind = kind;
+        }
+    }
 
     private static final int NAV_SAMPLE = 50;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3))
@@ -86,6 +110,9 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     private long firstResultNanos = -1;
     private final Set<String> pendingSources = new LinkedHashSet<>();
     private final Set<String> remoteSourceNames = new HashSet<>();
+    private final Map<String, SourceState> sourceStates = new java.util.LinkedHashMap<>();
+    /** The index source (local or dht) that first returned a URL; federated hits carry their own. */
+    private final Map<UrlHash, String> indexSource = new HashMap<>();
     private int peersAsked;
     private int peersAnswered;
     private long messages;
@@ -124,6 +151,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         // every source at once: the local index and (for resource=global) the remote peers
         for (CandidateSource s : context.sources(request)) {
             pendingSources.add(s.name());
+            sourceStates.put(s.name(), new SourceState(s.kind()));
             if (s.remote()) remoteSourceNames.add(s.name());
             peersAsked++;
             try {
@@ -131,6 +159,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             } catch (RuntimeException e) {
                 ctx.getLog().warn("source {} failed to start", s.name(), e);
                 pendingSources.remove(s.name());
+                settle(s.name(), "failed", "could not start: " + e.getMessage());
             }
         }
         timers.startSingleTimer(Timeout.INSTANCE, context.sourceTimeout());
@@ -152,7 +181,19 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         if (finished) return this;
         if (a instanceof CandidateSource.CandidatesFound f) {
                 if (remoteSourceNames.contains(f.source())) fromRemote.addAll(f.candidates());
-                if (f.last() && pendingSources.remove(f.source())) peersAnswered++;
+                SourceState st = sourceStates.get(f.source());
+                if (st != null) st.results += f.candidates().size();
+                for (Candidate c : f.candidates()) {
+                    if (c.isExternal()) continue;
+                    indexSource.putIfAbsent(c.url(), f.source());
+                    // an index candidate replaces a federated hit of the same URL: resolve it again from the index
+                    Resolution r = resolved.get(c.url());
+                    if (r != null && r.external()) resolved.remove(c.url());
+                }
+                if (f.last() && pendingSources.remove(f.source())) {
+                    peersAnswered++;
+                    settle(f.source(), "answered", "");
+                }
                 rankingInFlight++;
                 ranking.tell(new Ranking.AddCandidates(f.candidates(), f.stats(), topSize, request.explain(),
                         rankedAdapter));
@@ -164,10 +205,31 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         } else if (a instanceof CandidateSource.SourceFailed f) {
                 getContext().getLog().info("source {} failed: {}", f.source(), f.reason());
                 pendingSources.remove(f.source());
+                settle(f.source(), "failed", f.reason());
+        } else if (a instanceof CandidateSource.SourceTimedOut t) {
+                getContext().getLog().info("source {} timed out after {} ms", t.source(), t.afterMillis());
+                pendingSources.remove(t.source());
+                settle(t.source(), "timedOut", "no answer within " + t.afterMillis() + " ms");
         }
         progress();
         advance();
         return this;
+    }
+
+    /** Records how a source ended (the first word counts: a late answer after a timeout changes nothing). */
+    private void settle(String source, String status, String error) {
+        SourceState st = sourceStates.get(source);
+        if (st == null || !st.status.equals("pending")) return;
+        st.status = status;
+        st.error = error == null ? "" : error;
+        st.millis = (System.nanoTime() - started) / 1_000_000;
+    }
+
+    private List<SourceReport> sourceReports() {
+        List<SourceReport> out = new ArrayList<>();
+        sourceStates.forEach((name, st) -> out.add(new SourceReport(name, st.kind, st.status, st.millis, st.results,
+                st.error)));
+        return out;
     }
 
     private void progress() {
@@ -184,6 +246,8 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
 
     private Behavior<Command> onTimeout() {
         if (!pendingSources.isEmpty()) getContext().getLog().debug("sources timed out: {}", pendingSources);
+        for (String s : pendingSources) settle(s, "timedOut", "no answer within the query's "
+                + context.sourceTimeout().toMillis() + " ms");
         pendingSources.clear();
         advance();
         if (!finished && !resolving && rankingInFlight == 0) finish();
@@ -194,6 +258,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     private void advance() {
         if (finished || resolving) return;
         List<UrlHash> toResolve = new ArrayList<>();
+        Map<UrlHash, ExternalHit> externals = new HashMap<>();
         Set<UrlHash> needText = new HashSet<>();
         int passing = 0;
         int wanted = Math.max(need, request.navigators().isEmpty() ? 0 : Math.min(NAV_SAMPLE, total));
@@ -208,6 +273,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             boolean inWindow = passing + toResolve.size() < need;
             if (r == null) {
                 toResolve.add(u);
+                if (rc.candidate().isExternal()) externals.put(u, rc.candidate().external());
                 if (inWindow) needText.add(u);
             } else if (r.pass()) {
                 if (inWindow && r.snippet() == null) {
@@ -222,7 +288,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             resolving = true;
             Map<UrlHash, Resolution> known = new HashMap<>();
             for (UrlHash u : toResolve) if (resolved.containsKey(u)) known.put(u, resolved.get(u));
-            CompletableFuture.supplyAsync(() -> resolve(toResolve, needText, known), context.blocking())
+            CompletableFuture.supplyAsync(() -> resolve(toResolve, needText, known, externals), context.blocking())
                     .whenComplete((res, err) -> getContext().getSelf().tell(new Resolved(res != null ? res
                             : failedAll(toResolve))));
             return;
@@ -246,7 +312,10 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
 
     private Behavior<Command> onResolved(Resolved m) {
         resolving = false;
-        resolved.putAll(m.resolutions());
+        m.resolutions().forEach((u, r) -> {
+            // the index returned this URL while its federated hit was being resolved: the index's version wins
+            if (!(r.external() && indexSource.containsKey(u))) resolved.put(u, r);
+        });
         advance();
         return finished ? Behaviors.stopped() : this;
     }
@@ -273,7 +342,8 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 ? Instant.ofEpochMilli(m.lastModified()).atOffset(ZoneOffset.UTC).toLocalDate().toString() : "";
         return new SearchResult(m.url(), m.urlHash().value(), m.title().isBlank() ? m.url() : m.title(), r.snippet(),
                 round(rc.score()), m.host(), m.filetype(), m.language(), date, m.author(), m.size(), m.lastModified(),
-                rc.candidate().cached(), rc.explanation());
+                rc.candidate().cached(), rc.explanation(), rc.candidate().isExternal() ? rc.candidate().external().source()
+                : indexSource.getOrDefault(rc.candidate().url(), "local"));
     }
 
     private static double round(double v) {
@@ -320,7 +390,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         subscriber.tell(new Done(request.query().raw(), Math.max(estimatedTotal, results.size()), results, navigators,
                 new Timing(firstResultNanos < 0 ? -1 : (firstResultNanos - started) / 1_000_000,
                         (now - started) / 1_000_000),
-                new Network(peersAsked, peersAnswered, messages, bytes)));
+                new Network(peersAsked, peersAnswered, messages, bytes), sourceReports()));
         cacheRemote();
         ranking.tell(Ranking.Stop.INSTANCE);
     }
@@ -344,10 +414,16 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     }
 
     /** Blocking: reads metadata (and text where needed), checks filters, phrases and verification. */
-    private Map<UrlHash, Resolution> resolve(List<UrlHash> urls, Set<UrlHash> needText, Map<UrlHash, Resolution> known) {
+    private Map<UrlHash, Resolution> resolve(List<UrlHash> urls, Set<UrlHash> needText, Map<UrlHash, Resolution> known,
+                                             Map<UrlHash, ExternalHit> externals) {
         Map<UrlHash, Resolution> out = new HashMap<>();
         var q = request.query();
         for (UrlHash u : urls) {
+            ExternalHit hit = externals.get(u);
+            if (hit != null) {
+                out.put(u, resolveExternal(u, hit));
+                continue;
+            }
             Resolution before = known.get(u);
             UrlMetadata m = before != null ? before.metadata() : context.metadata().metadata(u).orElse(null);
             if (m == null || !filtersPass(m)) {
@@ -390,6 +466,17 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             out.put(u, new Resolution(m, true, snippet));
         }
         return out;
+    }
+
+    /**
+     * A federated hit is shown from its own fields: the query's filters and the search-scope blacklist apply; it has
+     * no stored text, so verify=cacheonly drops it, and the source's snippet is used as it is.
+     */
+    private Resolution resolveExternal(UrlHash u, ExternalHit hit) {
+        UrlMetadata m = new UrlMetadata(u, hit.url(), hit.title(), hit.snippet(), "", List.of(), "", "h", "", 0,
+                hit.lastModified(), 0, 0, 0, 0, null, "", List.of());
+        boolean pass = filtersPass(m) && context.metadata().shows(m) && !request.verify().equals("cacheonly");
+        return new Resolution(m, pass, pass ? hit.snippet() : null, true);
     }
 
     private boolean filtersPass(UrlMetadata m) {

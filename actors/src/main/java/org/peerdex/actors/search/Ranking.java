@@ -16,6 +16,8 @@ import org.peerdex.actors.search.ranking.Scorer;
  * Scores and re-ranks one query's candidates as they arrive, with the query's {@link Scorer}: after every batch
  * it answers with the current top of the ranking (scores are provisional until the last batch, since
  * normalization runs over the candidates seen so far). A URL seen twice keeps its first (local) postings.
+ * Results of federated sources have no postings: they get a fixed score from {@link #externalScore} and give way
+ * to an index candidate of the same URL, whichever arrives first.
  */
 public final class Ranking extends AbstractBehavior<Ranking.Command> {
     /** What the ranking accepts. */
@@ -38,6 +40,8 @@ public final class Ranking extends AbstractBehavior<Ranking.Command> {
 
     private final Scorer scorer;
     private final java.util.Set<org.peerdex.protocol.hash.UrlHash> seen = new java.util.HashSet<>();
+    private final java.util.Map<org.peerdex.protocol.hash.UrlHash, RankedCandidate> external = new java.util.HashMap<>();
+    private final double externalScale;
 
     public static Behavior<Command> create(Scorer scorer) {
         return Behaviors.setup(ctx -> new Ranking(ctx, scorer));
@@ -46,6 +50,24 @@ public final class Ranking extends AbstractBehavior<Ranking.Command> {
     private Ranking(ActorContext<Command> ctx, Scorer scorer) {
         super(ctx);
         this.scorer = scorer;
+        this.externalScale = externalScale(scorer.profile());
+    }
+
+    /**
+     * Half the best score a document of ours can reach before post-ranking (every pre-ranking factor at the top of
+     * its range): a federated source's first result at weight 1 ranks like a middling document of ours.
+     */
+    static double externalScale(org.peerdex.actors.search.ranking.RankingProfile profile) {
+        double max = 0;
+        for (org.peerdex.actors.search.ranking.Factor f : org.peerdex.actors.search.ranking.Factor.values()) {
+            if (!f.post()) max += Math.max(0, profile.coefficient(f));
+        }
+        return max > 0 ? max / 2 : 1;
+    }
+
+    /** A federated result's score: the source's weight times the scale, decaying with its place in that source. */
+    static double externalScore(ExternalHit hit, double scale) {
+        return hit.weight() * scale / (1 + (Math.max(1, hit.rank()) - 1) / 10.0);
     }
 
     @Override
@@ -62,7 +84,17 @@ public final class Ranking extends AbstractBehavior<Ranking.Command> {
 
     private Behavior<Command> onAdd(AddCandidates m) {
         if (m.stats() != null) scorer.updateStats(m.stats());
-        for (Candidate c : m.candidates()) if (seen.add(c.url())) scorer.add(c);
+        for (Candidate c : m.candidates()) {
+            if (c.isExternal()) {
+                if (!seen.contains(c.url()) && !external.containsKey(c.url())) {
+                    double score = externalScore(c.external(), externalScale);
+                    external.put(c.url(), new RankedCandidate(c, score, externalExplanation(c.external(), score)));
+                }
+            } else if (seen.add(c.url())) {
+                external.remove(c.url());
+                scorer.add(c);
+            }
+        }
         m.replyTo().tell(top(m.top(), m.explain()));
         return this;
     }
@@ -72,10 +104,18 @@ public final class Ranking extends AbstractBehavior<Ranking.Command> {
                 .comparingDouble(RankedCandidate::score).reversed()
                 .thenComparing(r -> r.candidate().url()));
         for (Scorer.Scored s : scorer.all()) best.offer(new RankedCandidate(s.candidate(), scorer.score(s), null));
+        for (RankedCandidate r : external.values()) best.offer(r);
         List<RankedCandidate> out = new ArrayList<>(best.size());
         for (RankedCandidate r : best.sorted()) {
-            out.add(explain ? new RankedCandidate(r.candidate(), r.score(), scorer.explain(scorer.get(r.candidate().url()))) : r);
+            if (r.candidate().isExternal()) out.add(explain ? r : new RankedCandidate(r.candidate(), r.score(), null));
+            else out.add(explain ? new RankedCandidate(r.candidate(), r.score(), scorer.explain(scorer.get(r.candidate().url()))) : r);
         }
-        return new Ranked(out, scorer.size());
+        return new Ranked(out, scorer.size() + external.size());
+    }
+
+    private org.peerdex.actors.search.ranking.Explanation externalExplanation(ExternalHit hit, double score) {
+        return new org.peerdex.actors.search.ranking.Explanation(score, java.util.Map.of("federated",
+                new org.peerdex.actors.search.ranking.Explanation.Part(hit.rank(), 1 / (1 + (Math.max(1, hit.rank()) - 1) / 10.0),
+                        hit.weight() * externalScale, score)));
     }
 }

@@ -21,11 +21,14 @@ public record SearchContext(CandidateSource localSource, Supplier<List<Candidate
                             MetadataSource metadata, Supplier<RankingProfile> profile, Supplier<LinkRank> linkRank,
                             FeedbackStore feedback, Executor blocking, Duration sourceTimeout,
                             ReverseWordIndex cache, Duration cacheTtl, String preferredLanguage) {
+    /** The local index always; remote peers for resource=global; federated sources when the request federates. */
     public List<CandidateSource> sources(SearchRequest r) {
-        if (r.resource().equals("local")) return List.of(localSource);
+        boolean global = r.resource().equals("global");
+        boolean federates = r.federates();
+        if (!global && !federates) return List.of(localSource);
         List<CandidateSource> out = new java.util.ArrayList<>();
         out.add(localSource);
-        out.addAll(remoteSources.get());
+        for (CandidateSource s : remoteSources.get()) if (s.federated() ? federates : global) out.add(s);
         return out;
     }
 }

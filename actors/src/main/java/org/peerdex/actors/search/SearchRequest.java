@@ -11,9 +11,10 @@ import org.peerdex.actors.search.query.Query;
  *                      results with stored text)
  * @param navigators    facet names to count (see {@link Navigators#ALL})
  * @param contentDomain "text", "image" or "all" (YaCy's contentdom)
+ * @param federated     ask the federated sources too: null follows {@code resource} (global = yes)
  */
 public record SearchRequest(Query query, int count, int offset, String resource, String verify,
-                            Set<String> navigators, boolean explain, String contentDomain) {
+                            Set<String> navigators, boolean explain, String contentDomain, Boolean federated) {
     public static final int MAX_COUNT = 100;
     public static final int MAX_OFFSET = 1000;
 
@@ -33,6 +34,24 @@ public record SearchRequest(Query query, int count, int offset, String resource,
         if (!Set.of("text", "image", "all", "audio", "video", "app").contains(contentDomain)) {
             throw new IllegalArgumentException("contentdom must be text, image, audio, video, app or all");
         }
+    }
+
+    public SearchRequest(Query query, int count, int offset, String resource, String verify, Set<String> navigators,
+                         boolean explain, String contentDomain) {
+        this(query, count, offset, resource, verify, navigators, explain, contentDomain, null);
+    }
+
+    /** Whether the federated sources are asked (docs/federation.md). */
+    public boolean federates() {
+        return federated != null ? federated : resource.equals("global");
+    }
+
+    /** "true"/"false" → a flag, null/blank → null (follow resource); anything else is a 400. */
+    public static Boolean parseFederated(String v) {
+        if (v == null || v.isBlank()) return null;
+        if (v.equalsIgnoreCase("true")) return Boolean.TRUE;
+        if (v.equalsIgnoreCase("false")) return Boolean.FALSE;
+        throw new IllegalArgumentException("federated must be true or false, not '" + v + "'");
     }
 
     public static SearchRequest of(Query q, int count) {

@@ -51,12 +51,14 @@ public final class ApiRoutes {
                 new ConsoleRoutes(ctx, search, admin).route(),
                 new SettingsRoutes(org.peerdex.node.settings.SettingsBackend.of(ctx), admin, search.blocking()).route(),
                 new RankingPreviewRoutes(search, admin).route(),
-                new UrlEditRoutes(ctx, search, admin).route()));
+                new UrlEditRoutes(ctx, search, admin).route(),
+                new FederationRoutes(org.peerdex.node.federation.FederationBackend.of(ctx), admin, search.blocking()).route()));
         return withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
-                handleRejections(rejections(), () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
+                handleRejections(rejections(), () -> org.apache.pekko.http.javadsl.server.Directives.mapRequest(
+                FederationRoutes::noFederationForFederated, () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
                 searchGuard.search(() -> concat(new CompatRoutes(search).route(),
                         new SolrRoutes(search, ctx.storage()).route())),
-                new UiRoutes().route())))));
+                new UiRoutes().route()))))));
     }
 
     private Route crawlRoutes(SearchBackend search) {

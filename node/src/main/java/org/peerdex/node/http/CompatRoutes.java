@@ -88,7 +88,8 @@ public final class CompatRoutes {
         if (contentdom.equals("text") || contentdom.isBlank()) contentdom = "text";
         SearchRequest r = new SearchRequest(QueryParser.parse(query), count, Math.min(start, SearchRequest.MAX_OFFSET),
                 p.getOrDefault("resource", "local").equals("global") ? "global" : "local", verify,
-                Navigators.parse(p.getOrDefault("nav", "all")), false, contentdom);
+                Navigators.parse(p.getOrDefault("nav", "all")), false, contentdom,
+                SearchRequest.parseFederated(p.get("federated")));
         return onSuccess(backend.service().search(r), d -> {
             List<SearchResult> results = new ArrayList<>();
             for (SearchResult sr : d.results()) {

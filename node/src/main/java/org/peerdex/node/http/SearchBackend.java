@@ -92,9 +92,13 @@ public final class SearchBackend {
         peersKnown = known;
     }
 
-    /** The parameters with resource=global added when none was given and other peers are known. */
+    /**
+     * The parameters with resource=global added when none was given and other peers are known or a federated
+     * source is enabled (a thin index is what federation is for).
+     */
     public Map<String, String> withDefaultResource(Map<String, String> params) {
-        if (params.containsKey("resource") || !peersKnown.getAsBoolean()) return params;
+        if (params.containsKey("resource")) return params;
+        if (!peersKnown.getAsBoolean() && remoteSources.stream().noneMatch(CandidateSource::federated)) return params;
         Map<String, String> out = new java.util.HashMap<>(params);
         out.put("resource", "global");
         return out;

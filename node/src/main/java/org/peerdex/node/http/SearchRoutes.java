@@ -92,7 +92,8 @@ public final class SearchRoutes {
         if (q == null) throw new IllegalArgumentException("missing query parameter '" + queryParam + "'");
         return new SearchRequest(QueryParser.parse(q), intParam(p, "count", 10), intParam(p, "offset", 0),
                 p.get("resource"), p.get("verify"), Navigators.parse(p.getOrDefault("nav", "all")),
-                Boolean.parseBoolean(p.getOrDefault("explain", "false")), p.get("contentdom"));
+                Boolean.parseBoolean(p.getOrDefault("explain", "false")), p.get("contentdom"),
+                SearchRequest.parseFederated(p.get("federated")));
     }
 
     static int intParam(Map<String, String> p, String name, int def) {
@@ -135,8 +136,26 @@ public final class SearchRoutes {
         out.put("results", results);
         out.put("navigators", d.navigators());
         out.put("timing", Map.of("total", d.timing().total(), "firstResult", d.timing().firstResult()));
-        out.put("network", Map.of("peersAsked", d.network().peersAsked(), "peersAnswered",
+        Map<String, Object> network = new LinkedHashMap<>(Map.of("peersAsked", d.network().peersAsked(), "peersAnswered",
                 d.network().peersAnswered(), "messages", d.network().messages(), "bytes", d.network().bytes()));
+        network.put("sources", sourcesJson(d.sources()));
+        out.put("network", network);
+        return out;
+    }
+
+    /** How each source fared: name, kind, status (answered|timedOut|failed), ms, results, error. */
+    static List<Map<String, Object>> sourcesJson(List<QueryCoordinator.SourceReport> reports) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (QueryCoordinator.SourceReport s : reports) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", s.name());
+            m.put("kind", s.kind());
+            m.put("status", s.status());
+            m.put("ms", s.millis());
+            m.put("results", s.results());
+            if (!s.error().isEmpty()) m.put("error", s.error());
+            out.add(m);
+        }
         return out;
     }
 
@@ -154,6 +173,7 @@ public final class SearchRoutes {
         m.put("author", sr.author());
         m.put("size", sr.size());
         m.put("cached", sr.cached());
+        m.put("source", sr.source());
         if (sr.explain() != null) {
             Map<String, Object> ex = new LinkedHashMap<>();
             ex.put("score", sr.explain().score());

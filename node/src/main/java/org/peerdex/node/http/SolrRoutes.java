@@ -258,7 +258,7 @@ public final class SolrRoutes {
         for (String f : s.facetFields()) navs.add(FACETS.get(f));
         Map<String, String> flat = backend.withDefaultResource(flat(params, "resource"));
         SearchRequest r = new SearchRequest(QueryParser.parse(query), count, offset, flat.get("resource"), "false",
-                navs, false, "all");
+                navs, false, "all", SearchRequest.parseFederated(first(params, "federated")));
         return backend.service().search(r).thenApply(d -> {
             List<Map<String, Object>> docs = new ArrayList<>();
             for (SearchResult sr : d.results()) docs.add(doc(sr));

@@ -13,8 +13,8 @@ import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.storage.rwi.Posting;
 
-class ScorerTest {
-    static Candidate doc(String url, int flags, int hits, int wordsInText) {
+public class ScorerTest {
+    public static Candidate doc(String url, int flags, int hits, int wordsInText) {
         return new Candidate(UrlHash.of(url), List.of(new Posting(WordHash.of("backup"), UrlHash.of(url), null, flags,
                 hits, new int[] {5}, wordsInText, 4, 20000, "en", 'h', 3, 1, url.length(), 1, 0)));
     }
