@@ -38,10 +38,10 @@ import org.peerdex.storage.rwi.Posting;
  * {@link Found} events, then one {@link Finished} with the network cost; remote postings are cached locally
  * with a TTL. Requests go to ShardOwner refs from the {@link PeerView}, so any transport works.
  * <p>Hand-off: right after a ring change a new holder may not have received its copies yet and would answer
- * "nothing" for a key it does hold. When the holder chosen for a key was not a holder under the ring of the
- * recent past that stood longest ({@code previousRings}, that one first), the key is also asked of a live peer
- * that held it under that ring (or the next one), and the answers are merged (counts: the larger; filters: the one over more postings; postings:
- * the union). {@link Cost#handoffRequests()} counts these extra requests.
+ * "nothing" for a key it does hold. When the holder chosen for a key was not a holder under one of the rings of
+ * the recent past ({@code previousRings}, the longest-standing first), the key is also asked of two live peers
+ * that held it under those rings (a failed one is replaced by the next), and the answers are merged (counts: the
+ * larger; filters: the one over more postings; postings: the union). {@link Cost#handoffRequests()} counts these extra requests.
  */
 public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     public sealed interface Command {}
@@ -226,7 +226,11 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<PeerId> previousHolders(RangeKey key, PeerId chosen) {
         if (previousRings.isEmpty()) return List.of();
         long position = key.position(placement.partitions());
-        if (placement.holders(position, previousRings.get(0)).contains(chosen)) return List.of();
+        // a holder under every recent ring had every copy all along; one that was not, under any of them (not just
+        // the longest-standing: under load a ring of peers still starting can outlast the full one), may lack some
+        boolean heldThroughout = true;
+        for (var ring : previousRings) heldThroughout &= placement.holders(position, ring).contains(chosen);
+        if (heldThroughout) return List.of();
         java.util.LinkedHashSet<PeerId> out = new java.util.LinkedHashSet<>();
         for (var ring : previousRings) {
             for (PeerId h : placement.holders(position, ring)) {
@@ -257,8 +261,14 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
         }
         sendAll(byPeer, urlSets, attempt, -1);
-        dispatchExtra(handoff, urlSets, 0);
+        for (int i = 0; i < HANDOFF_FANOUT; i++) dispatchExtra(handoff, urlSets, i);
     }
+
+    /**
+     * Previous holders asked at once per key during hand-off: the first may be one that was itself new under the
+     * ring it held the key in; a failed one is replaced by the next not yet asked.
+     */
+    private static final int HANDOFF_FANOUT = 2;
 
     /** Hand-off requests: each key to its {@code index}-th previous holder. */
     private void dispatchExtra(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets, int index) {
@@ -432,7 +442,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** A hand-off request failed: its keys go to their next previous holder, if any. */
     private Behavior<Command> retryExtra(Outstanding o) {
-        dispatchExtra(o.keys(), phase == Phase.RAREST ? rarestUrlSets : null, o.extra() + 1);
+        dispatchExtra(o.keys(), phase == Phase.RAREST ? rarestUrlSets : null, o.extra() + HANDOFF_FANOUT);
         return maybeAdvance();
     }
 
