@@ -7,6 +7,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -71,9 +72,22 @@ public final class PeerNode implements AutoCloseable {
             storage.putSetting("peer.id", fresh.value());
             return fresh;
         });
-        ActorSystem<SpawnProtocol.Command> system;
+        ActorSystem<SpawnProtocol.Command> system = null;
+        // port 0: the port of the last run first, so the cluster takes this start for a new incarnation of the member
+        Optional<Integer> reuse = ClusterIncarnation.portToReuse(nc, storage);
+        if (reuse.isPresent()) {
+            try {
+                system = ActorSystem.create(SpawnProtocol.create(), nc.systemName(),
+                        ClusterIncarnation.bindTo(reuse.get()).withFallback(pekkoConfig(nc)).withFallback(config));
+            } catch (RuntimeException e) {
+                log.info("the cluster port of the last run ({}) is taken ({}); binding a free one", reuse.get(),
+                        rootMessage(e));
+            }
+        }
         try {
-            system = ActorSystem.create(SpawnProtocol.create(), nc.systemName(), pekkoConfig(nc).withFallback(config));
+            if (system == null) {
+                system = ActorSystem.create(SpawnProtocol.create(), nc.systemName(), pekkoConfig(nc).withFallback(config));
+            }
         } catch (RuntimeException e) {
             storage.close();
             throw new StartupException("cannot start the cluster endpoint on " + nc.clusterHost() + ":"
@@ -87,6 +101,7 @@ public final class PeerNode implements AutoCloseable {
                     return CompletableFuture.completedFuture(Done.getInstance());
                 });
         Cluster cluster = Cluster.get(system);
+        ClusterIncarnation.remember(storage, (Integer) cluster.selfMember().address().port().getOrElse(() -> 0));
         if (nc.seeds().isEmpty()) {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
         }

@@ -102,13 +102,17 @@ public final class RejoiningPeer implements AutoCloseable {
         });
     }
 
-    private static Behavior<ClusterEvent.MemberUp> memberWatcher(Set<String> members) {
+    private static Behavior<ClusterEvent.MemberEvent> memberWatcher(Set<String> members) {
         return Behaviors.setup(ctx -> {
             Cluster cluster = Cluster.get(ctx.getSystem());
-            cluster.subscriptions().tell(Subscribe.create(ctx.getSelf(), ClusterEvent.MemberUp.class));
+            cluster.subscriptions().tell(Subscribe.create(ctx.getSelf(), ClusterEvent.MemberEvent.class));
             Address self = cluster.selfMember().address();
-            return Behaviors.receiveMessage(up -> {
-                Address a = up.member().address();
+            return Behaviors.receiveMessage(event -> {
+                // weakly up counts: while an unreachable member blocks convergence, joiners never become Up
+                if (!(event instanceof ClusterEvent.MemberUp) && !(event instanceof ClusterEvent.MemberWeaklyUp)) {
+                    return Behaviors.same();
+                }
+                Address a = event.member().address();
                 if (!a.equals(self) && a.host().isDefined() && a.port().isDefined()) {
                     synchronized (members) {
                         members.add(a.host().get() + ":" + a.port().get());

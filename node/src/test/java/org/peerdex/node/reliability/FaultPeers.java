@@ -92,7 +92,11 @@ final class FaultPeers {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // crawls of the test's own loopback servers are allowed (as in config()); the JVM gets the same class path
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-Dpeerdex.crawler.allow-loopback=true",
-                "-Dpeerdex.indexer.flush-interval=20ms", "-cp", System.getProperty("java.class.path"), main));
+                "-Dpeerdex.indexer.flush-interval=20ms", "-cp", System.getProperty("java.class.path")));
+        // cluster membership (joins, unreachable, downing) in the child's log: what a failed rejoin is read from
+        java.net.URL logback = FaultPeers.class.getResource("/child-logback.xml");
+        if (logback != null) cmd.add("-Dlogback.configurationFile=" + logback);
+        cmd.add(main);
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.redirectErrorStream(true);
@@ -124,6 +128,23 @@ final class FaultPeers {
     static void kill(Process child) throws InterruptedException {
         child.destroyForcibly();
         if (!child.waitFor(30, TimeUnit.SECONDS)) fail("a SIGKILLed peer did not exit in 30 s");
+    }
+
+    /**
+     * Copies the child logs ({@code *.log}) of a failed run from {@code dir} (the test's temp dir, deleted after it)
+     * to {@code target/NAME-logs} of the module, and returns where they went.
+     */
+    static Path keepLogs(Path dir, String name) {
+        Path to = Path.of("target", name + "-logs").toAbsolutePath();
+        try (var logs = Files.list(dir)) {
+            Files.createDirectories(to);
+            for (Path log : (Iterable<Path>) logs.filter(f -> f.toString().endsWith(".log"))::iterator) {
+                Files.copy(log, to.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            System.out.println("could not keep the child logs in " + to + ": " + e);
+        }
+        return to;
     }
 
     static String tail(Path log) {

@@ -18,7 +18,6 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.peerdex.node.Main;
 import org.peerdex.node.http.Json;
 
 /**
@@ -39,36 +38,7 @@ class KillNineReplicationTest {
     Path dir;
     /** Restarted peers that exited again before they served as members (and were started once more). */
     int exitedAfterRestart;
-    final List<Peer> peers = new ArrayList<>();
-
-    /** One child peer: its process and ports. */
-    final class Peer {
-        final int index;
-        Process process;
-        int http;
-        int cluster;
-        int starts;
-        Path log;
-
-        Peer(int index) {
-            this.index = index;
-        }
-
-        String base() {
-            return "http://127.0.0.1:" + http;
-        }
-
-        void start(List<String> seeds) throws Exception {
-            log = dir.resolve("peer-" + index + "-" + starts++ + ".log");
-            List<String> args = new ArrayList<>(List.of("--data", dir.resolve("data-" + index).toString(), "--http",
-                    "127.0.0.1:0", "--cluster", "127.0.0.1:0"));
-            for (String s : seeds) args.addAll(List.of("--seed", s));
-            process = FaultPeers.startChild("320m", log, Main.class.getName(), args.toArray(new String[0]));
-            int[] ports = FaultPeers.awaitPorts(log, process);
-            http = ports[0];
-            cluster = ports[1];
-        }
-    }
+    final List<ChildPeer> peers = new ArrayList<>();
 
     @Test
     void everyAcknowledgedDocumentHasAllItsCopiesAfterSigkillOfSenderOrHolder() throws Exception {
@@ -80,15 +50,15 @@ class KillNineReplicationTest {
         int killsWithOutbox = 0;
         try {
             for (int i = 0; i < PEERS; i++) {
-                Peer p = new Peer(i);
+                ChildPeer p = new ChildPeer(dir, i);
                 p.start(i == 0 ? List.of() : List.of("127.0.0.1:" + peers.get(0).cluster));
                 peers.add(p);
             }
             awaitMembers(peers, PEERS);
             for (int round = 0; round < ROUNDS; round++) {
-                Peer sender = peers.get(random.nextInt(PEERS));
+                ChildPeer sender = peers.get(random.nextInt(PEERS));
                 boolean killSender = random.nextBoolean();
-                Peer victim = killSender ? sender : peers.get((sender.index + 1 + random.nextInt(PEERS - 1)) % PEERS);
+                ChildPeer victim = killSender ? sender : peers.get((sender.index + 1 + random.nextInt(PEERS - 1)) % PEERS);
                 int killAfter = acknowledged.size() + 5 + random.nextInt(30);
                 AtomicBoolean stop = new AtomicBoolean();
                 List<Thread> clients = new ArrayList<>();
@@ -129,7 +99,7 @@ class KillNineReplicationTest {
                 System.out.printf("kill -9 replication round %d: killed the %s (peer %d) after %d acknowledged, outbox"
                         + " %s%n", round, killSender ? "sender" : "holder", victim.index, acknowledged.size(),
                         outboxFull ? "not empty" : "empty (not caught in time)");
-                Peer seed = peers.get((victim.index + 1) % PEERS);
+                ChildPeer seed = peers.get((victim.index + 1) % PEERS);
                 victim.start(List.of("127.0.0.1:" + seed.cluster));
                 awaitMembers(List.of(victim), PEERS);
             }
@@ -142,7 +112,7 @@ class KillNineReplicationTest {
                 missingCopies[0] = 0;
                 notFound[0] = 0;
                 for (int id : acknowledged) {
-                    for (Peer p : peers) {
+                    for (ChildPeer p : peers) {
                         if (FaultPeers.hits(p.base(), "replicadoc" + id + "z") != 1) missingCopies[0]++;
                     }
                 }
@@ -150,7 +120,7 @@ class KillNineReplicationTest {
                 LockSupport.parkNanos(1_000_000_000); // let repair rounds run between checks
             }
             for (int id : acknowledged) {
-                for (Peer p : peers) {
+                for (ChildPeer p : peers) {
                     FaultPeers.Reply r = FaultPeers.get(p.base() + "/api/search?resource=global&q=replicadoc" + id + "z");
                     if (r.status() != 200 || r.json().path("results").size() != 1) notFound[0]++;
                 }
@@ -163,14 +133,18 @@ class KillNineReplicationTest {
             assertTrue(acknowledged.size() > 0);
             assertEquals(0, missingCopies[0], "acknowledged documents without all their copies");
             assertEquals(0, notFound[0], "acknowledged documents not found from some peer");
+        } catch (Throwable e) {
+            // the temp dir (and the child logs in it) goes with the test: keep them for the diagnosis
+            System.out.println("kill -9 replication failed; child logs kept in " + FaultPeers.keepLogs(dir, "kill9repl"));
+            throw e;
         } finally {
-            for (Peer p : peers) if (p.process != null && p.process.isAlive()) FaultPeers.kill(p.process);
+            for (ChildPeer p : peers) if (p.process != null && p.process.isAlive()) FaultPeers.kill(p.process);
         }
     }
 
-    private void awaitMembers(List<Peer> waiting, int n) throws Exception {
+    private void awaitMembers(List<ChildPeer> waiting, int n) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        for (Peer p : waiting) {
+        for (ChildPeer p : waiting) {
             while (true) {
                 JsonNode ps;
                 try {
@@ -187,14 +161,16 @@ class KillNineReplicationTest {
                     System.out.println("peer " + p.index + " exited with " + p.process.exitValue() + " after its restart;"
                             + " log tail:\n" + tail.substring(Math.max(0, tail.length() - 1500)));
                     if (exitedAfterRestart > 10) throw new AssertionError("restarted peers keep exiting", e);
-                    Peer seed = peers.get((p.index + 1) % PEERS);
+                    ChildPeer seed = peers.get((p.index + 1) % PEERS);
                     p.start(List.of("127.0.0.1:" + seed.cluster));
                     continue;
                 }
-                long active = 0;
-                for (JsonNode x : ps) if (x.path("role").asText().equals("active")) active++;
-                if (active >= n) break;
-                if (System.nanoTime() > deadline) throw new AssertionError("peer " + p.index + " sees " + ps);
+                if (ChildPeer.active(ps) >= n) break;
+                if (System.nanoTime() > deadline) {
+                    String tail = FaultPeers.tail(p.log);
+                    throw new AssertionError("peer " + p.index + " sees " + ps + "; its log tail:\n"
+                            + tail.substring(Math.max(0, tail.length() - 3000)));
+                }
                 LockSupport.parkNanos(100_000_000); // poll interval
             }
         }
