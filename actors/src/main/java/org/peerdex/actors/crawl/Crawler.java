@@ -127,6 +127,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         this.frontier = new Frontier(services.storage().store(), record.id());
         this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         boolean resumed = frontier.admitted() > 0;
+        if (resumed) recountIndexed();
         List<Frontier.Candidate> starts = new ArrayList<>();
         for (String u : profile.urls()) starts.add(new Frontier.Candidate(u, 0));
         frontier.offer(starts, profile.maxPages(), profile.maxPagesPerHost());
@@ -134,6 +135,22 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                 resumed ? "resumed" : "started", profile.url(), profile.depth(), profile.range(), frontier.queued());
         timers.startTimerWithFixedDelay(Tick.INSTANCE, PUSH_INTERVAL);
         ctx.getSelf().tell(Tick.INSTANCE);
+    }
+
+    /**
+     * The counters of a resumed crawl come from its last persist (once a second): after kill -9 the pages indexed
+     * in that last second are in the index and done in the frontier but not counted. Those done URLs of this crawl
+     * that are in the index are counted instead, when they are more.
+     */
+    private void recountIndexed() {
+        var metadata = services.storage().metadata();
+        long inIndex = 0;
+        for (var url : frontier.doneUrls()) if (metadata.contains(url)) inIndex++;
+        if (inIndex > indexed) {
+            ctx.getLog().info("crawl {}: {} pages indexed, {} counted at the last persist", record.id(), inIndex, indexed);
+            fetched += inIndex - indexed;
+            indexed = inIndex;
+        }
     }
 
     @Override
