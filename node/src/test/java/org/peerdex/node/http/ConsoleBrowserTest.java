@@ -65,8 +65,12 @@ class ConsoleBrowserTest {
     }
 
     static WebDriverWait await() {
+        return await(Duration.ofSeconds(15));
+    }
+
+    static WebDriverWait await(Duration timeout) {
         // the console re-renders tables while it polls: an element read mid-render is stale, so the check is retried
-        return (WebDriverWait) new WebDriverWait(browser, Duration.ofSeconds(15))
+        return (WebDriverWait) new WebDriverWait(browser, timeout)
                 .ignoring(org.openqa.selenium.StaleElementReferenceException.class);
     }
 
@@ -286,7 +290,7 @@ class ConsoleBrowserTest {
             form.findElement(By.cssSelector("button[type=submit]")).click();
             await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "started"));
             int pages = peer.corpus.urls().size();
-            new WebDriverWait(browser, Duration.ofSeconds(40)).until(d -> {
+            await(Duration.ofSeconds(40)).until(d -> {
                 List<WebElement> cells = d.findElements(By.cssSelector("#crawl-table tbody tr td"));
                 return cells.size() > 5 && cells.get(1).getText().equals("finished")
                         && cells.get(5).getText().equals(String.valueOf(pages));
@@ -315,7 +319,7 @@ class ConsoleBrowserTest {
                 nodes.add(peerAt(d, seeds + (i == 1 ? "peerdex.dht.accept-remote-index = false\n" : "")));
             }
             browser.get(nodes.get(2).baseUrl() + "/admin/#network");
-            new WebDriverWait(browser, Duration.ofSeconds(40)).until(d ->
+            await(Duration.ofSeconds(40)).until(d ->
                     d.findElements(By.cssSelector("#ring circle.peer")).size() == 3
                             && d.findElements(By.cssSelector("#peers tr.peer-row")).size() == 3);
             assertEquals(1, browser.findElements(By.cssSelector("#ring circle.peer.self")).size());
@@ -327,7 +331,7 @@ class ConsoleBrowserTest {
                     java.net.URI.create(nodes.get(2).baseUrl() + "/api/index/manual")).POST(
                     java.net.http.HttpRequest.BodyPublishers.noBody()).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
             assertEquals(200, indexed.statusCode(), indexed.body());
-            new WebDriverWait(browser, Duration.ofSeconds(40)).ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+            await(Duration.ofSeconds(40))
                     .until(d -> !d.findElements(By.cssSelector("#ring line.traffic.live[data-peer='" + other + "']")).isEmpty());
             screenshot("admin-network");
             // the table is re-rendered on every poll: the read is retried while it is stale
