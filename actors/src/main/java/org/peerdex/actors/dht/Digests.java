@@ -5,10 +5,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
 
 /** Accumulates range digests (anti-entropy) and compares them. Not thread-safe. */
@@ -29,13 +31,47 @@ public final class Digests {
         return bucketOf(url.position());
     }
 
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
+
+    /** FNV-1a over the characters of the word's and the URL's hash (no word: metadata), mixed. */
     static long entryHash(WordHash word, UrlHash url) {
-        String s = (word == null ? "" : word.value()) + url.value();
-        long h = 0xcbf29ce484222325L;
+        long h = FNV_OFFSET;
+        if (word != null) h = fnv(h, word.value());
+        return mix(fnv(h, url.value()));
+    }
+
+    /**
+     * The same hash from packed hashes ({@link HashBytes}) in {@code key}: the word's at {@code wordOffset} (-1:
+     * none) and the URL's at {@code urlOffset}; no strings made.
+     */
+    static long entryHash(byte[] key, int wordOffset, int urlOffset) {
+        long h = FNV_OFFSET;
+        if (wordOffset >= 0) h = fnv(h, key, wordOffset);
+        return mix(fnv(h, key, urlOffset));
+    }
+
+    private static long fnv(long h, String s) {
         for (int i = 0; i < s.length(); i++) {
             h ^= s.charAt(i);
-            h *= 0x100000001b3L;
+            h *= FNV_PRIME;
         }
+        return h;
+    }
+
+    private static long fnv(long h, byte[] packed, int off) {
+        for (int g = 0; g < 3; g++) {
+            int v = ((packed[off + g * 3] & 0xff) << 16) | ((packed[off + g * 3 + 1] & 0xff) << 8)
+                    | (packed[off + g * 3 + 2] & 0xff);
+            for (int shift = 18; shift >= 0; shift -= 6) {
+                h ^= Base64Order.character(v >>> shift);
+                h *= FNV_PRIME;
+            }
+        }
+        return h;
+    }
+
+    private static long mix(long h) {
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;

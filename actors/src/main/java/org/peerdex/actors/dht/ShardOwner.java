@@ -12,6 +12,7 @@ import java.util.concurrent.Executor;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -125,6 +126,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private PeerView view;
     private WireCost cost;
     private DigestIndex digestIndex; // guarded by this; the lookups that read it run on the blocking pool
+    private boolean stopped; // guarded by this
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
                                            DhtStats stats) {
@@ -189,6 +191,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 .onMessage(LookupRequest.class, m -> guardedLookup(m, m.replyTo(), this::onLookup))
                 .onMessage(FetchMetadata.class, m -> guardedLookup(m, m.replyTo(), this::onFetchMetadata))
                 .onMessage(DigestRequest.class, m -> guardedLookup(m, m.replyTo(), this::onDigest))
+                .onSignal(PostStop.class, s -> {
+                    detachDigestIndex();
+                    return this;
+                })
                 .build();
     }
 
@@ -582,10 +588,17 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         return this;
     }
 
-    /** The digest index of this peer's storage, rebuilt only after the index changed (any thread). */
+    /** The digest index of this peer's storage: built by one scan at the first request, then kept up to date. */
     private synchronized DigestIndex digestIndex() {
-        digestIndex = DigestIndex.current(digestIndex, storage, self, env.millis());
+        // a lookup still running after the stop must not leave an index attached to the store
+        if (digestIndex == null) digestIndex = stopped ? DigestIndex.snapshot(storage, self) : DigestIndex.attach(storage, self);
         return digestIndex;
+    }
+
+    /** The store stops reporting writes to the index (a restarted peer's new shard owner attaches its own). */
+    private synchronized void detachDigestIndex() {
+        stopped = true;
+        if (digestIndex != null) digestIndex.detach();
     }
 
     private Behavior<Command> onDigest(DigestRequest m) {

@@ -28,10 +28,15 @@ public record Partitions(int exponent) {
     }
 
     public long position(WordHash word, int partition) {
+        return position(word.position(), partition);
+    }
+
+    /** The position in {@code partition} of a word at ring position {@code wordPosition}. */
+    public long position(long wordPosition, int partition) {
         if (partition < 0 || partition >= count()) throw new IllegalArgumentException("partition out of range");
-        if (exponent == 0) return word.position();
+        if (exponent == 0) return wordPosition;
         long mask = (1L << (63 - exponent)) - 1;
-        return (word.position() & mask) | ((long) partition << (63 - exponent));
+        return (wordPosition & mask) | ((long) partition << (63 - exponent));
     }
 
     public long position(WordHash word, UrlHash url) {

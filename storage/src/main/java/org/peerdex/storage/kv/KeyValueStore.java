@@ -37,6 +37,30 @@ public interface KeyValueStore extends AutoCloseable {
         return key.length > 0 && (key[0] == Keyspace.RWI || key[0] == Keyspace.URL_WORDS || key[0] == Keyspace.META);
     }
 
+    /**
+     * Sees every write of a posting ({@code 'r'} keys) or URL metadata ({@code 'm'} keys) after the store applied
+     * it, in the order of the writes, so that a structure derived from the index (anti-entropy digests) can follow
+     * it write by write instead of scanning again. Called on the writer's thread while the store holds its write
+     * lock: it must be quick and must not write to the store.
+     */
+    interface IndexObserver {
+        void put(byte[] key, byte[] value);
+
+        void deleted(byte[] key);
+    }
+
+    /** Starts calling {@code o} on every later index write; false if this store cannot. */
+    default boolean addIndexObserver(IndexObserver o) {
+        return false;
+    }
+
+    default void removeIndexObserver(IndexObserver o) {}
+
+    /** True for the keys an {@link IndexObserver} sees: postings and URL metadata. */
+    static boolean isObservedKey(byte[] key) {
+        return key.length > 0 && (key[0] == Keyspace.RWI || key[0] == Keyspace.META);
+    }
+
     /** Bytes on disk (or held in memory), approximately. */
     long approximateSize();
 

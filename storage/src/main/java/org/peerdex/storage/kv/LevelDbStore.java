@@ -45,6 +45,7 @@ public final class LevelDbStore implements KeyValueStore {
     private final FileLock lock;
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicLong indexGeneration = new java.util.concurrent.atomic.AtomicLong();
+    private final IndexObservers observers = new IndexObservers();
 
     private LevelDbStore(Path dir, DB db, FileChannel lockChannel, FileLock lock) {
         this.dir = dir;
@@ -136,13 +137,31 @@ public final class LevelDbStore implements KeyValueStore {
     @Override
     public void put(byte[] key, byte[] value) {
         // iq80 keeps the caller's arrays in its memtable: copy, so that a reused array cannot change stored data
-        guardedWrite(() -> db.put(key.clone(), value.clone()));
+        if (!KeyValueStore.isObservedKey(key)) {
+            guardedWrite(() -> db.put(key.clone(), value.clone()));
+        } else {
+            byte[] k = key.clone();
+            byte[] v = value.clone();
+            // observers see the writes in the order they were applied
+            synchronized (observers) {
+                guardedWrite(() -> db.put(k, v));
+                observers.written(k, v);
+            }
+        }
         if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
     }
 
     @Override
     public void delete(byte[] key) {
-        guardedWrite(() -> db.delete(key));
+        if (!KeyValueStore.isObservedKey(key)) {
+            guardedWrite(() -> db.delete(key));
+        } else {
+            byte[] k = key.clone();
+            synchronized (observers) {
+                guardedWrite(() -> db.delete(k));
+                observers.written(k, null);
+            }
+        }
         if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
     }
 
@@ -210,7 +229,14 @@ public final class LevelDbStore implements KeyValueStore {
     public void write(Batch batch, boolean sync) {
         LevelBatch b = (LevelBatch) batch;
         try {
-            guardedWrite(() -> db.write(b.batch, new WriteOptions().sync(sync)));
+            if (b.observed == null) {
+                guardedWrite(() -> db.write(b.batch, new WriteOptions().sync(sync)));
+            } else {
+                synchronized (observers) {
+                    guardedWrite(() -> db.write(b.batch, new WriteOptions().sync(sync)));
+                    for (int i = 0; i < b.observed.size(); i += 2) observers.written(b.observed.get(i), b.observed.get(i + 1));
+                }
+            }
             if (b.touchesIndex) indexGeneration.incrementAndGet();
         } finally {
             try {
@@ -277,6 +303,21 @@ public final class LevelDbStore implements KeyValueStore {
     }
 
     @Override
+    public boolean addIndexObserver(IndexObserver o) {
+        synchronized (observers) {
+            observers.add(o);
+        }
+        return true;
+    }
+
+    @Override
+    public void removeIndexObserver(IndexObserver o) {
+        synchronized (observers) {
+            observers.remove(o);
+        }
+    }
+
+    @Override
     public long indexGeneration() {
         return indexGeneration.get();
     }
@@ -312,6 +353,8 @@ public final class LevelDbStore implements KeyValueStore {
         final WriteBatch batch;
         int size;
         boolean touchesIndex;
+        /** key, value (null: delete), key, value, ... of the postings and metadata written, for the observers */
+        java.util.List<byte[]> observed;
 
         LevelBatch(WriteBatch batch) {
             this.batch = batch;
@@ -319,18 +362,30 @@ public final class LevelDbStore implements KeyValueStore {
 
         @Override
         public Batch put(byte[] key, byte[] value) {
-            batch.put(key.clone(), value.clone());
+            byte[] k = key.clone();
+            byte[] v = value.clone();
+            batch.put(k, v);
             size++;
             touchesIndex |= KeyValueStore.isIndexKey(key);
+            observe(k, v);
             return this;
         }
 
         @Override
         public Batch delete(byte[] key) {
-            batch.delete(key.clone());
+            byte[] k = key.clone();
+            batch.delete(k);
             size++;
             touchesIndex |= KeyValueStore.isIndexKey(key);
+            observe(k, null);
             return this;
+        }
+
+        private void observe(byte[] key, byte[] value) {
+            if (!KeyValueStore.isObservedKey(key)) return;
+            if (observed == null) observed = new java.util.ArrayList<>();
+            observed.add(key);
+            observed.add(value);
         }
 
         @Override

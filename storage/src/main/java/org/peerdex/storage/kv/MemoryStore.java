@@ -14,6 +14,7 @@ public final class MemoryStore implements KeyValueStore {
     private final ConcurrentSkipListMap<byte[], byte[]> map = new ConcurrentSkipListMap<>(Keys::compare);
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong indexGeneration = new AtomicLong();
+    private final IndexObservers observers = new IndexObservers();
 
     @Override
     public Optional<byte[]> get(byte[] key) {
@@ -21,18 +22,21 @@ public final class MemoryStore implements KeyValueStore {
     }
 
     @Override
-    public void put(byte[] key, byte[] value) {
+    public synchronized void put(byte[] key, byte[] value) {
         // keep copies, as LevelDB does: a caller may reuse its arrays
         key = key.clone();
-        byte[] old = map.put(key, value.clone());
+        value = value.clone();
+        byte[] old = map.put(key, value);
+        observers.written(key, value);
         // after the write: a reader that saw the old generation rebuilds later, never keeps a stale copy
         if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
         bytes.addAndGet(value.length + (old == null ? key.length : -old.length));
     }
 
     @Override
-    public void delete(byte[] key) {
+    public synchronized void delete(byte[] key) {
         byte[] old = map.remove(key);
+        if (old != null) observers.written(key, null);
         if (old != null && KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
         if (old != null) bytes.addAndGet(-(key.length + old.length));
     }
@@ -79,6 +83,17 @@ public final class MemoryStore implements KeyValueStore {
             @Override
             public void close() {}
         };
+    }
+
+    @Override
+    public synchronized boolean addIndexObserver(IndexObserver o) {
+        observers.add(o);
+        return true;
+    }
+
+    @Override
+    public synchronized void removeIndexObserver(IndexObserver o) {
+        observers.remove(o);
     }
 
     @Override

@@ -43,4 +43,12 @@ public final class HashBytes {
         }
         return new String(c);
     }
+
+    /** The ring position of the packed hash at {@code off} (as {@code RingPosition.of} of its characters). */
+    public static long position(byte[] in, int off) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) v = (v << 8) | (in[off + i] & 0xff);
+        // the first 10 characters are the top 60 of these 64 bits
+        return ((v >>> 4) << 3) | 7;
+    }
 }

@@ -82,4 +82,36 @@ public final class PostingCodec {
         return new Posting(word, url, holder, flags, hits, positions, wordsInText, wordsInTitle, lastModified,
                 lang.toString(), doctype, linksLocal, linksOther, urlLength, urlComponents, expiresAt);
     }
+
+    /** The flags of an encoded posting, without decoding the rest. */
+    public static int flags(byte[] value) {
+        Varint.Reader r = new Varint.Reader(value, 0);
+        int version = r.readByte();
+        if (version != VERSION) throw new IllegalArgumentException("unknown posting version " + version);
+        return r.readInt();
+    }
+
+    /**
+     * Where the packed holder id of an encoded posting starts ({@link HashBytes#PACKED} bytes), or -1 if it has
+     * none (this peer's own crawl); without decoding the posting.
+     */
+    public static int holderOffset(byte[] value) {
+        Varint.Reader r = new Varint.Reader(value, 0);
+        int version = r.readByte();
+        if (version != VERSION) throw new IllegalArgumentException("unknown posting version " + version);
+        r.read(); // flags
+        r.read(); // hit count
+        int n = r.readInt();
+        for (int i = 0; i < n; i++) r.read();
+        r.read(); // words in text
+        r.read(); // words in title
+        r.read(); // last modified
+        r.skip(r.readByte()); // language
+        r.readByte(); // doctype
+        for (int i = 0; i < 5; i++) r.read(); // links local, links other, URL length, URL components, expiry
+        if (r.readByte() != 1) return -1;
+        int at = r.position();
+        if (at + HashBytes.PACKED > value.length) throw new IllegalArgumentException("truncated holder");
+        return at;
+    }
 }

@@ -188,6 +188,43 @@ public final class ReverseWordIndex {
         }
     }
 
+    /** Receives the raw entries of {@link #scanEntries}: the arrays are valid during the call only. */
+    public interface EntrySink {
+        void accept(byte[] key, byte[] value);
+    }
+
+    /**
+     * Every posting as its stored key and value, in key order, undecoded: for scans that need a few fields
+     * ({@link #position(byte[])}, {@link PostingCodec#flags}, {@link PostingCodec#holderOffset}) and decode
+     * ({@link #decode}) only the postings they keep.
+     */
+    public void scanEntries(EntrySink sink) {
+        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.RWI})) {
+            while (c.next()) sink.accept(c.key(), c.value());
+        }
+    }
+
+    /** True if {@code key} is the key of a posting. */
+    public static boolean isPostingKey(byte[] key) {
+        return key.length == 1 + 2 * HashBytes.PACKED && key[0] == Keyspace.RWI;
+    }
+
+    /** Offset of the packed word hash in a posting key; the URL hash follows at {@link #URL_OFFSET}. */
+    public static final int WORD_OFFSET = 1;
+    public static final int URL_OFFSET = 1 + HashBytes.PACKED;
+
+    /** The DHT position of a posting from its key alone (as {@code partitions.position(word, url)}). */
+    public long position(byte[] key) {
+        long url = HashBytes.position(key, URL_OFFSET);
+        return partitions.position(HashBytes.position(key, WORD_OFFSET), partitions.partitionOfPosition(url));
+    }
+
+    /** The posting of a stored key and value. */
+    public static Posting decode(byte[] key, byte[] value) {
+        return PostingCodec.decode(new WordHash(HashBytes.unpack(key, WORD_OFFSET)),
+                new UrlHash(HashBytes.unpack(key, URL_OFFSET)), value);
+    }
+
     /** The postings whose DHT position lies in the clockwise range (from, to]; for hand-off and repair. */
     public void scanRing(long fromExclusive, long toInclusive, Consumer<Posting> sink) {
         scanAll(p -> inRange(partitions.position(p.word(), p.url()), fromExclusive, toInclusive), sink);

@@ -49,6 +49,15 @@ public final class Varint {
             return buf[pos++] & 0xff;
         }
 
+        public void skip(int n) {
+            if (n < 0 || pos + n > buf.length) throw new IllegalArgumentException("truncated");
+            pos += n;
+        }
+
+        public int position() {
+            return pos;
+        }
+
         public boolean hasMore() {
             return pos < buf.length;
         }
