@@ -53,6 +53,11 @@ final class DhtBlacklist {
             this.active = !blacklist.rules(BlacklistRule.Scope.DHT).isEmpty();
         }
 
+        /** False when the dht scope has no rules: nothing is blocked, and a caller need not decode to ask. */
+        boolean active() {
+            return active;
+        }
+
         /** Metadata that travels with the postings: their URLs are judged from it, without a read. */
         Outgoing learn(List<UrlMetadata> metadata) {
             if (active) for (UrlMetadata m : metadata) decide(m);

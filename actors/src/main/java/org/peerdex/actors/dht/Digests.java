@@ -86,6 +86,11 @@ public final class Digests {
         add(new RangeDigest.Range('m', origin, bucketOfMetadata(url)), entryHash(null, url));
     }
 
+    /** One entry of {@code kind} ('p' or 'm') from {@code origin}, in {@code bucket}, with its entry hash. */
+    void add(char kind, PeerId origin, int bucket, long entryHash) {
+        add(new RangeDigest.Range(kind, origin, bucket), entryHash);
+    }
+
     private void add(RangeDigest.Range r, long h) {
         long[] a = acc.computeIfAbsent(r, k -> new long[2]);
         a[0]++;

@@ -25,6 +25,8 @@ import org.peerdex.protocol.ring.Ring;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.PostingCodec;
+import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /**
  * Distributes this peer's postings and metadata to their holders and keeps R copies alive. New postings from the
@@ -504,20 +506,28 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         boolean active = settings.acceptRemoteIndex();
         // blocked entries are neither offered in digests nor handed off (they stay here, never sent)
         DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
-        storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
-            if (blocked.blocks(p)) return;
-            List<PeerId> holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
-            boolean own = p.holder() == null;
-            PeerId origin = own ? self : p.holder();
-            boolean held = active && holders.contains(self);
+        ReverseWordIndex rwi = storage.rwi();
+        IndexScan scan = new IndexScan(placement, ring, self);
+        // keys and a few fields only: a posting is decoded only when it is handed off (or the blacklist must judge it)
+        rwi.scanEntries((key, value) -> {
+            if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
+            if (blocked.active() && blocked.blocks(ReverseWordIndex.decode(key, value))) return;
+            long position = rwi.position(key);
+            List<PeerId> holders = scan.holders(position);
+            int at = PostingCodec.holderOffset(value);
+            boolean own = at < 0;
+            boolean held = active && scan.selfHolds();
             if (own || held) {
                 if (!held && mode != Mode.FULL) return; // our crawl, held elsewhere: the crawl repair offers it
-                long position = placement.partitions().position(p.word(), p.url());
+                PeerId origin = scan.origin(value, at);
+                int bucket = Digests.bucketOf(position);
+                long hash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
                 for (PeerId h : holders) {
                     if (h.equals(self) || (base != null && placement.holds(h, position, base))) continue;
-                    digests.computeIfAbsent(h, k -> new Digests()).addPosting(origin, p, placement.partitions());
+                    digests.computeIfAbsent(h, k -> new Digests()).add('p', origin, bucket, hash);
                 }
             } else {
+                Posting p = ReverseWordIndex.decode(key, value);
                 handoffPostings.add(p);
                 for (PeerId h : holders) handoff.computeIfAbsent(h, k -> new Batching.Targeted()).postings.add(p);
             }
@@ -529,7 +539,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             boolean held = active && holders.contains(self);
             if (!own && !held) return;
             if (!held && mode != Mode.FULL) return;
-            PeerId origin = own ? self : PeerId.parse(md.holder());
+            PeerId origin = scan.origin(md.holder());
             for (PeerId h : holders) {
                 if (h.equals(self) || (base != null && placement.holds(h, md.urlHash().position(), base))) continue;
                 digests.computeIfAbsent(h, k -> new Digests()).addMetadata(origin, md.urlHash());
@@ -614,22 +624,38 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
             Map<PeerId, Batching.Targeted> shares = new TreeMap<>();
             DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
-            storage.rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
-                PeerId origin = p.holder() == null ? self : p.holder();
-                RangeDigest.Range range = new RangeDigest.Range('p', origin, Digests.bucketOf(p, placement.partitions()));
+            // buckets some target wants: entries elsewhere are passed over on their key alone
+            boolean[] wantedBuckets = new boolean[Digests.BUCKETS];
+            for (Set<RangeDigest.Range> rs : wanted.values()) {
+                for (RangeDigest.Range r : rs) if (r.kind() == 'p') wantedBuckets[r.bucket()] = true;
+            }
+            ReverseWordIndex rwi = storage.rwi();
+            IndexScan scan = new IndexScan(placement, ring, self);
+            rwi.scanEntries((key, value) -> {
+                long position = rwi.position(key);
+                int bucket = Digests.bucketOf(position);
+                if (!wantedBuckets[bucket] || (PostingCodec.flags(value) & Posting.CACHED) != 0) return;
+                int at = PostingCodec.holderOffset(value);
+                RangeDigest.Range range = new RangeDigest.Range('p', scan.origin(value, at), bucket);
                 List<PeerId> holders = null;
+                Posting p = null;
                 for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
                     if (!w.getValue().contains(range)) continue;
-                    if (holders == null) holders = placement.holders(placement.partitions().position(p.word(), p.url()), ring);
+                    if (holders == null) holders = scan.holders(position);
                     if (!holders.contains(w.getKey())) continue;
-                    if (p.holder() != null && !(active && holders.contains(self))) continue;
+                    if (at >= 0 && !(active && scan.selfHolds())) continue;
+                    if (p == null) p = ReverseWordIndex.decode(key, value);
                     if (blocked.blocks(p)) return; // blocked for every target alike
                     shares.computeIfAbsent(w.getKey(), k -> new Batching.Targeted()).postings
                             .add(p.holder() == null ? p.withHolder(self) : p);
                 }
             });
-            storage.metadata().scanAll(md -> {
-                PeerId origin = md.holder() == null ? self : PeerId.parse(md.holder());
+            boolean[] wantedMetadata = new boolean[Digests.BUCKETS];
+            for (Set<RangeDigest.Range> rs : wanted.values()) {
+                for (RangeDigest.Range r : rs) if (r.kind() == 'm') wantedMetadata[r.bucket()] = true;
+            }
+            storage.metadata().scanAll(position -> wantedMetadata[Digests.bucketOf(position)], md -> {
+                PeerId origin = scan.origin(md.holder());
                 RangeDigest.Range range = new RangeDigest.Range('m', origin, Digests.bucketOfMetadata(md.urlHash()));
                 List<PeerId> holders = null;
                 for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {

@@ -60,8 +60,15 @@ public final class UrlMetadataStore {
     }
 
     public void scanAll(Consumer<UrlMetadata> sink) {
+        scanAll(position -> true, sink);
+    }
+
+    /** The records whose URL's ring position passes {@code positions}, judged on the key: others are not decoded. */
+    public void scanAll(java.util.function.LongPredicate positions, Consumer<UrlMetadata> sink) {
         try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.META})) {
-            while (c.next()) sink.accept(Cbor.read(c.value(), UrlMetadata.class));
+            while (c.next()) {
+                if (positions.test(HashBytes.position(c.key(), 1))) sink.accept(Cbor.read(c.value(), UrlMetadata.class));
+            }
         }
     }
 

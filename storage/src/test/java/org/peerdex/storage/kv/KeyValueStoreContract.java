@@ -205,4 +205,30 @@ abstract class KeyValueStoreContract {
         store.write(batch, true);
         assertTrue(store.approximateSize() >= before + 2_500_000, "size " + store.approximateSize());
     }
+
+    @Test
+    void indexObserversSeeEveryPostingAndMetadataWriteInOrderAndNothingElse() {
+        List<String> seen = new ArrayList<>();
+        KeyValueStore.IndexObserver o = new KeyValueStore.IndexObserver() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                seen.add("put " + new String(key, UTF_8) + "=" + new String(value, UTF_8));
+            }
+
+            @Override
+            public void deleted(byte[] key) {
+                seen.add("delete " + new String(key, UTF_8));
+            }
+        };
+        assertTrue(store.addIndexObserver(o));
+        store.put(b("r1"), b("a"));
+        store.put(b("s-setting"), b("x"));
+        KeyValueStore.Batch batch = store.newBatch();
+        batch.put(b("m1"), b("meta")).put(b("x1"), b("")).delete(b("r1")).put(b("r2"), b("b")).put(b("o1"), b("out"));
+        store.write(batch, false);
+        store.delete(b("r2"));
+        store.removeIndexObserver(o);
+        store.put(b("r3"), b("c"));
+        assertEquals(List.of("put r1=a", "put m1=meta", "delete r1", "put r2=b", "delete r2"), seen);
+    }
 }

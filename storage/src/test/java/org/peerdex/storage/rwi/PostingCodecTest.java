@@ -27,6 +27,21 @@ class PostingCodecTest {
     }
 
     @Test
+    void flagsAndHolderAreReadWithoutDecoding() {
+        Random r = new Random(32);
+        PeerId holder = PeerId.random(r);
+        for (int i = 0; i < 2_000; i++) {
+            Posting p = TestPostings.random(r, WORD, URL);
+            Posting own = p.withHolder(null);
+            Posting held = p.withHolder(holder);
+            assertEquals(p.flags(), PostingCodec.flags(PostingCodec.encode(p)));
+            assertEquals(-1, PostingCodec.holderOffset(PostingCodec.encode(own)));
+            byte[] v = PostingCodec.encode(held);
+            assertEquals(holder.value(), HashBytes.unpack(v, PostingCodec.holderOffset(v)));
+        }
+    }
+
+    @Test
     void countersAboveByteAndShortRangeDoNotSaturate() {
         Posting p = new Posting(WORD, URL, PeerId.random(new Random(1)), Posting.IN_TITLE | Posting.IN_URL, 70_000,
                 new int[] {0, 255, 256, 65_535, 65_536, 199_999}, 1_000_000, 300, 20_000, "de", 'h', 256, 65_537,

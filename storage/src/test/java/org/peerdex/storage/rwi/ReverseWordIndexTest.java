@@ -70,6 +70,24 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}, exponent {1}")
+    @CsvSource({"memory,4", "leveldb,0", "memory,8"})
+    void rawEntriesGiveEveryPostingWithItsPositionFromTheKey(String engine, int exponent) {
+        ReverseWordIndex rwi = open(engine, exponent);
+        List<Posting> all = fill(rwi);
+        List<Posting> scanned = new ArrayList<>();
+        rwi.scanEntries((key, value) -> {
+            Posting p = ReverseWordIndex.decode(key, value);
+            assertEquals(rwi.partitions().position(p.word(), p.url()), rwi.position(key));
+            assertEquals(p.url().position(), HashBytes.position(key, ReverseWordIndex.URL_OFFSET));
+            scanned.add(p);
+        });
+        List<Posting> viaScanAll = new ArrayList<>();
+        rwi.scanAll(viaScanAll::add);
+        assertEquals(viaScanAll, scanned);
+        assertEquals(all.size(), scanned.size());
+    }
+
+    @ParameterizedTest(name = "{0}, exponent {1}")
     @CsvSource({"memory,4", "leveldb,4", "memory,0", "leveldb,8"})
     void postingsOfAWordAreAllOfThemSortedByUrlHash(String engine, int exponent) {
         ReverseWordIndex rwi = open(engine, exponent);
