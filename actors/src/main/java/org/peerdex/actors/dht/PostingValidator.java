@@ -15,6 +15,8 @@ public final class PostingValidator {
     static final int MAX_WORDS = 1_000_000;
     static final int MAX_URL_LENGTH = 4096;
     static final int MAX_TEXT_FIELD = 16 * 1024;
+    /** compiled once: String.matches compiles its pattern on every call, once per received posting */
+    private static final java.util.regex.Pattern LANGUAGE = java.util.regex.Pattern.compile("[a-z]{2,3}(-[A-Za-z0-9]{1,4})?");
 
     private PostingValidator() {}
 
@@ -33,7 +35,7 @@ public final class PostingValidator {
         if (p.has(Posting.CACHED) || p.expiresAt() != 0) {
             return Optional.of("posting " + p.word() + "/" + p.url() + " is a cached copy");
         }
-        if (!p.language().isEmpty() && !p.language().matches("[a-z]{2,3}(-[A-Za-z0-9]{1,4})?")) {
+        if (!p.language().isEmpty() && !LANGUAGE.matcher(p.language()).matches()) {
             return Optional.of("posting " + p.word() + "/" + p.url() + " has a bad language code");
         }
         if (p.urlLength() > MAX_URL_LENGTH) return Optional.of("posting " + p.url() + " URL too long");

@@ -28,6 +28,7 @@ import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.PostingCodec;
 
 /**
  * The ranges this peer holds. Accepts transfers ({@link StorePostings}) only for positions it holds in the
@@ -385,21 +386,22 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private Optional<String> outsideMyRanges(List<Posting> postings, List<UrlMetadata> metadata) {
         if (!settings.acceptRemoteIndex()) return Optional.of("peer " + self + " is passive and holds no ranges");
         if (view == null || view.ring().isEmpty()) return Optional.of("peer " + self + " has no ring yet");
+        long last = -1;
         for (Posting p : postings) {
             long pos = placement.partitions().position(p.word(), p.url());
-            List<PeerId> holders = placement.holders(pos, view.ring());
-            if (!holders.contains(self)) {
-                return Optional.of("position " + Long.toHexString(pos) + " of " + p.word() + " partition "
-                        + placement.partitions().partitionOf(p.url()) + " is not in the ranges of " + self
-                        + " (holders " + holders + ")");
+            // a batch is sorted by word: postings of one word and partition share a position
+            if (pos == last || placement.holds(self, pos, view.ring())) {
+                last = pos;
+                continue;
             }
+            return Optional.of("position " + Long.toHexString(pos) + " of " + p.word() + " partition "
+                    + placement.partitions().partitionOf(p.url()) + " is not in the ranges of " + self
+                    + " (holders " + placement.holders(pos, view.ring()) + ")");
         }
         for (UrlMetadata md : metadata) {
-            List<PeerId> holders = placement.metadataHolders(md.urlHash(), view.ring());
-            if (!holders.contains(self)) {
-                return Optional.of("metadata of " + md.urlHash() + " is not in the ranges of " + self
-                        + " (holders " + holders + ")");
-            }
+            if (placement.holds(self, md.urlHash().position(), view.ring())) continue;
+            return Optional.of("metadata of " + md.urlHash() + " is not in the ranges of " + self
+                    + " (holders " + placement.metadataHolders(md.urlHash(), view.ring()) + ")");
         }
         return Optional.empty();
     }
@@ -420,9 +422,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         KeyValueStore.Batch batch = storage.store().newBatch();
         long fresh = 0;
         for (Posting p : postings) {
-            Optional<Posting> existing = storage.rwi().get(p.word(), p.url());
+            Optional<byte[]> existing = storage.rwi().getEncoded(p.word(), p.url());
             // our own crawl's posting stays as it is (holder null means: the full metadata is here)
-            if (existing.isPresent() && existing.get().holder() == null && !existing.get().has(Posting.CACHED)) continue;
+            if (existing.isPresent() && PostingCodec.holderOffset(existing.get()) < 0
+                    && (PostingCodec.flags(existing.get()) & Posting.CACHED) == 0) continue;
             if (existing.isEmpty()) fresh++;
             storage.rwi().addTo(batch, p.holder() == null ? p.withHolder(from) : p);
         }

@@ -79,6 +79,11 @@ public final class ReverseWordIndex {
         return store.get(key(word, url)).map(v -> PostingCodec.decode(word, url, v));
     }
 
+    /** The stored (encoded) posting of one word in one document: for callers that read a field or two of it. */
+    public java.util.Optional<byte[]> getEncoded(WordHash word, UrlHash url) {
+        return store.get(key(word, url));
+    }
+
     /** All postings of a word, sorted by URL hash. */
     public List<Posting> postings(WordHash word) {
         List<Posting> out = new ArrayList<>();
