@@ -624,17 +624,17 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
             Map<PeerId, Batching.Targeted> shares = new TreeMap<>();
             DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
-            // buckets some target wants: entries elsewhere are passed over on their key alone
-            boolean[] wantedBuckets = new boolean[Digests.BUCKETS];
+            // only the buckets some target wants are read (a few short key ranges each), in bucket order
+            java.util.TreeSet<Integer> wantedBuckets = new java.util.TreeSet<>();
             for (Set<RangeDigest.Range> rs : wanted.values()) {
-                for (RangeDigest.Range r : rs) if (r.kind() == 'p') wantedBuckets[r.bucket()] = true;
+                for (RangeDigest.Range r : rs) if (r.kind() == 'p') wantedBuckets.add(r.bucket());
             }
             ReverseWordIndex rwi = storage.rwi();
             IndexScan scan = new IndexScan(placement, ring, self);
-            rwi.scanEntries((key, value) -> {
+            for (int wantedBucket : wantedBuckets) rwi.scanBucket(Digests.BUCKET_BITS, wantedBucket, (key, value) -> {
                 long position = rwi.position(key);
                 int bucket = Digests.bucketOf(position);
-                if (!wantedBuckets[bucket] || (PostingCodec.flags(value) & Posting.CACHED) != 0) return;
+                if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
                 int at = PostingCodec.holderOffset(value);
                 RangeDigest.Range range = new RangeDigest.Range('p', scan.origin(value, at), bucket);
                 List<PeerId> holders = null;

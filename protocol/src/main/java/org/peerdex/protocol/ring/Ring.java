@@ -3,7 +3,6 @@ package org.peerdex.protocol.ring;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.peerdex.protocol.hash.PeerId;
@@ -20,15 +19,35 @@ public final class Ring {
         for (int i = 0; i < sorted.length; i++) positions[i] = sorted[i].position();
     }
 
+    private Ring(PeerId[] sorted, long[] positions) {
+        this.peers = sorted;
+        this.positions = positions;
+    }
+
     public static Ring empty() {
         return EMPTY;
     }
 
     public static Ring of(Collection<PeerId> peers) {
-        PeerId[] sorted = peers.stream().distinct()
-                .sorted(Comparator.comparingLong(PeerId::position).thenComparing(PeerId::value))
-                .toArray(PeerId[]::new);
-        return new Ring(sorted);
+        // each position parsed once, not once per comparison: views of hundreds of peers are built often
+        PeerId[] distinct = peers.stream().distinct().toArray(PeerId[]::new);
+        long[] positions = new long[distinct.length];
+        Integer[] order = new Integer[distinct.length];
+        for (int i = 0; i < distinct.length; i++) {
+            positions[i] = distinct[i].position();
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> {
+            int c = Long.compare(positions[a], positions[b]);
+            return c != 0 ? c : distinct[a].value().compareTo(distinct[b].value());
+        });
+        PeerId[] sorted = new PeerId[distinct.length];
+        long[] sortedPositions = new long[distinct.length];
+        for (int i = 0; i < sorted.length; i++) {
+            sorted[i] = distinct[order[i]];
+            sortedPositions[i] = positions[order[i]];
+        }
+        return new Ring(sorted, sortedPositions);
     }
 
     public Ring with(PeerId peer) {

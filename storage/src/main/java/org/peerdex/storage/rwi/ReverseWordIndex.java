@@ -209,6 +209,38 @@ public final class ReverseWordIndex {
         }
     }
 
+    /**
+     * The raw entries whose DHT position's top {@code bucketBits} bits are {@code bucket} (anti-entropy's digest
+     * buckets), read from 2^exponent short key ranges instead of the whole index: a position's top bits are the
+     * partition and then the word hash's bits below the partition's, so each value of the word hash's top
+     * {@code exponent} bits gives one contiguous range, filtered by the URL's partition.
+     */
+    public void scanBucket(int bucketBits, int bucket, EntrySink sink) {
+        int e = partitions.exponent();
+        if (bucketBits < e || bucketBits > 24) throw new IllegalArgumentException("bucket bits must be " + e + "..24");
+        if (bucket < 0 || bucket >= 1 << bucketBits) throw new IllegalArgumentException("bucket out of range");
+        int wordBits = bucketBits - e;
+        int partition = bucket >>> wordBits;
+        int low = bucket & ((1 << wordBits) - 1);
+        for (int top = 0; top < 1 << e; top++) {
+            int prefix = (top << wordBits) | low;
+            byte[] from = bucketKey(prefix, bucketBits);
+            byte[] to = prefix + 1 == 1 << bucketBits ? Keys.prefixEnd(new byte[] {Keyspace.RWI}) : bucketKey(prefix + 1, bucketBits);
+            try (KeyValueStore.Cursor c = store.scan(from, to)) {
+                while (c.next()) {
+                    byte[] k = c.key();
+                    if (partitions.partitionOfPosition(HashBytes.position(k, URL_OFFSET)) == partition) sink.accept(k, c.value());
+                }
+            }
+        }
+    }
+
+    /** The first posting key whose packed word hash starts with the {@code bits}-bit {@code prefix}. */
+    private static byte[] bucketKey(int prefix, int bits) {
+        int v = prefix << (24 - bits);
+        return new byte[] {Keyspace.RWI, (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+    }
+
     /** True if {@code key} is the key of a posting. */
     public static boolean isPostingKey(byte[] key) {
         return key.length == 1 + 2 * HashBytes.PACKED && key[0] == Keyspace.RWI;

@@ -70,6 +70,29 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}, exponent {1}")
+    @CsvSource({"memory,4", "leveldb,4", "memory,0", "memory,8"})
+    void aBucketScanGivesExactlyThePostingsWhosePositionIsInTheBucket(String engine, int exponent) {
+        ReverseWordIndex rwi = open(engine, exponent);
+        List<Posting> all = fill(rwi);
+        int bits = 10;
+        Map<Integer, List<Posting>> byBucket = new HashMap<>();
+        rwi.scanAll(p -> byBucket.computeIfAbsent((int) (rwi.partitions().position(p.word(), p.url()) >>> (63 - bits)),
+                k -> new ArrayList<>()).add(p));
+        int total = 0;
+        for (int b = 0; b < 1 << bits; b++) {
+            List<Posting> got = new ArrayList<>();
+            rwi.scanBucket(bits, b, (k, v) -> got.add(ReverseWordIndex.decode(k, v)));
+            got.sort(Comparator.comparing((Posting p) -> p.word().value()).thenComparing(p -> p.url().value()));
+            List<Posting> want = new ArrayList<>(byBucket.getOrDefault(b, List.of()));
+            want.sort(Comparator.comparing((Posting p) -> p.word().value()).thenComparing(p -> p.url().value()));
+            assertEquals(want, got, "bucket " + b);
+            total += got.size();
+        }
+        assertEquals(all.size(), total);
+        assertTrue(byBucket.size() > (exponent == 0 ? 5 : 20), "the postings spread over many buckets");
+    }
+
+    @ParameterizedTest(name = "{0}, exponent {1}")
     @CsvSource({"memory,4", "leveldb,0", "memory,8"})
     void rawEntriesGiveEveryPostingWithItsPositionFromTheKey(String engine, int exponent) {
         ReverseWordIndex rwi = open(engine, exponent);
