@@ -148,6 +148,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final DhtStats stats;
     private final Executor blocking;
     private final Outbox outbox;
+    /** the buckets a rebalance that is not full reads besides the ones this peer holds */
+    private final ForeignBuckets foreign;
     private final AtomicLong ids;
     private final DhtEnvironment env;
     private final Map<Long, Pending> pending = new HashMap<>();
@@ -196,6 +198,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         this.stats = stats;
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
         this.outbox = new Outbox(storage.store());
+        this.foreign = new ForeignBuckets(storage);
         // ids grow over restarts: time-based start, then +1
         this.env = DhtEnvironment.get(ctx.getSystem());
         this.ids = new AtomicLong(env.millis() << 12);
@@ -233,6 +236,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 .onMessage(RepairsPlanned.class, m -> {
                     repairPlanning = false;
                     return onEnqueued(m.enqueued());
+                })
+                .onSignal(org.apache.pekko.actor.typed.PostStop.class, m -> {
+                    foreign.detach();
+                    return this;
                 })
                 .build();
     }
@@ -508,13 +515,16 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
         ReverseWordIndex rwi = storage.rwi();
         IndexScan scan = new IndexScan(placement, ring, self);
+        long[] marksBefore = foreign.snapshot();
+        boolean[] foundForeign = new boolean[Digests.BUCKETS];
         // keys and a few fields only: a posting is decoded only when it is handed off (or the blacklist must judge it)
-        rwi.scanEntries((key, value) -> {
+        ReverseWordIndex.EntrySink sink = (key, value) -> {
             if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
-            if (blocked.active() && blocked.blocks(ReverseWordIndex.decode(key, value))) return;
             long position = rwi.position(key);
-            List<PeerId> holders = scan.holders(position);
             int at = PostingCodec.holderOffset(value);
+            if (at >= 0) foundForeign[Digests.bucketOf(position)] = true;
+            if (blocked.active() && blocked.blocks(ReverseWordIndex.decode(key, value))) return;
+            List<PeerId> holders = scan.holders(position);
             boolean own = at < 0;
             boolean held = active && scan.selfHolds();
             if (own || held) {
@@ -531,7 +541,21 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 handoffPostings.add(p);
                 for (PeerId h : holders) handoff.computeIfAbsent(h, k -> new Batching.Targeted()).postings.add(p);
             }
-        });
+        };
+        boolean[] read = new boolean[Digests.BUCKETS];
+        if (mode == Mode.FULL) {
+            rwi.scanEntries(sink);
+            java.util.Arrays.fill(read, true);
+        } else {
+            // what it holds and what others crawled, which it may have to hand off: its own crawl elsewhere is skipped
+            boolean[] held = active ? IndexScan.heldBuckets(self, placement, ring) : new boolean[Digests.BUCKETS];
+            for (int b = 0; b < Digests.BUCKETS; b++) {
+                if (!held[b] && !foreign.marked(b)) continue;
+                read[b] = true;
+                rwi.scanBucket(Digests.BUCKET_BITS, b, sink);
+            }
+        }
+        foreign.scanned(marksBefore, read, foundForeign);
         storage.metadata().scanAll(md -> {
             if (blocked.blocks(md)) return;
             List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
