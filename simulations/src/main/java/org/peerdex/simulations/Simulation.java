@@ -49,6 +49,7 @@ import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.PostingCodec;
 
 /**
  * One simulation run: N virtual peers of the real DHT actors in one ActorSystem driven in simulated time
@@ -612,8 +613,9 @@ public final class Simulation implements AutoCloseable {
         for (int i = 0; i < sc.peers(); i++) {
             if (!net.isUp(i)) continue;
             long[] load = {0};
-            storages[i].rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
-                int id = oracle.postingId(p.word(), p.url());
+            storages[i].rwi().scanEntries((key, value) -> {
+                if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
+                int id = oracle.postingId(key);
                 if (id >= 0) c[id]++;
                 load[0]++;
             });

@@ -19,7 +19,9 @@ import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.index.IndexedDocument;
+import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.ReverseWordIndex;
 import org.peerdex.storage.text.Condenser;
 import org.peerdex.storage.text.Tokenizer;
 
@@ -129,6 +131,28 @@ public final class Oracle {
         Integer d = docIds.get(url);
         if (w == null || d == null) return -1;
         int i = Arrays.binarySearch(docWords.get(d), w);
+        return i < 0 ? -1 : offsets.get(d) + i;
+    }
+
+    private final byte[] lastWordKey = new byte[HashBytes.PACKED];
+    private Integer lastWord;
+    private boolean hasLastWord;
+
+    /**
+     * The posting id of a stored RWI key (packed word and URL hash), -1 if the oracle does not know it; without
+     * decoding the posting. Remembers the last word, since a scan meets a word's keys in a row. Not thread-safe.
+     */
+    public int postingId(byte[] key) {
+        int w = ReverseWordIndex.WORD_OFFSET;
+        if (!hasLastWord || !Arrays.equals(key, w, w + HashBytes.PACKED, lastWordKey, 0, HashBytes.PACKED)) {
+            System.arraycopy(key, w, lastWordKey, 0, HashBytes.PACKED);
+            lastWord = wordIds.get(new WordHash(HashBytes.unpack(key, w)));
+            hasLastWord = true;
+        }
+        if (lastWord == null) return -1;
+        Integer d = docIds.get(new UrlHash(HashBytes.unpack(key, ReverseWordIndex.URL_OFFSET)));
+        if (d == null) return -1;
+        int i = Arrays.binarySearch(docWords.get(d), lastWord);
         return i < 0 ? -1 : offsets.get(d) + i;
     }
 

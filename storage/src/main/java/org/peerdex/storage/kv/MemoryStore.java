@@ -24,8 +24,11 @@ public final class MemoryStore implements KeyValueStore {
     @Override
     public synchronized void put(byte[] key, byte[] value) {
         // keep copies, as LevelDB does: a caller may reuse its arrays
-        key = key.clone();
-        value = value.clone();
+        putOwned(key.clone(), value.clone());
+    }
+
+    /** Stores arrays nobody else holds (a batch's copies). */
+    private void putOwned(byte[] key, byte[] value) {
         byte[] old = map.put(key, value);
         observers.written(key, value);
         // after the write: a reader that saw the old generation rebuilds later, never keeps a stale copy
@@ -50,7 +53,7 @@ public final class MemoryStore implements KeyValueStore {
     public synchronized void write(Batch batch, boolean sync) {
         for (Op op : ((MemBatch) batch).ops) {
             if (op.value == null) delete(op.key);
-            else put(op.key, op.value);
+            else putOwned(op.key, op.value);
         }
     }
 
