@@ -211,9 +211,9 @@ public final class ReverseWordIndex {
 
     /**
      * The raw entries whose DHT position's top {@code bucketBits} bits are {@code bucket} (anti-entropy's digest
-     * buckets), read from 2^exponent short key ranges instead of the whole index: a position's top bits are the
-     * partition and then the word hash's bits below the partition's, so each value of the word hash's top
-     * {@code exponent} bits gives one contiguous range, filtered by the URL's partition.
+     * buckets), without reading the rest of the index: a position's top bits are the partition and then the word
+     * hash's bits below the partition's, so each value of the word hash's top {@code exponent} bits gives one
+     * contiguous range of words, and in each of those words the partition is one contiguous run of URLs.
      */
     public void scanBucket(int bucketBits, int bucket, EntrySink sink) {
         int e = partitions.exponent();
@@ -222,15 +222,25 @@ public final class ReverseWordIndex {
         int wordBits = bucketBits - e;
         int partition = bucket >>> wordBits;
         int low = bucket & ((1 << wordBits) - 1);
+        byte[] urlFrom = partitionStart(partition);
+        byte[] urlTo = partition + 1 < partitions.count() ? partitionStart(partition + 1) : null;
         for (int top = 0; top < 1 << e; top++) {
             int prefix = (top << wordBits) | low;
-            byte[] from = bucketKey(prefix, bucketBits);
             byte[] to = prefix + 1 == 1 << bucketBits ? Keys.prefixEnd(new byte[] {Keyspace.RWI}) : bucketKey(prefix + 1, bucketBits);
-            try (KeyValueStore.Cursor c = store.scan(from, to)) {
-                while (c.next()) {
-                    byte[] k = c.key();
-                    if (partitions.partitionOfPosition(HashBytes.position(k, URL_OFFSET)) == partition) sink.accept(k, c.value());
+            byte[] at = bucketKey(prefix, bucketBits);
+            while (true) {
+                // the next word of the range, then only its postings in the partition
+                byte[] word;
+                try (KeyValueStore.Cursor c = store.scan(at, to)) {
+                    if (!c.next()) break;
+                    word = java.util.Arrays.copyOf(c.key(), URL_OFFSET);
                 }
+                byte[] end = urlTo == null ? Keys.prefixEnd(word) : Keys.concat(word, urlTo);
+                try (KeyValueStore.Cursor c = store.scan(Keys.concat(word, urlFrom), end)) {
+                    while (c.next()) sink.accept(c.key(), c.value());
+                }
+                at = Keys.prefixEnd(word);
+                if (at == null) break;
             }
         }
     }
