@@ -142,7 +142,7 @@ final class DigestIndex implements KeyValueStore.IndexObserver {
      */
     List<RangeDigest.Range> differing(List<RangeDigest> offered, PeerId self, Placement placement, Ring ring) {
         if (!observed) rebuild();
-        boolean filter = ring != null && !ring.isEmpty();
+        HeldArcs held = ring != null && !ring.isEmpty() ? HeldArcs.of(self, placement, ring) : null;
         Map<Integer, List<RangeDigest>> byBucket = new LinkedHashMap<>();
         for (RangeDigest d : offered) byBucket.computeIfAbsent(d.kind() == 'p' ? d.bucket() : -1 - d.bucket(),
                 k -> new ArrayList<>()).add(d);
@@ -160,7 +160,7 @@ final class DigestIndex implements KeyValueStore.IndexObserver {
                     for (int i = 0; i < t.origins.length; i++) {
                         int o = t.origins[i] - 1;
                         if (o < 0) continue;
-                        if (isPosting && filter && !placement.holds(self, t.positions[i], ring)) continue;
+                        if (isPosting && held != null && !held.contains(t.positions[i])) continue;
                         counts[o]++;
                         sums[o] += t.hashes[i];
                     }

@@ -54,36 +54,8 @@ final class IndexScan {
         return holder == null ? self : origins.computeIfAbsent(holder, PeerId::parse);
     }
 
-    /**
-     * The digest buckets that contain positions {@code self} holds in {@code ring}. The holders of a position
-     * depend only on its primary (the peer at the arc's clockwise end), so the held positions are the arcs ending
-     * at the few peers around {@code self} whose positions it holds.
-     */
+    /** The digest buckets that contain positions {@code self} holds in {@code ring}. */
     static boolean[] heldBuckets(PeerId self, Placement placement, Ring ring) {
-        boolean[] out = new boolean[Digests.BUCKETS];
-        int at = ring.indexOf(self);
-        int r = placement.redundancy();
-        if (at < 0) return out;
-        if (ring.size() <= 2 * r + 2) {
-            java.util.Arrays.fill(out, true);
-            return out;
-        }
-        for (int d = -r - 1; d <= r + 1; d++) {
-            long start = ring.get(at + d - 1).position();
-            long end = ring.get(at + d).position();
-            if (start == end) {
-                // peers sharing a position: arcs are not what they seem, count everything as held
-                java.util.Arrays.fill(out, true);
-                return out;
-            }
-            if (!placement.holds(self, end, ring)) continue;
-            int from = Digests.bucketOf((start + 1) & org.peerdex.protocol.ring.RingPosition.MAX);
-            int to = Digests.bucketOf(end);
-            for (int b = from; ; b = (b + 1) % Digests.BUCKETS) {
-                out[b] = true;
-                if (b == to) break;
-            }
-        }
-        return out;
+        return HeldArcs.of(self, placement, ring).buckets();
     }
 }

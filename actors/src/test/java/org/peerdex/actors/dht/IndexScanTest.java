@@ -1,5 +1,6 @@
 package org.peerdex.actors.dht;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,8 +30,10 @@ class IndexScanTest {
             Ring ring = Ring.of(members);
             for (PeerId self : members.subList(0, Math.min(5, size))) {
                 boolean[] held = IndexScan.heldBuckets(self, PLACEMENT, ring);
+                HeldArcs arcs = HeldArcs.of(self, PLACEMENT, ring);
                 for (int i = 0; i < 20_000; i++) {
                     long position = r.nextLong() & RingPosition.MAX;
+                    assertEquals(PLACEMENT.holds(self, position, ring), arcs.contains(position), "arcs = placement");
                     if (PLACEMENT.holds(self, position, ring)) {
                         assertTrue(held[Digests.bucketOf(position)], "ring of " + size + ": position held, bucket not");
                     }
@@ -39,6 +42,7 @@ class IndexScanTest {
                 for (PeerId p : members) {
                     for (long delta : new long[] {-1, 0, 1}) {
                         long position = (p.position() + delta) & RingPosition.MAX;
+                        assertEquals(PLACEMENT.holds(self, position, ring), arcs.contains(position), "arcs = placement");
                         if (PLACEMENT.holds(self, position, ring)) assertTrue(held[Digests.bucketOf(position)]);
                     }
                 }
