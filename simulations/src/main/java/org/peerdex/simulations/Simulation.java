@@ -17,6 +17,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.dht.DhtCandidateSource;
 import org.peerdex.actors.dht.DhtEnvironment;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
@@ -546,7 +547,7 @@ public final class Simulation implements AutoCloseable {
     /** Runs one query (oracle word ids) from peer {@code from}; {@code done} gets the result with its recall@10. */
     public void search(int from, int index, List<Integer> words, Consumer<QueryResult> done) {
         Query q = QueryParser.parse(oracle.text(words));
-        List<UrlHash> truth = oracle.top(q, 10);
+        List<UrlHash> truth = oracle.top(q, 10, estimatedDocuments(from));
         query(from, q, fin -> {
             QueryCoordinator.Done d = fin.done();
             double recall = truth.isEmpty() ? 1.0 : d.results().stream()
@@ -556,6 +557,14 @@ public final class Simulation implements AutoCloseable {
                     fin.firstResultMicros(), recall, n.messages(), n.bytes(), n.peersAnswered() >= n.peersAsked(),
                     d.results().size()));
         });
+    }
+
+    /** BM25's N as peer {@code from}'s query will see it: its DHT source's estimate, or its own count alone. */
+    public long estimatedDocuments(int from) {
+        long local = storages[from].stats().documents();
+        PeerView view = peers[from].view().get();
+        if (view == null || view.others().isEmpty()) return local;
+        return DhtCandidateSource.estimateDocuments(local, view.self(), view.ring(), placement);
     }
 
     /** A query's end as seen from its peer: the coordinator's Done, and simulated times of the first and last result. */

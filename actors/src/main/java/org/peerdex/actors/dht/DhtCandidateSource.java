@@ -134,16 +134,34 @@ public final class DhtCandidateSource implements CandidateSource {
         return new CorpusStats(documents, df, 0);
     }
 
-    /**
-     * N for BM25. No peer counts the whole collection; a peer keeps the metadata of the URLs it is one of the R
-     * metadata holders of (about R/P of them) and of its own crawl (about 1/P), so its own count times P/(R+1)
-     * estimates it; never below what this peer holds itself.
-     */
+    /** N for BM25 as this peer estimates it now ({@link #estimateDocuments}). */
     long estimatedDocuments(PeerView view) {
-        long local = Math.max(1, dht.storage().stats().documents());
-        int peers = Math.max(1, view.ring().size());
-        int r = Math.min(peers, dht.placement().redundancy());
-        return Math.max(local, Math.round(local * (double) peers / (r + 1)));
+        return estimateDocuments(dht.storage().stats().documents(), view.self(), view.ring(), dht.placement());
+    }
+
+    /**
+     * N for BM25. No peer counts the whole collection, but a peer keeps the metadata of its own crawl (about 1/P
+     * of the collection) and of every URL whose position lies on the arcs it is one of the R metadata holders of
+     * (a share f of the ring it can measure), so its metadata count {@code local} over (f + 1/P) estimates N;
+     * never below {@code local}.
+     */
+    public static long estimateDocuments(long local, org.peerdex.protocol.hash.PeerId self,
+                                         org.peerdex.protocol.ring.Ring ring,
+                                         org.peerdex.protocol.ring.Placement placement) {
+        local = Math.max(1, local);
+        int s = ring.indexOf(self);
+        int n = ring.size();
+        if (s < 0 || n <= placement.redundancy()) return local;
+        // arc j runs from peer j-1 (exclusive) to peer j (inclusive), its primary holder is peer j; this peer
+        // holds arcs whose primary is within R places of it
+        double share = 0;
+        for (int j = s - placement.redundancy(); j <= s + placement.redundancy(); j++) {
+            long end = ring.get(j).position();
+            if (!placement.holds(self, end, ring)) continue;
+            share += org.peerdex.protocol.ring.RingPosition.distance(ring.get(j - 1).position(), end)
+                    / (double) org.peerdex.protocol.ring.RingPosition.MAX;
+        }
+        return Math.max(local, Math.round(local / (share + 1.0 / n)));
     }
 
     /** Best first by the coordinator's own score (the given profile, no link rank or feedback). */
