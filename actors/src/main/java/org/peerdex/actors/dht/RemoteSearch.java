@@ -31,10 +31,12 @@ import org.peerdex.storage.rwi.Posting;
 /**
  * One global lookup (one actor per query): only word hashes leave the peer. For every word and partition one of
  * the R holders is asked (chosen by query id, so load spreads; on timeout the next holder is asked). One word:
- * top-k postings of every partition. Several words: counts first; then, per partition, the rarest word's holder
- * sends a Bloom filter over its URL hashes, the other words' holders return only postings passing it (top-k by
- * partial score), and the rarest word's holder returns its postings for the exact surviving URL set; so whole
- * posting lists never travel. URL metadata is fetched once per URL, batched per holder. Results arrive as
+ * top-k postings of every partition by {@link PartialScore}. Several words: counts first (each word's document
+ * frequency, reported as {@link Counted}); then, per partition, the rarest word's holder sends a Bloom filter over
+ * its URL hashes, the other words' holders return only postings passing it (as many as the filter lets through,
+ * at least top-k, at most a message's bound), and the rarest word's holder returns its postings for the exact
+ * surviving URL set; so whole posting lists never travel. URL metadata is fetched once per URL for the best
+ * {@code limit} candidates by the caller's {@link CandidateOrder}, batched per holder. Results arrive as
  * {@link Found} events, then one {@link Finished} with the network cost; remote postings are cached locally
  * with a TTL. Requests go to ShardOwner refs from the {@link PeerView}, so any transport works.
  * <p>Hand-off: right after a ring change a new holder may not have received its copies yet and would answer
@@ -367,8 +369,17 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             if (phase == Phase.RAREST) {
                 List<UrlHash> urls = urlSets.get(k);
                 out.add(new ShardOwner.Lookup(k, null, urls, Math.max(1, urls.size())));
+            } else if (request.words().size() == 1) {
+                out.add(new ShardOwner.Lookup(k, null, null, settings.topK()));
             } else {
-                out.add(new ShardOwner.Lookup(k, filters.get(k.partition()), null, settings.topK()));
+                // an exact join needs every posting that passes the rarest word's filter: as many as the filter
+                // holds plus its false positives (~1% at 10 bits per URL; 2% allowed), so the limit grows with
+                // the filter beyond top-k, bounded by the message size
+                int inFilter = filterCounts.getOrDefault(k.partition(), 0);
+                int here = counts.getOrDefault(k, 0);
+                int passing = Math.min(here, inFilter + here / 50 + 10);
+                int limit = Math.min(settings.maxPostingsPerMessage(), Math.max(settings.topK(), passing));
+                out.add(new ShardOwner.Lookup(k, filters.get(k.partition()), null, limit));
             }
         }
         return out;

@@ -97,10 +97,10 @@ public final class Scorer {
         return normalize(PRE[i], v);
     }
 
-    /** DATE's scale: a document this much newer gains the factor's whole coefficient. */
-    private static final double DATE_SPAN_MILLIS = 20 * 365.25 * 86_400_000.0;
-    /** 2010-01-01: DATE's zero; older and undated documents get none of it. */
-    private static final double DATE_ORIGIN_MILLIS = 1_262_304_000_000.0;
+    /** DATE's zero, as an epoch day (2010-01-01): older and undated documents get none of it. */
+    private static final double DATE_ORIGIN_DAY = 14_610;
+    /** DATE's scale in days: a document 20 years newer gains the factor's whole coefficient. */
+    private static final double DATE_SPAN_DAYS = 20 * 365.25;
 
     /**
      * The fixed map of a factor's raw value to [0, 1]: shares and inverse lengths are in [0, 1] already; log
@@ -112,7 +112,7 @@ public final class Scorer {
         return switch (f) {
             case LINKS_LOCAL, LINKS_OTHER, HIT_COUNT -> v <= 0 ? 0 : v / (v + 2);
             case TERM_FREQUENCY -> v <= 0 ? 0 : v / (v + 0.02);
-            case DATE -> Math.max(0, Math.min(1, (v - DATE_ORIGIN_MILLIS) / DATE_SPAN_MILLIS));
+            case DATE -> Math.max(0, Math.min(1, (v - DATE_ORIGIN_DAY) / DATE_SPAN_DAYS));
             default -> Math.max(0, Math.min(1, v));
         };
     }
