@@ -69,10 +69,12 @@ public final class Simulation implements AutoCloseable {
     /**
      * One finished query: latency to the coordinator's Done (the final ranked page), first result to its first
      * ResultFound (-1 if none), recall of the ranked top-10 against the oracle's; messages and bytes as the DHT
-     * source counted them; complete when every source and every peer asked answered.
+     * source counted them; complete when every source and every peer asked answered; {@code recallTrueN} against
+     * the oracle ranked with the central index's own N instead of the querying peer's estimate.
      */
     public record QueryResult(int index, int words, long startMicros, long latencyMicros, long firstResultMicros,
-                              double recall, long messages, long bytes, boolean complete, int results) {}
+                              double recall, long messages, long bytes, boolean complete, int results,
+                              double recallTrueN) {}
 
     /** One point of the time series. */
     public record Sample(long atMicros, String phase, int upPeers, int ringMin, int ringMax, int[] histogram,
@@ -548,15 +550,19 @@ public final class Simulation implements AutoCloseable {
     public void search(int from, int index, List<Integer> words, Consumer<QueryResult> done) {
         Query q = QueryParser.parse(oracle.text(words));
         List<UrlHash> truth = oracle.top(q, 10, estimatedDocuments(from));
+        List<UrlHash> trueN = oracle.top(q, 10);
         query(from, q, fin -> {
             QueryCoordinator.Done d = fin.done();
-            double recall = truth.isEmpty() ? 1.0 : d.results().stream()
-                    .filter(r -> truth.contains(UrlHash.parse(r.urlHash()))).count() / (double) truth.size();
             QueryCoordinator.Network n = d.network();
             done.accept(new QueryResult(index, words.size(), fin.startMicros() - mainStart, fin.latencyMicros(),
-                    fin.firstResultMicros(), recall, n.messages(), n.bytes(), n.peersAnswered() >= n.peersAsked(),
-                    d.results().size()));
+                    fin.firstResultMicros(), recall(d, truth), n.messages(), n.bytes(),
+                    n.peersAnswered() >= n.peersAsked(), d.results().size(), recall(d, trueN)));
         });
+    }
+
+    private static double recall(QueryCoordinator.Done d, List<UrlHash> truth) {
+        return truth.isEmpty() ? 1.0 : d.results().stream()
+                .filter(r -> truth.contains(UrlHash.parse(r.urlHash()))).count() / (double) truth.size();
     }
 
     /** BM25's N as peer {@code from}'s query will see it: its DHT source's estimate, or its own count alone. */
@@ -745,6 +751,7 @@ public final class Simulation implements AutoCloseable {
         q.put("issued", sc.queries());
         q.put("finished", results.size());
         q.put("recallAt10", results.stream().mapToDouble(QueryResult::recall).average().orElse(Double.NaN));
+        q.put("recallAt10TrueN", results.stream().mapToDouble(QueryResult::recallTrueN).average().orElse(Double.NaN));
         q.put("perfectRecallShare", results.stream().filter(r -> r.recall() >= 0.999).count() / (double) Math.max(1, results.size()));
         Map<String, Double> byWords = new LinkedHashMap<>();
         for (int w = 1; w <= 4; w++) {

@@ -118,13 +118,18 @@ public final class Scorer {
     }
 
     public double score(Scored s) {
-        double total = 0;
-        for (int i = 0; i < PRE.length; i++) if (coef[i] != 0) total += coef[i] * norm(i, s.raw[i]);
-        return total + profile.coefficient(Factor.LINK_RANK) * s.linkRank
+        return preScore(s.raw) + profile.coefficient(Factor.LINK_RANK) * s.linkRank
                 + profile.coefficient(Factor.FEEDBACK) * s.feedback;
     }
 
-    /** Scores one-word candidates under the default profile; only {@link #scoreOf} is used, which is read-only. */
+    /** The pre-ranking part of a score: the sum of coefficient × normalized value. */
+    private double preScore(double[] raw) {
+        double total = 0;
+        for (int i = 0; i < PRE.length; i++) if (coef[i] != 0) total += coef[i] * norm(i, raw[i]);
+        return total;
+    }
+
+    /** Scores one-word candidates under the default profile; only read-only methods are used (thread-safe). */
     private static final Scorer ONE_WORD_DEFAULT = new Scorer(org.peerdex.actors.search.query.QueryParser.parse("word"),
             RankingProfile.defaults(), new CorpusStats(1, Map.of(), 0), LinkRank.NONE, u -> 0, "", "text");
 
@@ -134,7 +139,8 @@ public final class Scorer {
      * corpus statistics).
      */
     public static double oneWordDefault(Posting p) {
-        return ONE_WORD_DEFAULT.scoreOf(new Candidate(p.url(), List.of(p)));
+        // called for every posting a holder scans: no candidate, no post-ranking (none without link rank)
+        return ONE_WORD_DEFAULT.preScore(ONE_WORD_DEFAULT.features(p.url(), List.of(p)));
     }
 
     /** The score {@code c} would have, without adding it (the DHT source uses it to choose what to fetch). */
@@ -175,9 +181,13 @@ public final class Scorer {
     }
 
     double[] features(Candidate c) {
-        List<Posting> ps = c.postings();
+        return features(c.url(), c.postings());
+    }
+
+    /** The raw pre-ranking features of a page with these postings (one per query term, in term order). */
+    private double[] features(UrlHash page, List<Posting> ps) {
         int k = ps.size();
-        Posting any = c.any();
+        Posting any = ps.get(0);
         double[] f = new double[PRE.length];
         int title = 0, url = 0, anchor = 0, emph = 0, heading = 0, descr = 0, keywords = 0, author = 0;
         long hits = 0;
@@ -216,7 +226,7 @@ public final class Scorer {
                 case DESCRIPTION -> (double) descr / k;
                 case KEYWORDS -> (double) keywords / k;
                 case AUTHOR -> (double) author / k;
-                case DOMAIN_LENGTH -> 1 - (Base64Order.value(c.url().value().charAt(11)) & 3) / 3.0;
+                case DOMAIN_LENGTH -> 1 - (Base64Order.value(page.value().charAt(11)) & 3) / 3.0;
                 case URL_COMPONENTS -> 1.0 / (1 + any.urlComponents());
                 case URL_LENGTH -> 1.0 / (1 + any.urlLength() / 20.0);
                 case DATE -> any.lastModified();
