@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -18,10 +16,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The search page and the operator's console in a real headless Chromium (Debian's chromium + chromium-driver)
@@ -29,39 +25,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * docs/screenshots/.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ConsoleBrowserTest {
-    static SearchTestPeer peer;
-    static HeadlessBrowser chromium;
-    static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        chromium = HeadlessBrowser.startOrSkip();
-        browser = chromium.driver();
-        peer = new SearchTestPeer();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        try {
-            if (chromium != null) chromium.close();
-        } finally {
-            if (peer != null) peer.close();
-        }
-    }
-
-    static WebDriverWait await() {
-        return chromium.await(Duration.ofSeconds(15));
-    }
-
-    static WebDriverWait await(Duration timeout) {
-        return chromium.await(timeout);
-    }
-
-    static void screenshot(String name) throws Exception {
-        chromium.screenshot(name);
-    }
-
+class ConsoleBrowserTest extends BrowserTest {
     static List<String> texts(String css, String attribute) {
         return browser.findElements(By.cssSelector(css)).stream().map(e -> e.getAttribute(attribute)).toList();
     }

@@ -5,45 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The federated sources panel (admin/federation.html, admin/federation.js) in headless Chromium: add a source, try
  * a query against it, disable it, remove it; each step checked over the API. The source is the peer's own
  * yacysearch.json (the federation header keeps it from federating again). Skipped without chromedriver.
  */
-class FederationBrowserTest {
-    static SearchTestPeer peer;
-    static HeadlessBrowser chromium;
-    static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        chromium = HeadlessBrowser.startOrSkip();
-        browser = chromium.driver();
-        peer = new SearchTestPeer();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        try {
-            if (chromium != null) chromium.close();
-        } finally {
-            if (peer != null) peer.close();
-        }
-    }
-
-    static WebDriverWait await() {
-        return chromium.await(Duration.ofSeconds(15));
-    }
-
+class FederationBrowserTest extends BrowserTest {
     JsonNode sources() throws Exception {
         return Json.MAPPER.readTree(peer.get("/api/federation").body()).get("sources");
     }
