@@ -78,28 +78,30 @@ class ConsoleBrowserTest extends BrowserTest {
         String saved = peer.get("/api/ranking").body();
         try {
             browser.get(peer.base() + "/admin/#ranking");
-            await().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#sliders input[data-factor=urlLength]")));
+            await().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#sliders input[data-factor=title]")));
             browser.findElement(By.id("preview-q")).sendKeys("replication");
             browser.findElement(By.cssSelector("#preview-form button")).click();
             await().until(d -> d.findElements(By.cssSelector("#preview .preview-item")).size() >= 4);
             List<String> before = texts("#preview .preview-item", "data-url");
-            // drag the "short URLs" slider to its maximum (as a user's drag does: value, then input events)
-            WebElement slider = browser.findElement(By.cssSelector("#sliders input[data-factor=urlLength]"));
-            ((JavascriptExecutor) browser).executeScript("arguments[0].value = arguments[0].max;"
+            // drag the "title" slider to its minimum (as a user's drag does: value, then input events): the page
+            // with the word in its title falls (scores no longer stretch each factor over the candidates, so the
+            // few characters between these URLs' lengths would not move a "short URLs" drag's order)
+            WebElement slider = browser.findElement(By.cssSelector("#sliders input[data-factor=title]"));
+            ((JavascriptExecutor) browser).executeScript("arguments[0].value = arguments[0].min;"
                     + "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", slider);
             await().until(d -> !texts("#preview .preview-item", "data-url").equals(before)
                     && "done".equals(d.findElement(By.tagName("body")).getAttribute("data-preview")));
             List<String> after = texts("#preview .preview-item", "data-url");
             assertNotEquals(before, after);
-            assertTrue(after.get(0).length() <= before.get(0).length(), before + " -> " + after);
+            assertNotEquals(before.get(0), after.get(0), "the title match is no longer first: " + before + " -> " + after);
             assertEquals(saved, peer.get("/api/ranking").body(), "a slider alone saves nothing");
             assertEquals("true", browser.findElement(By.tagName("body")).getAttribute("data-ranking-unsaved"));
-            assertFalse(browser.findElements(By.cssSelector("#preview .preview-item .factor[data-factor=urlLength]")).isEmpty(),
-                    "each result says what the short-URL factor did to it");
+            assertFalse(browser.findElements(By.cssSelector("#preview .preview-item .factor[data-factor=title]")).isEmpty(),
+                    "a result says what the title factor did to it");
             screenshot("admin-ranking");
             browser.findElement(By.id("ranking-save")).click();
             await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "active profile"));
-            assertTrue(peer.get("/api/ranking").body().contains("\"urlLength\":20.0"), "saved when asked");
+            assertTrue(peer.get("/api/ranking").body().contains("\"title\":-20.0"), "saved when asked");
             assertEquals("false", browser.findElement(By.tagName("body")).getAttribute("data-ranking-unsaved"));
         } finally {
             peer.send("PUT", "/api/ranking", saved);
