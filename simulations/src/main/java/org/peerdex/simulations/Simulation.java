@@ -249,8 +249,14 @@ public final class Simulation implements AutoCloseable {
         if (net.isUp(i)) return;
         net.up(i);
         starts[i]++;
-        system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings,
-                p -> peers[i] = p), "peer-" + i + "-" + starts[i], ref -> hosts.set(i, ref)));
+        PeerHost.Wire wire = new PeerHost.Wire() {
+            @Override
+            public <T> ActorRef<T> handle(ActorRef<T> own) {
+                return net.handle(i, own);
+            }
+        };
+        system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings, wire,
+                p -> peers[i] = p), VirtualNetwork.hostName(i, starts[i]), ref -> hosts.set(i, ref)));
         rt.drain();
     }
 
