@@ -66,6 +66,12 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     /** Local, for virtual peers without a cluster: make this directory greet another one. */
     public record Introduce(ActorRef<Command> other) implements Command, LocalOnly {}
 
+    /**
+     * Local, for virtual peers: the membership service names these peers at once, as their Hellos would (a
+     * simulation's bootstrap without N^2 greetings); one view is published for the whole batch.
+     */
+    public record Learn(List<PeerInfo> infos) implements Command, LocalOnly {}
+
     /** Local, for virtual peers: a peer is gone (crashed or left). */
     public record Forget(PeerId peer) implements Command, LocalOnly {}
 
@@ -152,7 +158,17 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         return newReceiveBuilder()
                 .onMessage(Hello.class, this::onHello)
                 .onMessage(HelloReply.class, m -> {
-                    learn(m.info());
+                    if (learn(m.info())) greeted.add(m.info().directory());
+                    return this;
+                })
+                .onMessage(Learn.class, m -> {
+                    boolean changed = false;
+                    Long now = env.millis();
+                    for (PeerInfo i : m.infos()) {
+                        if (proof.verify(i)) changed |= take(i, now);
+                        else refuse(i);
+                    }
+                    if (changed) publish();
                     return this;
                 })
                 .onMessage(GetView.class, m -> {
@@ -177,6 +193,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                 .onMessage(Forget.class, m -> {
                     PeerInfo gone = peers.remove(m.peer());
                     if (gone != null) {
+                        remember(gone);
                         greeted.remove(gone.directory());
                         publish();
                     }
@@ -198,6 +215,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
 
     private Behavior<Command> onHello(Hello m) {
         if (!learn(m.info())) return this;
+        greeted.add(m.info().directory());
         m.info().directory().tell(new HelloReply(self));
         return this;
     }
@@ -210,23 +228,30 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     /** Takes a peer into the view; false (and nothing learnt) when it did not prove the network secret. */
     private boolean learn(PeerInfo info) {
         if (!proof.verify(info)) {
-            // a bounded log: a stranger greeting every few seconds must not flood it
-            if (refusedHellos++ % 100 == 0) {
-                ctx.getLog().warn("refused peer {} at {}: no valid proof of this private network's secret ({} refused)",
-                        info.peerId(), info.directory().path().address(), refusedHellos);
-            }
+            refuse(info);
             return false;
         }
-        if (info.peerId().equals(self.peerId())) return true;
-        PeerInfo before = peers.put(info.peerId(), info);
-        greeted.add(info.directory());
-        lastSeen.put(info.peerId(), env.millis());
-        if (!info.equals(before)) {
-            ctx.getLog().info("peer {} ({}) joined the view at {}", info.peerId(), info.role(), info.address());
-            persist(info);
-            publish();
-        }
+        if (take(info, env.millis())) publish();
         return true;
+    }
+
+    /** Takes a verified peer into the table (not yet the published view); true if that changed it. */
+    private boolean take(PeerInfo info, Long now) {
+        if (info.peerId().equals(self.peerId())) return false;
+        PeerInfo before = peers.put(info.peerId(), info);
+        lastSeen.put(info.peerId(), now);
+        if (info.equals(before)) return false;
+        ctx.getLog().info("peer {} ({}) joined the view at {}", info.peerId(), info.role(), info.address());
+        persist(info);
+        return true;
+    }
+
+    private void refuse(PeerInfo info) {
+        // a bounded log: a stranger greeting every few seconds must not flood it
+        if (refusedHellos++ % 100 == 0) {
+            ctx.getLog().warn("refused peer {} at {}: no valid proof of this private network's secret ({} refused)",
+                    info.peerId(), info.directory().path().address(), refusedHellos);
+        }
     }
 
     private Behavior<Command> onListing(ListingChanged m) {
@@ -238,6 +263,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             if (info.peerId().equals(self.peerId())) continue;
             if (isCluster() && !refs.contains(info.directory()) && isRemoteRef(info.directory())) {
                 peers.remove(info.peerId());
+                remember(info);
                 greeted.remove(info.directory());
                 changed = true;
             }
@@ -262,8 +288,11 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
 
     private void removeAt(Address address) {
         unreachable.remove(address);
-        boolean changed = peers.values().removeIf(i -> !i.peerId().equals(self.peerId())
-                && i.directory().path().address().equals(address));
+        boolean changed = peers.values().removeIf(i -> {
+            boolean gone = !i.peerId().equals(self.peerId()) && i.directory().path().address().equals(address);
+            if (gone) remember(i);
+            return gone;
+        });
         if (changed) publish();
     }
 
@@ -313,10 +342,21 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
 
     private List<PeerRecord> table() {
         Map<String, PeerRecord> out = new LinkedHashMap<>();
-        for (PeerRecord r : remembered.values()) out.put(r.peerId(), new PeerRecord(r.peerId(), r.address(),
-                r.httpAddress(), "offline", r.position(), r.lastSeen()));
+        for (PeerRecord r : remembered.values()) out.put(r.peerId(), offline(r));
+        // known but unreachable
+        for (PeerInfo i : peers.values()) if (!view.peers().containsKey(i.peerId())) out.put(i.peerId().value(), offline(record(i)));
         for (PeerInfo i : view.peers().values()) out.put(i.peerId().value(), record(i));
         return List.copyOf(out.values());
+    }
+
+    private static PeerRecord offline(PeerRecord r) {
+        return new PeerRecord(r.peerId(), r.address(), r.httpAddress(), "offline", r.position(), r.lastSeen());
+    }
+
+    /** A peer that left the table stays in it as offline (peers in the table are not kept twice: N^2 at scale). */
+    private void remember(PeerInfo i) {
+        remembered.put(i.peerId(), record(i));
+        lastSeen.remove(i.peerId());
     }
 
     private PeerRecord record(PeerInfo i) {
@@ -325,9 +365,8 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     }
 
     private void persist(PeerInfo i) {
-        PeerRecord r = record(i);
-        remembered.put(i.peerId(), r);
         if (store == null) return;
+        PeerRecord r = record(i);
         CompletableFuture.runAsync(() -> store.put(key(r.peerId()), Cbor.write(r)), blocking);
     }
 
