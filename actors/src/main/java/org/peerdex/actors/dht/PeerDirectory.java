@@ -162,13 +162,16 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                     return this;
                 })
                 .onMessage(Learn.class, m -> {
-                    boolean changed = false;
+                    int learnt = 0;
                     Long now = env.millis();
                     for (PeerInfo i : m.infos()) {
-                        if (proof.verify(i)) changed |= take(i, now);
-                        else refuse(i);
+                        if (!proof.verify(i)) refuse(i);
+                        else if (take(i, now)) learnt++;
                     }
-                    if (changed) publish();
+                    if (learnt > 0) {
+                        ctx.getLog().info("{} peers joined the view from the membership service", learnt);
+                        publish();
+                    }
                     return this;
                 })
                 .onMessage(GetView.class, m -> {
@@ -231,7 +234,10 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             refuse(info);
             return false;
         }
-        if (take(info, env.millis())) publish();
+        if (take(info, env.millis())) {
+            ctx.getLog().info("peer {} ({}) joined the view at {}", info.peerId(), info.role(), info.address());
+            publish();
+        }
         return true;
     }
 
@@ -241,7 +247,6 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         PeerInfo before = peers.put(info.peerId(), info);
         lastSeen.put(info.peerId(), now);
         if (info.equals(before)) return false;
-        ctx.getLog().info("peer {} ({}) joined the view at {}", info.peerId(), info.role(), info.address());
         persist(info);
         return true;
     }
@@ -297,6 +302,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     }
 
     private boolean live(PeerInfo i) {
+        if (unreachable.isEmpty()) return true;
         return i.peerId().equals(self.peerId()) || !unreachable.contains(i.directory().path().address());
     }
 
@@ -316,14 +322,14 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         timers.cancel("publish");
         lastPublish = env.millis();
         List<PeerId> active = new ArrayList<>();
-        Map<PeerId, PeerInfo> liveInfos = new HashMap<>();
+        Map<PeerId, PeerInfo> liveInfos = unreachable.isEmpty() ? peers : new HashMap<>();
         for (PeerInfo i : peers.values()) {
             if (!live(i)) continue;
-            liveInfos.put(i.peerId(), i);
+            if (liveInfos != peers) liveInfos.put(i.peerId(), i);
             if (i.acceptsIndex()) active.add(i.peerId());
         }
-        Ring ring = Ring.of(active);
-        if (view != null && view.ring().members().equals(ring.members()) && view.peers().equals(liveInfos)) return;
+        Ring ring = SharedViews.ring(active);
+        if (view != null && view.ring().equals(ring) && view.peers().equals(liveInfos)) return;
         view = new PeerView(self.peerId(), ring, liveInfos, ++version);
         for (ActorRef<PeerView> s : subscribers) s.tell(view);
     }

@@ -1,6 +1,7 @@
 package org.peerdex.actors.dht;
 
 import java.lang.ref.WeakReference;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,11 +19,16 @@ final class SharedViews {
     private static final int RECENT = 64;
     private static final Recent<Map<PeerId, PeerInfo>> MAPS = new Recent<>();
     private static final Recent<Ring> RINGS = new Recent<>();
+    /** rings by a hash of their members in any order */
+    private static final Map<Integer, WeakReference<Ring>> RINGS_BY_MEMBERS = Recent.lru();
 
     private SharedViews() {}
 
     /** An unmodifiable copy of {@code peers} in peer id order, or an equal one made before. */
     static Map<PeerId, PeerInfo> peers(Map<PeerId, PeerInfo> peers) {
+        // looked up before copying: a map's hash and equality do not depend on its order
+        Map<PeerId, PeerInfo> known = MAPS.find(peers.hashCode(), peers);
+        if (known != null) return known;
         // sorted by peer id: Map.copyOf would iterate in an order salted per JVM, and a seed must fix a simulation
         return MAPS.intern(Collections.unmodifiableMap(new TreeMap<>(peers)));
     }
@@ -31,19 +37,48 @@ final class SharedViews {
         return RINGS.intern(ring);
     }
 
+    /** The ring of these distinct peers: a recent equal one, found without sorting them, or a new one. */
+    static Ring ring(Collection<PeerId> members) {
+        int h = members.size();
+        for (PeerId p : members) h += p.hashCode() * 0x9E3779B9;
+        synchronized (RINGS_BY_MEMBERS) {
+            WeakReference<Ring> ref = RINGS_BY_MEMBERS.get(h);
+            Ring known = ref == null ? null : ref.get();
+            if (known != null && known.size() == members.size() && containsAll(known, members)) return known;
+            Ring made = RINGS.intern(Ring.of(members));
+            RINGS_BY_MEMBERS.put(h, new WeakReference<>(made));
+            return made;
+        }
+    }
+
+    private static boolean containsAll(Ring ring, Collection<PeerId> members) {
+        for (PeerId p : members) if (!ring.contains(p)) return false;
+        return true;
+    }
+
     private static final class Recent<T> {
-        private final Map<Integer, WeakReference<T>> byHash = new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Integer, WeakReference<T>> eldest) {
-                return size() > RECENT;
-            }
-        };
+        private final Map<Integer, WeakReference<T>> byHash = lru();
+
+        static <V> Map<Integer, WeakReference<V>> lru() {
+            return new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Integer, WeakReference<V>> eldest) {
+                    return size() > RECENT;
+                }
+            };
+        }
+
+        /** A recent value with this hash equal to {@code value} (of any class), or null. */
+        synchronized T find(int hash, Object value) {
+            WeakReference<T> ref = byHash.get(hash);
+            T known = ref == null ? null : ref.get();
+            return known != null && known.equals(value) ? known : null;
+        }
 
         synchronized T intern(T value) {
             int h = value.hashCode();
-            WeakReference<T> ref = byHash.get(h);
-            T known = ref == null ? null : ref.get();
-            if (known != null && known.equals(value)) return known;
+            T known = find(h, value);
+            if (known != null) return known;
             byHash.put(h, new WeakReference<>(value));
             return value;
         }

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.WeakHashMap;
+import java.util.IdentityHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.ToIntFunction;
 import org.apache.pekko.actor.ActorPath;
@@ -32,8 +32,9 @@ public final class SimRuntime {
     /** The peer the running task works for, -1 for none (timed events, the driver, system actors). */
     private int current = -1;
     private ToIntFunction<ActorPath> peerOfPath = p -> -1;
-    /** Which peer each actor (by its mailbox) works for; weak: temporary actors come and go. */
-    private final Map<Mailbox, Integer> actorPeers = new WeakHashMap<>();
+    /** Which peer each actor (by its mailbox) works for; stopped actors are purged now and then. */
+    private final Map<Mailbox, Integer> actorPeers = new IdentityHashMap<>();
+    private int purgeAt = 10_000;
 
     /** A ready task and the peer that was running when it was submitted. */
     private record Task(Runnable run, int submittedBy) {}
@@ -133,6 +134,10 @@ public final class SimRuntime {
             if (byPath < 0 && path.elements().size() <= 1) return t.submittedBy();
             known = byPath >= 0 ? byPath : t.submittedBy();
             actorPeers.put(m, known);
+            if (actorPeers.size() >= purgeAt) {
+                actorPeers.keySet().removeIf(Mailbox::isClosed);
+                purgeAt = Math.max(10_000, 2 * actorPeers.size());
+            }
         }
         return known;
     }
