@@ -21,20 +21,57 @@ final class SharedViews {
     private static final Recent<Ring> RINGS = new Recent<>();
     /** rings by a hash of their members in any order */
     private static final Map<Integer, WeakReference<Ring>> RINGS_BY_MEMBERS = Recent.lru();
+    /** the most recent maps made here (by identity) and their rings once asked for */
+    private static final java.util.List<MapRing> RING_OF_MAP = new java.util.ArrayList<>();
+
+    private record MapRing(WeakReference<Map<PeerId, PeerInfo>> map, Ring ring) {}
 
     private SharedViews() {}
 
     /** An unmodifiable copy of {@code peers} in peer id order, or an equal one made before. */
     static Map<PeerId, PeerInfo> peers(Map<PeerId, PeerInfo> peers) {
+        if (isShared(peers)) return peers;
         // looked up before copying: a map's hash and equality do not depend on its order
         Map<PeerId, PeerInfo> known = MAPS.find(peers.hashCode(), peers);
-        if (known != null) return known;
+        if (known != null) return isShared(known) ? known : share(known);
         // sorted by peer id: Map.copyOf would iterate in an order salted per JVM, and a seed must fix a simulation
-        return MAPS.intern(Collections.unmodifiableMap(new TreeMap<>(peers)));
+        Map<PeerId, PeerInfo> made = MAPS.intern(Collections.unmodifiableMap(new TreeMap<>(peers)));
+        return isShared(made) ? made : share(made);
     }
 
     static Ring ring(Ring ring) {
         return RINGS.intern(ring);
+    }
+
+    /** The ring of the index-accepting peers of {@code live}; computed once for a map made here. */
+    static Ring ringOf(Map<PeerId, PeerInfo> live) {
+        synchronized (RING_OF_MAP) {
+            for (MapRing e : RING_OF_MAP) if (e.map().get() == live && e.ring() != null) return e.ring();
+        }
+        java.util.List<PeerId> active = new java.util.ArrayList<>();
+        for (PeerInfo i : live.values()) if (i.acceptsIndex()) active.add(i.peerId());
+        Ring ring = ring(active);
+        synchronized (RING_OF_MAP) {
+            for (int k = 0; k < RING_OF_MAP.size(); k++) {
+                if (RING_OF_MAP.get(k).map().get() == live) RING_OF_MAP.set(k, new MapRing(RING_OF_MAP.get(k).map(), ring));
+            }
+        }
+        return ring;
+    }
+
+    private static boolean isShared(Map<PeerId, PeerInfo> m) {
+        synchronized (RING_OF_MAP) {
+            for (MapRing e : RING_OF_MAP) if (e.map().get() == m) return true;
+        }
+        return false;
+    }
+
+    private static Map<PeerId, PeerInfo> share(Map<PeerId, PeerInfo> m) {
+        synchronized (RING_OF_MAP) {
+            if (RING_OF_MAP.size() >= 16) RING_OF_MAP.remove(0);
+            RING_OF_MAP.add(new MapRing(new WeakReference<>(m), null));
+        }
+        return m;
     }
 
     /** The ring of these distinct peers: a recent equal one, found without sorting them, or a new one. */

@@ -61,17 +61,24 @@ class PeerDirectoryMembershipTest {
     }
 
     @Test
-    void aForgottenPeerLeavesTheViewAndStaysInTheTableAsOffline() {
+    void aPeerForgottenByOneDirectoryLeavesItsViewOnlyAndStaysInItsTableAsOffline() {
         Random r = new Random(11);
         Started a = start(PeerId.random(r));
         Started b = start(PeerId.random(r));
         Started c = start(PeerId.random(r));
         PeerInfo gone = c.self()[0];
-        a.directory().tell(new PeerDirectory.Learn(List.of(a.self()[0], b.self()[0], gone)));
+        PeerDirectory.Learn learn = new PeerDirectory.Learn(List.of(a.self()[0], b.self()[0], gone));
+        a.directory().tell(learn);
+        b.directory().tell(learn);
         assertEquals(3, a.views().receiveMessage(Duration.ofSeconds(5)).ring().size());
+        assertEquals(3, b.views().receiveMessage(Duration.ofSeconds(5)).ring().size());
         a.directory().tell(new PeerDirectory.Forget(gone.peerId()));
         PeerView after = a.views().receiveMessage(Duration.ofSeconds(5));
         assertEquals(2, after.ring().size());
+        // the table b shares with a until a's change is b's own still
+        TestProbe<PeerView> bView = KIT.createTestProbe();
+        b.directory().tell(new PeerDirectory.GetView(bView.getRef()));
+        assertEquals(3, bView.receiveMessage().peers().size());
         TestProbe<List<PeerRecord>> table = KIT.createTestProbe();
         a.directory().tell(new PeerDirectory.GetPeerTable(table.getRef()));
         Map<String, String> roles = table.receiveMessage().stream()
