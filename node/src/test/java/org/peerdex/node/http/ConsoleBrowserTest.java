@@ -5,14 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -20,14 +16,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The search page and the operator's console in a real headless Chromium (Debian's chromium + chromium-driver)
@@ -35,54 +25,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * docs/screenshots/.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ConsoleBrowserTest {
-    static final Path DRIVER = Path.of("/usr/bin/chromedriver");
-    static SearchTestPeer peer;
-    static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(DRIVER), "no /usr/bin/chromedriver: install chromium and "
-                + "chromium-driver (scripts/install-test-deps.sh) to run the browser tests");
-        peer = new SearchTestPeer();
-        ChromeOptions options = new ChromeOptions();
-        if (Files.isExecutable(Path.of("/usr/bin/chromium"))) options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,900", "--no-first-run", "--disable-extensions");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().window().setSize(new Dimension(1280, 900));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        try {
-            if (browser != null) browser.quit();
-        } finally {
-            if (peer != null) peer.close();
-        }
-    }
-
-    static WebDriverWait await() {
-        return await(Duration.ofSeconds(15));
-    }
-
-    static WebDriverWait await(Duration timeout) {
-        // the console re-renders tables while it polls: an element read mid-render is stale, so the check is retried
-        return (WebDriverWait) new WebDriverWait(browser, timeout)
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class);
-    }
-
-    /** Saves a screenshot into docs/screenshots/ of the repository (when the tests run inside it). */
-    static void screenshot(String name) throws Exception {
-        Path docs = Path.of("..", "docs");
-        if (!Files.isDirectory(docs)) return;
-        Path dir = Files.createDirectories(docs.resolve("screenshots"));
-        File shot = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-        Files.copy(shot.toPath(), dir.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    }
-
+class ConsoleBrowserTest extends BrowserTest {
     static List<String> texts(String css, String attribute) {
         return browser.findElements(By.cssSelector(css)).stream().map(e -> e.getAttribute(attribute)).toList();
     }
