@@ -22,6 +22,7 @@ import org.peerdex.actors.dht.DhtEnvironment;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
 import org.peerdex.actors.dht.PeerDirectory;
+import org.peerdex.actors.dht.PeerInfo;
 import org.peerdex.actors.dht.PeerView;
 import org.peerdex.actors.dht.RemoteSearch;
 import org.peerdex.actors.search.QueryCoordinator;
@@ -108,6 +109,9 @@ public final class Simulation implements AutoCloseable {
     private long mainStart;
     private long wallStart;
     private long peakHeap;
+    private long heapAfterGc = -1;
+    private double bootstrapWall;
+    private double settledWall;
     private int lastSampleQueries;
     private Map<String, Object> summary;
 
@@ -252,8 +256,14 @@ public final class Simulation implements AutoCloseable {
         if (net.isUp(i)) return;
         net.up(i);
         starts[i]++;
-        system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings,
-                p -> peers[i] = p), "peer-" + i + "-" + starts[i], ref -> hosts.set(i, ref)));
+        PeerHost.Wire wire = new PeerHost.Wire() {
+            @Override
+            public <T> ActorRef<T> handle(ActorRef<T> own) {
+                return net.handle(i, own);
+            }
+        };
+        system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings, wire,
+                p -> peers[i] = p), VirtualNetwork.hostName(i, starts[i]), ref -> hosts.set(i, ref)));
         rt.drain();
     }
 
@@ -292,12 +302,16 @@ public final class Simulation implements AutoCloseable {
 
     /** Whether every live peer's view holds exactly the live peers it can reach. */
     public boolean viewsComplete() {
+        int up = upCount();
         for (int i = 0; i < sc.peers(); i++) {
             if (!net.isUp(i)) continue;
             PeerView v = peers[i].view().get();
             if (v == null) return false;
-            int reachable = 0;
-            for (int j = 0; j < sc.peers(); j++) if (net.isUp(j) && net.model().canReach(i, j)) reachable++;
+            int reachable = up; // O(N) per check while whole: the check runs every 100 ms of bootstrap
+            if (net.model().isPartitioned()) {
+                reachable = 0;
+                for (int j = 0; j < sc.peers(); j++) if (net.isUp(j) && net.model().canReach(i, j)) reachable++;
+            }
             if (v.ring().size() != reachable) return false;
         }
         return true;
@@ -318,9 +332,19 @@ public final class Simulation implements AutoCloseable {
     /** Starts every peer and introduces each to every other; runs until all views are complete. */
     public void bootstrap() {
         for (int i = 0; i < sc.peers(); i++) start(i);
-        for (int i = 0; i < sc.peers(); i++) {
-            for (int j = i + 1; j < sc.peers(); j++) introduce(i, j);
-            if (i % 50 == 0) rt.drain();
+        if (sc.bootstrap().equals("membership")) {
+            List<PeerInfo> all = new ArrayList<>();
+            for (int i = 0; i < sc.peers(); i++) all.add(peers[i].view().get().peers().get(ids[i]));
+            PeerDirectory.Learn learn = new PeerDirectory.Learn(List.copyOf(all));
+            for (int i = 0; i < sc.peers(); i++) {
+                peers[i].directory().tell(learn);
+                if (i % 50 == 0) rt.drain();
+            }
+        } else {
+            for (int i = 0; i < sc.peers(); i++) {
+                for (int j = i + 1; j < sc.peers(); j++) introduce(i, j);
+                if (i % 50 == 0) rt.drain();
+            }
         }
         rt.runUntil(this::viewsComplete, 100_000, 120_000_000);
     }
@@ -415,10 +439,13 @@ public final class Simulation implements AutoCloseable {
         progress.update("bootstrap", 0, sc.peers() + " peers");
         bootstrap();
         long bootstrapped = rt.nowMicros();
+        bootstrapWall = (System.nanoTime() - wallStart) / 1e9;
         index();
         progress.update("settling", 0.2, "replication");
         long settleTime = settle();
         sample("indexed");
+        settledWall = (System.nanoTime() - wallStart) / 1e9;
+        if (sc.measureHeapAfterGc()) heapAfterGc = heapAfterGc();
         mainStart = rt.nowMicros();
         scheduleMain();
         long d = Math.max(1, sc.durationMicros());
@@ -684,6 +711,12 @@ public final class Simulation implements AutoCloseable {
         return sum;
     }
 
+    /** Heap in use after a full collection (what the live peers hold, garbage gone). */
+    static long heapAfterGc() {
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
     static long percentile(long[] xs, double pct) {
         if (xs.length == 0) return 0;
         long[] s = xs.clone();
@@ -824,9 +857,12 @@ public final class Simulation implements AutoCloseable {
         time.put("settleSimSeconds", settleTime / 1e6);
         time.put("simulatedSeconds", rt.nowMicros() / 1e6);
         time.put("wallSeconds", (System.nanoTime() - wallStart) / 1e9);
+        time.put("wallSecondsToBootstrapped", bootstrapWall);
+        time.put("wallSecondsToSettled", settledWall);
         time.put("events", rt.events().executed());
         time.put("tasks", rt.tasksRun());
         time.put("deliveredMessages", net.delivered());
+        time.put("networkFailures", net.failures());
         m.put("time", time);
         peakHeap = Math.max(peakHeap, heapPeak());
         Map<String, Object> mem = new LinkedHashMap<>();
@@ -834,6 +870,10 @@ public final class Simulation implements AutoCloseable {
         mem.put("peakHeapMiB", peakHeap / (1024.0 * 1024));
         mem.put("heapPerPeerKiB", peakHeap / 1024.0 / sc.peers());
         mem.put("networkHandles", net.handleCount());
+        if (heapAfterGc >= 0) {
+            mem.put("heapAfterGcBytes", heapAfterGc);
+            mem.put("heapAfterGcMiB", heapAfterGc / (1024.0 * 1024));
+        }
         m.put("memory", mem);
         return m;
     }

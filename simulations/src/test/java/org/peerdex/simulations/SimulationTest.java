@@ -55,6 +55,28 @@ class SimulationTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aMembershipBootstrapPlacesAsHellosDoWithoutMembershipTrafficAndWithHandlesLinearInPeers() {
+        String hocon = "peers = 100, docs = 200, queries = 20, duration = 1m, samples = 2";
+        Map<String, Object> hellos = run(scenario(hocon));
+        Map<String, Object> membership = run(scenario(hocon + "\nbootstrap = membership"));
+        for (Map<String, Object> s : List.of(hellos, membership)) {
+            Map<String, Object> postings = (Map<String, Object>) s.get("postings");
+            assertEquals(0, ((Number) postings.get("zeroLiveCopies")).intValue(), "lost: " + postings);
+            assertEquals(0L, ((Number) ((Map<String, Object>) s.get("time")).get("networkFailures")).longValue());
+            // one handle per actor, shared by every peer: O(N), not a handle per pair of peers
+            int handles = ((Number) ((Map<String, Object>) s.get("memory")).get("networkHandles")).intValue();
+            assertTrue(handles < 10 * 100, "handles: " + handles);
+        }
+        assertEquals(((Map<String, Object>) hellos.get("postings")).get("liveCopiesHistogram"),
+                ((Map<String, Object>) membership.get("postings")).get("liveCopiesHistogram"));
+        Map<String, Object> helloTraffic = (Map<String, Object>) hellos.get("traffic");
+        assertEquals(100L * 99, ((Number) ((Map<String, Object>) helloTraffic.get("membership")).get("messages")).longValue());
+        assertTrue(!((Map<String, Object>) membership.get("traffic")).containsKey("membership"),
+                "no Hellos: " + membership.get("traffic"));
+    }
+
+    @Test
     void twoHundredPeersWithoutChurnLoseNothingAndFindTheOracleTopTen() {
         Scenario sc = scenario("peers = 200, docs = 400, queries = 60, duration = 1m, samples = 2");
         try (Simulation sim = new Simulation(sc)) {
