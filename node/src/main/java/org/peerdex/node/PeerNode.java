@@ -137,7 +137,7 @@ public final class PeerNode implements AutoCloseable {
                 nc.httpHost() + ":" + httpPort);
         NetworkBackend.register(context, dht);
         SearchBackend search = SearchBackend.of(context);
-        search.remoteSources().add(new DhtCandidateSource(context.system(), dht));
+        search.remoteSources().add(new DhtCandidateSource(context.system(), dht, search::profile));
         search.setPeersKnown(dht.view()::hasOtherPeers);
     }
 

@@ -19,7 +19,7 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
                        long partitionAtMicros, long healAtMicros, int partitionGroups, double loss, double rttMillis,
                        double rttSigma, double jitter, double bandwidth, long detectMicros, int samples,
                        long indexWindowMicros, long settleMaxMicros, long repairTailMicros, long seed,
-                       Config dht) {
+                       String bootstrap, boolean measureHeapAfterGc, Config dht) {
     public Scenario {
         if (peers < 1) throw new IllegalArgumentException("peers must be at least 1");
         if (partitions < 1 || Integer.bitCount(partitions) != 1 || partitions > 1024) {
@@ -33,6 +33,9 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
             throw new IllegalArgumentException("heal-at must come after partition-at");
         }
         if (samples < 1) throw new IllegalArgumentException("samples must be at least 1");
+        if (!bootstrap.equals("hellos") && !bootstrap.equals("membership")) {
+            throw new IllegalArgumentException("bootstrap is hellos or membership, not " + bootstrap);
+        }
     }
 
     public static Scenario load(Config overrides) {
@@ -45,7 +48,7 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
                 c.getInt("partition-groups"), c.getDouble("loss"), millis(c, "rtt"), c.getDouble("rtt-sigma"),
                 c.getDouble("jitter"), c.getBytes("bandwidth"), micros(c, "detect"), c.getInt("samples"),
                 micros(c, "index-window"), micros(c, "settle-max"), micros(c, "repair-tail"), c.getLong("seed"),
-                c.getConfig("dht"));
+                c.getString("bootstrap"), c.getBoolean("measure-heap-after-gc"), c.getConfig("dht"));
     }
 
     private static long micros(Config c, String key) {
@@ -113,6 +116,8 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
         m.put("settleMax", SimDurations.format(settleMaxMicros));
         m.put("repairTail", SimDurations.format(repairTailMicros));
         m.put("seed", seed);
+        m.put("bootstrap", bootstrap);
+        m.put("measureHeapAfterGc", measureHeapAfterGc);
         m.put("dht", dht.root().render(ConfigRenderOptions.concise()));
         return m;
     }

@@ -17,10 +17,12 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.dht.DhtCandidateSource;
 import org.peerdex.actors.dht.DhtEnvironment;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
 import org.peerdex.actors.dht.PeerDirectory;
+import org.peerdex.actors.dht.PeerInfo;
 import org.peerdex.actors.dht.PeerView;
 import org.peerdex.actors.dht.RemoteSearch;
 import org.peerdex.actors.search.QueryCoordinator;
@@ -69,10 +71,12 @@ public final class Simulation implements AutoCloseable {
     /**
      * One finished query: latency to the coordinator's Done (the final ranked page), first result to its first
      * ResultFound (-1 if none), recall of the ranked top-10 against the oracle's; messages and bytes as the DHT
-     * source counted them; complete when every source and every peer asked answered.
+     * source counted them; complete when every source and every peer asked answered; {@code recallTrueN} against
+     * the oracle ranked with the central index's own N instead of the querying peer's estimate.
      */
     public record QueryResult(int index, int words, long startMicros, long latencyMicros, long firstResultMicros,
-                              double recall, long messages, long bytes, boolean complete, int results) {}
+                              double recall, long messages, long bytes, boolean complete, int results,
+                              double recallTrueN) {}
 
     /** One point of the time series. */
     public record Sample(long atMicros, String phase, int upPeers, int ringMin, int ringMax, int[] histogram,
@@ -106,6 +110,9 @@ public final class Simulation implements AutoCloseable {
     private long mainStart;
     private long wallStart;
     private long peakHeap;
+    private long heapAfterGc = -1;
+    private double bootstrapWall;
+    private double settledWall;
     private int lastSampleQueries;
     private Map<String, Object> summary;
 
@@ -250,8 +257,14 @@ public final class Simulation implements AutoCloseable {
         if (net.isUp(i)) return;
         net.up(i);
         starts[i]++;
-        system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings,
-                p -> peers[i] = p), "peer-" + i + "-" + starts[i], ref -> hosts.set(i, ref)));
+        PeerHost.Wire wire = new PeerHost.Wire() {
+            @Override
+            public <T> ActorRef<T> handle(ActorRef<T> own) {
+                return net.handle(i, own);
+            }
+        };
+        system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings, wire,
+                p -> peers[i] = p), VirtualNetwork.hostName(i, starts[i]), ref -> hosts.set(i, ref)));
         rt.drain();
     }
 
@@ -290,12 +303,16 @@ public final class Simulation implements AutoCloseable {
 
     /** Whether every live peer's view holds exactly the live peers it can reach. */
     public boolean viewsComplete() {
+        int up = upCount();
         for (int i = 0; i < sc.peers(); i++) {
             if (!net.isUp(i)) continue;
             PeerView v = peers[i].view().get();
             if (v == null) return false;
-            int reachable = 0;
-            for (int j = 0; j < sc.peers(); j++) if (net.isUp(j) && net.model().canReach(i, j)) reachable++;
+            int reachable = up; // O(N) per check while whole: the check runs every 100 ms of bootstrap
+            if (net.model().isPartitioned()) {
+                reachable = 0;
+                for (int j = 0; j < sc.peers(); j++) if (net.isUp(j) && net.model().canReach(i, j)) reachable++;
+            }
             if (v.ring().size() != reachable) return false;
         }
         return true;
@@ -316,9 +333,19 @@ public final class Simulation implements AutoCloseable {
     /** Starts every peer and introduces each to every other; runs until all views are complete. */
     public void bootstrap() {
         for (int i = 0; i < sc.peers(); i++) start(i);
-        for (int i = 0; i < sc.peers(); i++) {
-            for (int j = i + 1; j < sc.peers(); j++) introduce(i, j);
-            if (i % 50 == 0) rt.drain();
+        if (sc.bootstrap().equals("membership")) {
+            List<PeerInfo> all = new ArrayList<>();
+            for (int i = 0; i < sc.peers(); i++) all.add(peers[i].view().get().peers().get(ids[i]));
+            PeerDirectory.Learn learn = new PeerDirectory.Learn(List.copyOf(all));
+            for (int i = 0; i < sc.peers(); i++) {
+                peers[i].directory().tell(learn);
+                if (i % 50 == 0) rt.drain();
+            }
+        } else {
+            for (int i = 0; i < sc.peers(); i++) {
+                for (int j = i + 1; j < sc.peers(); j++) introduce(i, j);
+                if (i % 50 == 0) rt.drain();
+            }
         }
         rt.runUntil(this::viewsComplete, 100_000, 120_000_000);
     }
@@ -413,10 +440,13 @@ public final class Simulation implements AutoCloseable {
         progress.update("bootstrap", 0, sc.peers() + " peers");
         bootstrap();
         long bootstrapped = rt.nowMicros();
+        bootstrapWall = (System.nanoTime() - wallStart) / 1e9;
         index();
         progress.update("settling", 0.2, "replication");
         long settleTime = settle();
         sample("indexed");
+        settledWall = (System.nanoTime() - wallStart) / 1e9;
+        if (sc.measureHeapAfterGc()) heapAfterGc = heapAfterGc();
         mainStart = rt.nowMicros();
         scheduleMain();
         long d = Math.max(1, sc.durationMicros());
@@ -547,16 +577,28 @@ public final class Simulation implements AutoCloseable {
     /** Runs one query (oracle word ids) from peer {@code from}; {@code done} gets the result with its recall@10. */
     public void search(int from, int index, List<Integer> words, Consumer<QueryResult> done) {
         Query q = QueryParser.parse(oracle.text(words));
-        List<UrlHash> truth = oracle.top(q, 10);
+        List<UrlHash> truth = oracle.top(q, 10, estimatedDocuments(from));
+        List<UrlHash> trueN = oracle.top(q, 10);
         query(from, q, fin -> {
             QueryCoordinator.Done d = fin.done();
-            double recall = truth.isEmpty() ? 1.0 : d.results().stream()
-                    .filter(r -> truth.contains(UrlHash.parse(r.urlHash()))).count() / (double) truth.size();
             QueryCoordinator.Network n = d.network();
             done.accept(new QueryResult(index, words.size(), fin.startMicros() - mainStart, fin.latencyMicros(),
-                    fin.firstResultMicros(), recall, n.messages(), n.bytes(), n.peersAnswered() >= n.peersAsked(),
-                    d.results().size()));
+                    fin.firstResultMicros(), recall(d, truth), n.messages(), n.bytes(),
+                    n.peersAnswered() >= n.peersAsked(), d.results().size(), recall(d, trueN)));
         });
+    }
+
+    private static double recall(QueryCoordinator.Done d, List<UrlHash> truth) {
+        return truth.isEmpty() ? 1.0 : d.results().stream()
+                .filter(r -> truth.contains(UrlHash.parse(r.urlHash()))).count() / (double) truth.size();
+    }
+
+    /** BM25's N as peer {@code from}'s query will see it: its DHT source's estimate, or its own count alone. */
+    public long estimatedDocuments(int from) {
+        long local = storages[from].stats().documents();
+        PeerView view = peers[from].view().get();
+        if (view == null || view.others().isEmpty()) return local;
+        return DhtCandidateSource.estimateDocuments(local, view.self(), view.ring(), placement);
     }
 
     /** A query's end as seen from its peer: the coordinator's Done, and simulated times of the first and last result. */
@@ -671,6 +713,12 @@ public final class Simulation implements AutoCloseable {
         return sum;
     }
 
+    /** Heap in use after a full collection (what the live peers hold, garbage gone). */
+    static long heapAfterGc() {
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
     static long percentile(long[] xs, double pct) {
         if (xs.length == 0) return 0;
         long[] s = xs.clone();
@@ -738,6 +786,7 @@ public final class Simulation implements AutoCloseable {
         q.put("issued", sc.queries());
         q.put("finished", results.size());
         q.put("recallAt10", results.stream().mapToDouble(QueryResult::recall).average().orElse(Double.NaN));
+        q.put("recallAt10TrueN", results.stream().mapToDouble(QueryResult::recallTrueN).average().orElse(Double.NaN));
         q.put("perfectRecallShare", results.stream().filter(r -> r.recall() >= 0.999).count() / (double) Math.max(1, results.size()));
         Map<String, Double> byWords = new LinkedHashMap<>();
         for (int w = 1; w <= 4; w++) {
@@ -810,9 +859,12 @@ public final class Simulation implements AutoCloseable {
         time.put("settleSimSeconds", settleTime / 1e6);
         time.put("simulatedSeconds", rt.nowMicros() / 1e6);
         time.put("wallSeconds", (System.nanoTime() - wallStart) / 1e9);
+        time.put("wallSecondsToBootstrapped", bootstrapWall);
+        time.put("wallSecondsToSettled", settledWall);
         time.put("events", rt.events().executed());
         time.put("tasks", rt.tasksRun());
         time.put("deliveredMessages", net.delivered());
+        time.put("networkFailures", net.failures());
         m.put("time", time);
         peakHeap = Math.max(peakHeap, heapPeak());
         Map<String, Object> mem = new LinkedHashMap<>();
@@ -820,6 +872,10 @@ public final class Simulation implements AutoCloseable {
         mem.put("peakHeapMiB", peakHeap / (1024.0 * 1024));
         mem.put("heapPerPeerKiB", peakHeap / 1024.0 / sc.peers());
         mem.put("networkHandles", net.handleCount());
+        if (heapAfterGc >= 0) {
+            mem.put("heapAfterGcBytes", heapAfterGc);
+            mem.put("heapAfterGcMiB", heapAfterGc / (1024.0 * 1024));
+        }
         m.put("memory", mem);
         return m;
     }

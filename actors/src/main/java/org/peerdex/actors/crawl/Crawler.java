@@ -91,6 +91,8 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private String indexerPaused;
     /** Why this crawler's own writes (frontier, record) fail, or null; its unhandled pages wait in {@link #deferred}. */
     private String writesFailed;
+    /** The profile's start URLs until the frontier has admitted them (a full disk can delay that). */
+    private final List<Frontier.Candidate> startUrls = new ArrayList<>();
     private final java.util.ArrayDeque<PageDone> deferred = new java.util.ArrayDeque<>();
 
     /** The crawl's scope, then the crawler-scope blacklist (PeerStorage.blacklist()). */
@@ -128,9 +130,13 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         boolean resumed = frontier.admitted() > 0;
         if (resumed) recountIndexed();
-        List<Frontier.Candidate> starts = new ArrayList<>();
-        for (String u : profile.urls()) starts.add(new Frontier.Candidate(u, 0));
-        frontier.offer(starts, profile.maxPages(), profile.maxPagesPerHost());
+        for (String u : profile.urls()) startUrls.add(new Frontier.Candidate(u, 0));
+        try {
+            offerStartUrls();
+        } catch (RuntimeException e) {
+            // a full disk at the very start: the crawl exists and waits, paused, until the start URLs can be written
+            writesFailed(e);
+        }
         ctx.getLog().info("crawl {} {} at {} (depth {}, range {}, {} queued)", record.id(),
                 resumed ? "resumed" : "started", profile.url(), profile.depth(), profile.range(), frontier.queued());
         timers.startTimerWithFixedDelay(Tick.INSTANCE, PUSH_INTERVAL);
@@ -254,6 +260,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     /** Retries the pages whose frontier writes failed, oldest first, and the crawl record; resumes if all succeed. */
     private void retryDeferred() {
         try {
+            offerStartUrls();
             while (!deferred.isEmpty()) {
                 handle(deferred.peek());
                 deferred.poll();
@@ -266,6 +273,13 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         writesFailed = null;
         if (!paused()) resumed();
         manager.tell(new CrawlManager.ProgressUpdate(progress()));
+    }
+
+    /** Admits the start URLs into the frontier once; they stay pending while the write fails. */
+    private void offerStartUrls() {
+        if (startUrls.isEmpty()) return;
+        frontier.offer(startUrls, profile.maxPages(), profile.maxPagesPerHost());
+        startUrls.clear();
     }
 
     private void resumed() {

@@ -39,7 +39,7 @@ public final class LatestView {
                     PeerView before = view.getAndSet(v);
                     long now = env.millis();
                     if (before == null) currentSince = now;
-                    if (before != null && v != null && !before.ring().members().equals(v.ring().members())) {
+                    if (before != null && v != null && !before.ring().equals(v.ring())) {
                         history.addFirst(new Replaced(before.ring(), currentSince, now));
                         currentSince = now;
                         while (history.size() > MAX_HISTORY) history.removeLast();

@@ -66,6 +66,23 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     /** Local, for virtual peers without a cluster: make this directory greet another one. */
     public record Introduce(ActorRef<Command> other) implements Command, LocalOnly {}
 
+    /**
+     * Local, for virtual peers: the membership service names these peers at once, as their Hellos would (a
+     * simulation's bootstrap without N^2 greetings); one view is published for the whole batch.
+     */
+    public record Learn(List<PeerInfo> infos, Map<PeerId, PeerInfo> byId) implements Command, LocalOnly {
+        /** One batch for every directory: its map by id is made once and shared (see {@link SharedViews}). */
+        public Learn(List<PeerInfo> infos) {
+            this(List.copyOf(infos), byId(infos));
+        }
+
+        private static Map<PeerId, PeerInfo> byId(List<PeerInfo> infos) {
+            Map<PeerId, PeerInfo> m = new HashMap<>();
+            for (PeerInfo i : infos) m.put(i.peerId(), i);
+            return SharedViews.peers(m);
+        }
+    }
+
     /** Local, for virtual peers: a peer is gone (crashed or left). */
     public record Forget(PeerId peer) implements Command, LocalOnly {}
 
@@ -88,8 +105,12 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private final KeyValueStore store;
     private final Executor blocking;
     private final DhtEnvironment env;
-    private final Map<PeerId, PeerInfo> peers = new HashMap<>();
+    /** the peer table: this directory's own, or a Learn batch's map shared with other directories until a change */
+    private Map<PeerId, PeerInfo> peers = new HashMap<>();
+    private boolean peersShared;
     private final Map<PeerId, Long> lastSeen = new HashMap<>();
+    /** when the peers of an adopted Learn batch were seen (they have no entry of their own in lastSeen) */
+    private long adoptedAt;
     private final Map<PeerId, PeerRecord> remembered = new LinkedHashMap<>();
     private final Set<Address> unreachable = new HashSet<>();
     private final Set<ActorRef<Command>> greeted = new HashSet<>();
@@ -122,7 +143,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         this.self = proof.sign(self);
         this.store = store;
         this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
-        peers.put(this.self.peerId(), this.self);
+        writablePeers().put(this.self.peerId(), this.self);
         this.env = DhtEnvironment.get(ctx.getSystem());
         lastSeen.put(this.self.peerId(), env.millis());
         if (store != null) loadTable();
@@ -152,7 +173,21 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         return newReceiveBuilder()
                 .onMessage(Hello.class, this::onHello)
                 .onMessage(HelloReply.class, m -> {
-                    learn(m.info());
+                    if (learn(m.info())) greeted.add(m.info().directory());
+                    return this;
+                })
+                .onMessage(Learn.class, m -> {
+                    if (adopt(m)) return this;
+                    int learnt = 0;
+                    Long now = env.millis();
+                    for (PeerInfo i : m.infos()) {
+                        if (!proof.verify(i)) refuse(i);
+                        else if (take(i, now)) learnt++;
+                    }
+                    if (learnt > 0) {
+                        ctx.getLog().info("{} peers joined the view from the membership service", learnt);
+                        publish();
+                    }
                     return this;
                 })
                 .onMessage(GetView.class, m -> {
@@ -175,8 +210,9 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                     return this;
                 })
                 .onMessage(Forget.class, m -> {
-                    PeerInfo gone = peers.remove(m.peer());
+                    PeerInfo gone = peers.containsKey(m.peer()) ? writablePeers().remove(m.peer()) : null;
                     if (gone != null) {
+                        remember(gone);
                         greeted.remove(gone.directory());
                         publish();
                     }
@@ -198,6 +234,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
 
     private Behavior<Command> onHello(Hello m) {
         if (!learn(m.info())) return this;
+        greeted.add(m.info().directory());
         m.info().directory().tell(new HelloReply(self));
         return this;
     }
@@ -210,23 +247,66 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     /** Takes a peer into the view; false (and nothing learnt) when it did not prove the network secret. */
     private boolean learn(PeerInfo info) {
         if (!proof.verify(info)) {
-            // a bounded log: a stranger greeting every few seconds must not flood it
-            if (refusedHellos++ % 100 == 0) {
-                ctx.getLog().warn("refused peer {} at {}: no valid proof of this private network's secret ({} refused)",
-                        info.peerId(), info.directory().path().address(), refusedHellos);
-            }
+            refuse(info);
             return false;
         }
-        if (info.peerId().equals(self.peerId())) return true;
-        PeerInfo before = peers.put(info.peerId(), info);
-        greeted.add(info.directory());
-        lastSeen.put(info.peerId(), env.millis());
-        if (!info.equals(before)) {
+        if (take(info, env.millis())) {
             ctx.getLog().info("peer {} ({}) joined the view at {}", info.peerId(), info.role(), info.address());
-            persist(info);
             publish();
         }
         return true;
+    }
+
+    /** Takes a verified peer into the table (not yet the published view); true if that changed it. */
+    private boolean take(PeerInfo info, Long now) {
+        if (info.peerId().equals(self.peerId())) return false;
+        PeerInfo before = peers.get(info.peerId());
+        lastSeen.put(info.peerId(), now);
+        if (info.equals(before)) return false;
+        writablePeers().put(info.peerId(), info);
+        persist(info);
+        return true;
+    }
+
+    /**
+     * Takes a whole Learn batch as the table, shared with the other directories that got it, when the batch holds
+     * every peer known here (as at a simulation's bootstrap) and proves the network secret; false otherwise (the
+     * batch is then learnt peer by peer). At N virtual peers this keeps one table instead of N tables of N.
+     */
+    private boolean adopt(Learn m) {
+        if (!m.byId().containsKey(self.peerId()) || !m.byId().get(self.peerId()).equals(self)) return false;
+        for (PeerInfo i : peers.values()) if (!i.equals(m.byId().get(i.peerId()))) return false;
+        for (PeerInfo i : m.infos()) if (!proof.verify(i)) return false;
+        boolean changed = m.byId().size() != peers.size();
+        Long selfSeen = lastSeen.get(self.peerId());
+        lastSeen.clear();
+        lastSeen.put(self.peerId(), selfSeen);
+        adoptedAt = env.millis();
+        peers = m.byId();
+        peersShared = true;
+        if (changed) {
+            ctx.getLog().info("{} peers joined the view from the membership service", m.byId().size() - 1);
+            for (PeerInfo i : peers.values()) if (!i.peerId().equals(self.peerId())) persist(i);
+            publish();
+        }
+        return true;
+    }
+
+    /** The table to change: a shared one is copied first. */
+    private Map<PeerId, PeerInfo> writablePeers() {
+        if (peersShared) {
+            peers = new HashMap<>(peers);
+            peersShared = false;
+        }
+        return peers;
+    }
+
+    private void refuse(PeerInfo info) {
+        // a bounded log: a stranger greeting every few seconds must not flood it
+        if (refusedHellos++ % 100 == 0) {
+            ctx.getLog().warn("refused peer {} at {}: no valid proof of this private network's secret ({} refused)",
+                    info.peerId(), info.directory().path().address(), refusedHellos);
+        }
     }
 
     private Behavior<Command> onListing(ListingChanged m) {
@@ -237,7 +317,8 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         for (PeerInfo info : new ArrayList<>(peers.values())) {
             if (info.peerId().equals(self.peerId())) continue;
             if (isCluster() && !refs.contains(info.directory()) && isRemoteRef(info.directory())) {
-                peers.remove(info.peerId());
+                writablePeers().remove(info.peerId());
+                remember(info);
                 greeted.remove(info.directory());
                 changed = true;
             }
@@ -262,12 +343,16 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
 
     private void removeAt(Address address) {
         unreachable.remove(address);
-        boolean changed = peers.values().removeIf(i -> !i.peerId().equals(self.peerId())
-                && i.directory().path().address().equals(address));
+        boolean changed = writablePeers().values().removeIf(i -> {
+            boolean gone = !i.peerId().equals(self.peerId()) && i.directory().path().address().equals(address);
+            if (gone) remember(i);
+            return gone;
+        });
         if (changed) publish();
     }
 
     private boolean live(PeerInfo i) {
+        if (unreachable.isEmpty()) return true;
         return i.peerId().equals(self.peerId()) || !unreachable.contains(i.directory().path().address());
     }
 
@@ -286,15 +371,13 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         publishPending = false;
         timers.cancel("publish");
         lastPublish = env.millis();
-        List<PeerId> active = new ArrayList<>();
-        Map<PeerId, PeerInfo> liveInfos = new HashMap<>();
-        for (PeerInfo i : peers.values()) {
-            if (!live(i)) continue;
-            liveInfos.put(i.peerId(), i);
-            if (i.acceptsIndex()) active.add(i.peerId());
+        Map<PeerId, PeerInfo> liveInfos = peers;
+        if (!unreachable.isEmpty()) {
+            liveInfos = new HashMap<>();
+            for (PeerInfo i : peers.values()) if (live(i)) liveInfos.put(i.peerId(), i);
         }
-        Ring ring = Ring.of(active);
-        if (view != null && view.ring().members().equals(ring.members()) && view.peers().equals(liveInfos)) return;
+        Ring ring = SharedViews.ringOf(liveInfos);
+        if (view != null && view.ring().equals(ring) && view.peers().equals(liveInfos)) return;
         view = new PeerView(self.peerId(), ring, liveInfos, ++version);
         for (ActorRef<PeerView> s : subscribers) s.tell(view);
     }
@@ -313,21 +396,31 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
 
     private List<PeerRecord> table() {
         Map<String, PeerRecord> out = new LinkedHashMap<>();
-        for (PeerRecord r : remembered.values()) out.put(r.peerId(), new PeerRecord(r.peerId(), r.address(),
-                r.httpAddress(), "offline", r.position(), r.lastSeen()));
+        for (PeerRecord r : remembered.values()) out.put(r.peerId(), offline(r));
+        // known but unreachable
+        for (PeerInfo i : peers.values()) if (!view.peers().containsKey(i.peerId())) out.put(i.peerId().value(), offline(record(i)));
         for (PeerInfo i : view.peers().values()) out.put(i.peerId().value(), record(i));
         return List.copyOf(out.values());
     }
 
+    private static PeerRecord offline(PeerRecord r) {
+        return new PeerRecord(r.peerId(), r.address(), r.httpAddress(), "offline", r.position(), r.lastSeen());
+    }
+
+    /** A peer that left the table stays in it as offline (peers in the table are not kept twice: N^2 at scale). */
+    private void remember(PeerInfo i) {
+        remembered.put(i.peerId(), record(i));
+        lastSeen.remove(i.peerId());
+    }
+
     private PeerRecord record(PeerInfo i) {
         return new PeerRecord(i.peerId().value(), i.address(), i.httpAddress(), i.role(), i.peerId().position(),
-                lastSeen.getOrDefault(i.peerId(), 0L));
+                lastSeen.getOrDefault(i.peerId(), adoptedAt));
     }
 
     private void persist(PeerInfo i) {
-        PeerRecord r = record(i);
-        remembered.put(i.peerId(), r);
         if (store == null) return;
+        PeerRecord r = record(i);
         CompletableFuture.runAsync(() -> store.put(key(r.peerId()), Cbor.write(r)), blocking);
     }
 

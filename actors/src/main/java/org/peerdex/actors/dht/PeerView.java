@@ -12,11 +12,13 @@ import org.peerdex.protocol.ring.Ring;
 /**
  * A snapshot of the network as one peer sees it: the ring of live index-accepting peers and every live peer's
  * info (passive peers included), in peer id order. Immutable; the PeerDirectory publishes a new one on every change.
+ * Views with equal peers or rings share them.
  */
 public record PeerView(PeerId self, Ring ring, Map<PeerId, PeerInfo> peers, long version) implements LocalOnly {
     public PeerView {
-        // sorted by peer id: Map.copyOf would iterate in an order salted per JVM, and a seed must fix a simulation
-        peers = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(peers));
+        // in peer id order, and shared with equal views (SharedViews)
+        peers = SharedViews.peers(peers);
+        ring = SharedViews.ring(ring);
     }
 
     public Optional<ActorRef<ShardOwner.Command>> owner(PeerId peer) {

@@ -31,10 +31,12 @@ import org.peerdex.storage.rwi.Posting;
 /**
  * One global lookup (one actor per query): only word hashes leave the peer. For every word and partition one of
  * the R holders is asked (chosen by query id, so load spreads; on timeout the next holder is asked). One word:
- * top-k postings of every partition. Several words: counts first; then, per partition, the rarest word's holder
- * sends a Bloom filter over its URL hashes, the other words' holders return only postings passing it (top-k by
- * partial score), and the rarest word's holder returns its postings for the exact surviving URL set; so whole
- * posting lists never travel. URL metadata is fetched once per URL, batched per holder. Results arrive as
+ * top-k postings of every partition by {@link PartialScore}. Several words: counts first (each word's document
+ * frequency, reported as {@link Counted}); then, per partition, the rarest word's holder sends a Bloom filter over
+ * its URL hashes, the other words' holders return only postings passing it (as many as the filter lets through,
+ * at least top-k, at most a message's bound), and the rarest word's holder returns its postings for the exact
+ * surviving URL set; so whole posting lists never travel. URL metadata is fetched once per URL for the best
+ * {@code limit} candidates by the caller's {@link CandidateOrder}, batched per holder. Results arrive as
  * {@link Found} events, then one {@link Finished} with the network cost; remote postings are cached locally
  * with a TTL. Requests go to ShardOwner refs from the {@link PeerView}, so any transport works.
  * <p>Hand-off: right after a ring change a new holder may not have received its copies yet and would answer
@@ -46,17 +48,43 @@ import org.peerdex.storage.rwi.Posting;
 public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     public sealed interface Command {}
 
-    /** What to look up: word hashes (query terms, already hashed) and how many candidates are wanted. */
-    public record Request(List<WordHash> words, int limit) {
+    /**
+     * What to look up: word hashes (query terms, already hashed), how many candidates are wanted, and how the
+     * querying peer ranks them (null: by partial score), which decides the {@code limit} that get metadata.
+     */
+    public record Request(List<WordHash> words, int limit, CandidateOrder order) {
         public Request {
             words = List.copyOf(new java.util.LinkedHashSet<>(words));
             if (words.isEmpty()) throw new IllegalArgumentException("a lookup needs at least one word");
             if (limit < 1) throw new IllegalArgumentException("limit must be positive");
         }
+
+        public Request(List<WordHash> words, int limit) {
+            this(words, limit, null);
+        }
+    }
+
+    /**
+     * The querying peer's ranking of joined candidates, given each word's document frequency (its holders'
+     * counts summed over the partitions): the best {@code limit} by it get metadata, so a cut by another score
+     * cannot drop what the peer would rank on top.
+     */
+    public interface CandidateOrder {
+        Comparator<RemoteCandidate> bestFirst(Map<WordHash, Long> documentFrequency);
     }
 
     /** What a search's caller receives. */
     public sealed interface Event {}
+
+    /**
+     * Each word's document frequency, from its holders' counts summed over the partitions (once, before the
+     * first {@link Found}; missing when no holder answered).
+     */
+    public record Counted(Map<WordHash, Long> documentFrequency) implements Event {
+        public Counted {
+            documentFrequency = Map.copyOf(documentFrequency);
+        }
+    }
 
     /** Candidates with their metadata, as they resolve (several events per query). */
     public record Found(List<RemoteCandidate> candidates) implements Event {}
@@ -135,6 +163,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private boolean incomplete;
     private Phase phase;
     private final Map<RangeKey, Integer> counts = new HashMap<>();
+    /** one word: per key, how many postings its holder matched (the larger of two during hand-off) */
+    private final Map<RangeKey, Integer> matched = new HashMap<>();
+    private Map<WordHash, Long> documentFrequency = Map.of();
     private final Map<Integer, BloomFilter> filters = new HashMap<>();
     private final Map<Integer, Integer> filterCounts = new HashMap<>();
     /** per key of the current phase: the live previous holders to ask during hand-off, in order */
@@ -338,8 +369,17 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             if (phase == Phase.RAREST) {
                 List<UrlHash> urls = urlSets.get(k);
                 out.add(new ShardOwner.Lookup(k, null, urls, Math.max(1, urls.size())));
+            } else if (request.words().size() == 1) {
+                out.add(new ShardOwner.Lookup(k, null, null, settings.topK()));
             } else {
-                out.add(new ShardOwner.Lookup(k, filters.get(k.partition()), null, settings.topK()));
+                // an exact join needs every posting that passes the rarest word's filter: as many as the filter
+                // holds plus its false positives (~1% at 10 bits per URL; 2% allowed), so the limit grows with
+                // the filter beyond top-k, bounded by the message size
+                int inFilter = filterCounts.getOrDefault(k.partition(), 0);
+                int here = counts.getOrDefault(k, 0);
+                int passing = Math.min(here, inFilter + here / 50 + 10);
+                int limit = Math.min(settings.maxPostingsPerMessage(), Math.max(settings.topK(), passing));
+                out.add(new ShardOwner.Lookup(k, filters.get(k.partition()), null, limit));
             }
         }
         return out;
@@ -402,7 +442,10 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 }
                 postingBytes += kp.postings().byteSize();
                 postingsReceived += ps.size();
-                if (request.words().size() == 1) totalPostingsCounted += kp.matched();
+                if (request.words().size() == 1) {
+                    totalPostingsCounted += kp.matched();
+                    matched.merge(kp.key(), kp.matched(), Math::max);
+                }
                 postings.computeIfAbsent(kp.key(), x -> new ArrayList<>()).addAll(ps);
                 for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
             }
@@ -475,6 +518,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                         filterKeys.add(new RangeKey(rare, p));
                     }
                 }
+                counted(counts);
                 phase = Phase.FILTER;
                 if (filterKeys.isEmpty()) return finish();
                 dispatch(filterKeys, null, 0);
@@ -491,7 +535,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             case FILTERED -> {
                 if (request.words().size() == 1) {
-                    WordHash w = request.words().get(0);
+                    counted(matched);
                     for (var e : postings.entrySet()) {
                         for (Posting p : e.getValue()) {
                             candidates.putIfAbsent(p.url(), new RemoteCandidate(p.url(), List.of(p), null,
@@ -557,10 +601,23 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         return this;
     }
 
-    /** Keeps the best {@code limit} candidates and asks one metadata holder per URL, batched per holder. */
+    /** Sums the holders' counts per word into document frequencies and tells the caller. */
+    private void counted(Map<RangeKey, Integer> perKey) {
+        Map<WordHash, Long> df = new LinkedHashMap<>();
+        for (WordHash w : request.words()) df.put(w, 0L);
+        perKey.forEach((k, n) -> df.merge(k.word(), (long) n, Long::sum));
+        documentFrequency = df;
+        replyTo.tell(new Counted(df));
+    }
+
+    /**
+     * Keeps the best {@code limit} candidates, best by the caller's order (ties by URL hash), and asks one
+     * metadata holder per URL, batched per holder.
+     */
     private Behavior<Command> fetchMetadata() {
         List<RemoteCandidate> best = new ArrayList<>(candidates.values());
-        best.sort(BEST_FIRST);
+        best.sort(request.order() == null ? BEST_FIRST
+                : request.order().bestFirst(documentFrequency).thenComparing(RemoteCandidate::url));
         if (best.size() > request.limit()) best = best.subList(0, request.limit());
         candidates.clear();
         for (RemoteCandidate c : best) candidates.put(c.url(), c);

@@ -543,7 +543,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      */
     KeyPostings lookup(Lookup l, int limit) {
         Set<String> urlSet = l.urls() == null ? null : new HashSet<>(l.urls().stream().map(UrlHash::value).toList());
-        PriorityQueue<Posting> top = new PriorityQueue<>(Comparator.comparingDouble(PartialScore::of));
+        // each posting is scored once: the partial score is the querying peer's whole one-word score
+        PriorityQueue<Scored> top = new PriorityQueue<>(Comparator.comparingDouble(Scored::score));
         DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
         int[] matched = {0};
         storage.rwi().scan(l.key().word(), l.key().partition(), p -> {
@@ -551,24 +552,26 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             if (urlSet != null && !urlSet.contains(p.url().value())) return;
             if (l.filter() != null && !l.filter().mightContain(p.url().value())) return;
             matched[0]++;
-            Posting withHolder = p.holder() == null ? p.withHolder(self) : p;
             if (limit <= 0) return;
-            boolean enters = top.size() < limit || PartialScore.of(withHolder) > PartialScore.of(top.peek());
-            if (enters && blocked.blocks(p)) {
+            Posting withHolder = p.holder() == null ? p.withHolder(self) : p;
+            double score = PartialScore.of(withHolder);
+            if (top.size() >= limit && score <= top.peek().score()) return;
+            if (blocked.blocks(p)) {
                 matched[0]--;
                 return;
             }
-            if (top.size() < limit) top.add(withHolder);
-            else if (PartialScore.of(withHolder) > PartialScore.of(top.peek())) {
-                top.poll();
-                top.add(withHolder);
-            }
+            if (top.size() >= limit) top.poll();
+            top.add(new Scored(score, withHolder));
         });
         stats.blacklistedOutgoing.addAndGet(blocked.dropped());
-        List<Posting> best = new ArrayList<>(top);
-        best.sort(Comparator.comparingDouble(PartialScore::of).reversed());
+        List<Scored> ranked = new ArrayList<>(top);
+        ranked.sort(Comparator.comparingDouble(Scored::score).reversed());
+        List<Posting> best = new ArrayList<>(ranked.size());
+        for (Scored x : ranked) best.add(x.posting());
         return new KeyPostings(l.key(), PostingPack.of(best), matched[0], matched[0] > best.size());
     }
+
+    private record Scored(double score, Posting posting) {}
 
     private Behavior<Command> onFetchMetadata(FetchMetadata m) {
         if (m.replyTo() == null) return this;

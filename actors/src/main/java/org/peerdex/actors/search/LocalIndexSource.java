@@ -50,8 +50,6 @@ public final class LocalIndexSource implements CandidateSource {
         String lang = q.language().orElse("");
         List<List<Posting>> lists = new ArrayList<>();
         Map<String, Long> df = new HashMap<>();
-        double lengthSum = 0;
-        int lengthCount = 0;
         for (String term : q.terms()) {
             List<Posting> raw = storage.rwi().postings(WordHash.of(term));
             df.put(term, (long) raw.size());
@@ -60,10 +58,6 @@ public final class LocalIndexSource implements CandidateSource {
                 if (p.expiresAt() != 0 && p.expiresAt() < now) continue;
                 if (!lang.isEmpty() && !p.language().isEmpty() && !p.language().equals(lang)) continue;
                 kept.add(p);
-                if (lengthCount < 2000) {
-                    lengthSum += p.wordsInText();
-                    lengthCount++;
-                }
             }
             lists.add(kept);
             if (kept.isEmpty()) break; // nothing can match
@@ -76,8 +70,8 @@ public final class LocalIndexSource implements CandidateSource {
                 : Intersection.intersect(lists, exclusions);
         candidates = phraseFilter(q, candidates);
         if (candidates.size() > MAX_CANDIDATES) candidates = candidates.subList(0, MAX_CANDIDATES);
-        CorpusStats stats = new CorpusStats(storage.stats().documents(), df,
-                lengthCount == 0 ? 0 : lengthSum / lengthCount);
+        // no average length: the DHT cannot know the same one, so every source leaves it nominal (CorpusStats)
+        CorpusStats stats = new CorpusStats(storage.stats().documents(), df, 0);
         return new CandidatesFound(name(), candidates, stats, true);
     }
 

@@ -125,6 +125,8 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     private int rankingInFlight;
     private final Map<UrlHash, Resolution> resolved = new HashMap<>();
     private final Set<UrlHash> emitted = new HashSet<>();
+    /** URLs a source returned while a resolution ran: a miss of their metadata in it may be out of date */
+    private final Set<UrlHash> offeredWhileResolving = new HashSet<>();
     private final List<Candidate> fromRemote = new ArrayList<>();
     private boolean finished;
 
@@ -186,9 +188,12 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 for (Candidate c : f.candidates()) {
                     if (c.isExternal()) continue;
                     indexSource.putIfAbsent(c.url(), f.source());
-                    // an index candidate replaces a federated hit of the same URL: resolve it again from the index
+                    // an index candidate replaces a federated hit of the same URL: resolve it again from the index;
+                    // and a URL that had no metadata here (a DHT holder's posting of a page it holds no metadata
+                    // of) is resolved again: a remote source stores the metadata before passing its candidates on
                     Resolution r = resolved.get(c.url());
-                    if (r != null && r.external()) resolved.remove(c.url());
+                    if (r != null && (r.external() || r.metadata() == null)) resolved.remove(c.url());
+                    if (resolving) offeredWhileResolving.add(c.url());
                 }
                 if (f.last() && pendingSources.remove(f.source())) {
                     peersAnswered++;
@@ -314,8 +319,12 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         resolving = false;
         m.resolutions().forEach((u, r) -> {
             // the index returned this URL while its federated hit was being resolved: the index's version wins
-            if (!(r.external() && indexSource.containsKey(u))) resolved.put(u, r);
+            if (r.external() && indexSource.containsKey(u)) return;
+            // no metadata then, but a source has returned the URL since (with its metadata stored): read again
+            if (r.metadata() == null && offeredWhileResolving.contains(u)) return;
+            resolved.put(u, r);
         });
+        offeredWhileResolving.clear();
         advance();
         return finished ? Behaviors.stopped() : this;
     }

@@ -14,8 +14,8 @@ import org.peerdex.actors.search.ranking.Scorer;
 
 /**
  * Scores and re-ranks one query's candidates as they arrive, with the query's {@link Scorer}: after every batch
- * it answers with the current top of the ranking (scores are provisional until the last batch, since
- * normalization runs over the candidates seen so far). A URL seen twice keeps its first (local) postings.
+ * it answers with the current top of the ranking (scores are provisional until the last batch, since the
+ * sources' corpus statistics are merged as they arrive). A URL seen twice keeps its first (local) postings.
  * Results of federated sources have no postings: they get a fixed score from {@link #externalScore} and give way
  * to an index candidate of the same URL, whichever arrives first.
  */
@@ -83,7 +83,9 @@ public final class Ranking extends AbstractBehavior<Ranking.Command> {
     }
 
     private Behavior<Command> onAdd(AddCandidates m) {
-        if (m.stats() != null) scorer.updateStats(m.stats());
+        // every source sees a part of the collection: their statistics are merged, and every candidate is scored
+        // under the merged ones (not under whichever source answered last)
+        if (m.stats() != null) scorer.updateStats(scorer.stats().merge(m.stats()));
         for (Candidate c : m.candidates()) {
             if (c.isExternal()) {
                 if (!seen.contains(c.url()) && !external.containsKey(c.url())) {

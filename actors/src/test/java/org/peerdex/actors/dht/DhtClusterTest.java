@@ -104,9 +104,13 @@ class DhtClusterTest {
                 TestNetwork.PLACEMENT, from.dht().settings(), null, probe.getRef()), "search-" + System.nanoTime());
         while (true) {
             RemoteSearch.Event e = probe.receiveMessage(Duration.ofSeconds(10));
+            if (e instanceof RemoteSearch.Counted c) lastCounted = c;
             if (e instanceof RemoteSearch.Finished f) return f;
         }
     }
+
+    /** The document frequencies the last search reported. */
+    private RemoteSearch.Counted lastCounted;
 
     private static long expectedMatches(List<IndexedDocument> docs, String... words) {
         return docs.stream().filter(d -> {
@@ -123,10 +127,14 @@ class DhtClusterTest {
     void searchFromAPeerThatHoldsNothingFindsTheCrawledDocuments() {
         RemoteSearch.Finished one = search(passive, "kernel");
         assertEquals(expectedMatches(docs, "kernel"), one.candidates().size());
+        // the holders' counts summed over the partitions: the global document frequency
+        assertEquals(expectedMatches(docs, "kernel"), lastCounted.documentFrequency().get(WordHash.of("kernel")));
         assertTrue(one.candidates().stream().allMatch(c -> c.metadata() != null && c.metadata().url().contains("site")));
         RemoteSearch.Finished two = search(passive, "linux", "kernel");
         assertEquals(expectedMatches(docs, "linux", "kernel"), two.candidates().size());
         for (RemoteSearch.RemoteCandidate c : two.candidates()) assertEquals(2, c.postings().size());
+        assertEquals(Map.of(WordHash.of("linux"), expectedMatches(docs, "linux"), WordHash.of("kernel"),
+                expectedMatches(docs, "kernel")), lastCounted.documentFrequency());
         assertTrue(two.complete());
         assertTrue(two.cost().messages() > 0 && two.cost().bytes() > 0, "cost is reported: " + two.cost());
         assertTrue(two.cost().peersAnswered() >= 2, "several holders answered: " + two.cost());

@@ -7,25 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** /api/blacklist over real HTTP: rules, the test box, import/export, and search hiding what the rules block. */
-class BlacklistApiTest {
-    static SearchTestPeer peer;
-
-    @BeforeAll
-    static void start() throws Exception {
-        peer = new SearchTestPeer();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (peer != null) peer.close();
-    }
-
+class BlacklistApiTest extends TarnPeerTest {
     @BeforeEach
     void clear() throws Exception {
         assertEquals(200, peer.send("PUT", "/api/blacklist", "{\"rules\":[]}").statusCode());

@@ -5,14 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -20,14 +16,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The search page and the operator's console in a real headless Chromium (Debian's chromium + chromium-driver)
@@ -35,54 +25,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * docs/screenshots/.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ConsoleBrowserTest {
-    static final Path DRIVER = Path.of("/usr/bin/chromedriver");
-    static SearchTestPeer peer;
-    static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(DRIVER), "no /usr/bin/chromedriver: install chromium and "
-                + "chromium-driver (scripts/install-test-deps.sh) to run the browser tests");
-        peer = new SearchTestPeer();
-        ChromeOptions options = new ChromeOptions();
-        if (Files.isExecutable(Path.of("/usr/bin/chromium"))) options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,900", "--no-first-run", "--disable-extensions");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().window().setSize(new Dimension(1280, 900));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        try {
-            if (browser != null) browser.quit();
-        } finally {
-            if (peer != null) peer.close();
-        }
-    }
-
-    static WebDriverWait await() {
-        return await(Duration.ofSeconds(15));
-    }
-
-    static WebDriverWait await(Duration timeout) {
-        // the console re-renders tables while it polls: an element read mid-render is stale, so the check is retried
-        return (WebDriverWait) new WebDriverWait(browser, timeout)
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class);
-    }
-
-    /** Saves a screenshot into docs/screenshots/ of the repository (when the tests run inside it). */
-    static void screenshot(String name) throws Exception {
-        Path docs = Path.of("..", "docs");
-        if (!Files.isDirectory(docs)) return;
-        Path dir = Files.createDirectories(docs.resolve("screenshots"));
-        File shot = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-        Files.copy(shot.toPath(), dir.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    }
-
+class ConsoleBrowserTest extends BrowserTest {
     static List<String> texts(String css, String attribute) {
         return browser.findElements(By.cssSelector(css)).stream().map(e -> e.getAttribute(attribute)).toList();
     }
@@ -135,28 +78,30 @@ class ConsoleBrowserTest {
         String saved = peer.get("/api/ranking").body();
         try {
             browser.get(peer.base() + "/admin/#ranking");
-            await().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#sliders input[data-factor=urlLength]")));
+            await().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#sliders input[data-factor=title]")));
             browser.findElement(By.id("preview-q")).sendKeys("replication");
             browser.findElement(By.cssSelector("#preview-form button")).click();
             await().until(d -> d.findElements(By.cssSelector("#preview .preview-item")).size() >= 4);
             List<String> before = texts("#preview .preview-item", "data-url");
-            // drag the "short URLs" slider to its maximum (as a user's drag does: value, then input events)
-            WebElement slider = browser.findElement(By.cssSelector("#sliders input[data-factor=urlLength]"));
-            ((JavascriptExecutor) browser).executeScript("arguments[0].value = arguments[0].max;"
+            // drag the "title" slider to its minimum (as a user's drag does: value, then input events): the page
+            // with the word in its title falls (scores no longer stretch each factor over the candidates, so the
+            // few characters between these URLs' lengths would not move a "short URLs" drag's order)
+            WebElement slider = browser.findElement(By.cssSelector("#sliders input[data-factor=title]"));
+            ((JavascriptExecutor) browser).executeScript("arguments[0].value = arguments[0].min;"
                     + "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", slider);
             await().until(d -> !texts("#preview .preview-item", "data-url").equals(before)
                     && "done".equals(d.findElement(By.tagName("body")).getAttribute("data-preview")));
             List<String> after = texts("#preview .preview-item", "data-url");
             assertNotEquals(before, after);
-            assertTrue(after.get(0).length() <= before.get(0).length(), before + " -> " + after);
+            assertNotEquals(before.get(0), after.get(0), "the title match is no longer first: " + before + " -> " + after);
             assertEquals(saved, peer.get("/api/ranking").body(), "a slider alone saves nothing");
             assertEquals("true", browser.findElement(By.tagName("body")).getAttribute("data-ranking-unsaved"));
-            assertFalse(browser.findElements(By.cssSelector("#preview .preview-item .factor[data-factor=urlLength]")).isEmpty(),
-                    "each result says what the short-URL factor did to it");
+            assertFalse(browser.findElements(By.cssSelector("#preview .preview-item .factor[data-factor=title]")).isEmpty(),
+                    "a result says what the title factor did to it");
             screenshot("admin-ranking");
             browser.findElement(By.id("ranking-save")).click();
             await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "active profile"));
-            assertTrue(peer.get("/api/ranking").body().contains("\"urlLength\":20.0"), "saved when asked");
+            assertTrue(peer.get("/api/ranking").body().contains("\"title\":-20.0"), "saved when asked");
             assertEquals("false", browser.findElement(By.tagName("body")).getAttribute("data-ranking-unsaved"));
         } finally {
             peer.send("PUT", "/api/ranking", saved);

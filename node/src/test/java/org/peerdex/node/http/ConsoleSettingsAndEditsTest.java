@@ -13,8 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.peerdex.node.PeerNode;
@@ -23,19 +21,7 @@ import org.peerdex.node.PeerNode;
  * The console's settings, URL metadata edits, unsaved ranking previews and status figures over real HTTP against
  * a real peer with the Tarn corpus.
  */
-class ConsoleSettingsAndEditsTest {
-    static SearchTestPeer peer;
-
-    @BeforeAll
-    static void start() throws Exception {
-        peer = new SearchTestPeer();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (peer != null) peer.close();
-    }
-
+class ConsoleSettingsAndEditsTest extends TarnPeerTest {
     static JsonNode ok(HttpResponse<String> r) throws Exception {
         assertEquals(200, r.statusCode(), r.body());
         return Json.MAPPER.readTree(r.body());

@@ -5,59 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The federated sources panel (admin/federation.html, admin/federation.js) in headless Chromium: add a source, try
  * a query against it, disable it, remove it; each step checked over the API. The source is the peer's own
  * yacysearch.json (the federation header keeps it from federating again). Skipped without chromedriver.
  */
-class FederationBrowserTest {
-    static final Path DRIVER = Path.of("/usr/bin/chromedriver");
-    static SearchTestPeer peer;
-    static WebDriver browser;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(DRIVER), "no /usr/bin/chromedriver: install chromium and "
-                + "chromium-driver (scripts/install-test-deps.sh) to run the browser tests");
-        peer = new SearchTestPeer();
-        ChromeOptions options = new ChromeOptions();
-        if (Files.isExecutable(Path.of("/usr/bin/chromium"))) options.setBinary("/usr/bin/chromium");
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,900");
-        browser = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort().build(), options);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        try {
-            if (browser != null) browser.quit();
-        } finally {
-            if (peer != null) peer.close();
-        }
-    }
-
-    static WebDriverWait await() {
-        return (WebDriverWait) new WebDriverWait(browser, Duration.ofSeconds(15))
-                .ignoring(org.openqa.selenium.StaleElementReferenceException.class);
-    }
-
+class FederationBrowserTest extends BrowserTest {
     JsonNode sources() throws Exception {
         return Json.MAPPER.readTree(peer.get("/api/federation").body()).get("sources");
     }
@@ -81,11 +38,7 @@ class FederationBrowserTest {
         await().until(d -> !d.findElements(By.cssSelector(".fed-status[data-status=answered]")).isEmpty());
         String row = browser.findElement(By.cssSelector(".fed-status[data-status=answered]")).getText();
         assertTrue(row.startsWith("self answered"), row);
-        Path docs = Path.of("..", "docs", "screenshots");
-        if (Files.isDirectory(docs)) {
-            Files.copy(((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath(),
-                    docs.resolve("federation.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
+        chromium.screenshot("federation");
 
         browser.findElement(By.cssSelector(".fed-source[data-name=self] input[type=checkbox]")).click();
         await().until(d -> {

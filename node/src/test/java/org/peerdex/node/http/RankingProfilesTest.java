@@ -4,24 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Named ranking profiles over real HTTP: save, apply (changing the ranking), list, reset, delete. */
-class RankingProfilesTest {
-    static SearchTestPeer peer;
-
-    @BeforeAll
-    static void start() throws Exception {
-        peer = new SearchTestPeer();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (peer != null) peer.close();
-    }
-
+class RankingProfilesTest extends TarnPeerTest {
     static JsonNode json(java.net.http.HttpResponse<String> r) throws Exception {
         assertEquals(200, r.statusCode(), r.body());
         return Json.MAPPER.readTree(r.body());

@@ -8,24 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** /api/search over real HTTP against a real peer with the Tarn corpus indexed. */
-class SearchApiTest {
-    static SearchTestPeer peer;
-
-    @BeforeAll
-    static void start() throws Exception {
-        peer = new SearchTestPeer();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (peer != null) peer.close();
-    }
-
+class SearchApiTest extends TarnPeerTest {
     static List<String> urls(JsonNode response) {
         List<String> out = new ArrayList<>();
         response.get("results").forEach(r -> out.add(r.get("url").asText()));

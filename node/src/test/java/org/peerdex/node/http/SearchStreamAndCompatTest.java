@@ -18,25 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import javax.xml.parsers.DocumentBuilderFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 
 /** The SSE stream read incrementally by a real HTTP client, and the YaCy/OpenSearch compatible interfaces. */
-class SearchStreamAndCompatTest {
-    static SearchTestPeer peer;
-
-    @BeforeAll
-    static void start() throws Exception {
-        peer = new SearchTestPeer();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (peer != null) peer.close();
-    }
-
+class SearchStreamAndCompatTest extends TarnPeerTest {
     record Sse(String event, String data) {}
 
     /** Reads the stream line by line as it arrives, recording events in arrival order. */

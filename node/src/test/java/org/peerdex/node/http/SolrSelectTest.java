@@ -22,24 +22,10 @@ import org.apache.solr.client.solrj.response.QueryResponse;
 import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrDocumentList;
 import org.apache.solr.common.util.NamedList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** GET /solr/select queried by the real SolrJ client (and raw HTTP for the JSON shape), on the Tarn corpus. */
-class SolrSelectTest {
-    static SearchTestPeer peer;
-
-    @BeforeAll
-    static void start() throws Exception {
-        peer = new SearchTestPeer();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (peer != null) peer.close();
-    }
-
+class SolrSelectTest extends TarnPeerTest {
     static HttpJdkSolrClient xmlClient(String collection) {
         HttpJdkSolrClient.Builder b = new HttpJdkSolrClient.Builder(peer.base() + "/solr")
                 .withResponseParser(new XMLResponseParser()).useHttp1_1(true);

@@ -12,6 +12,8 @@ public final class Ring {
     private static final Ring EMPTY = new Ring(new PeerId[0]);
     private final PeerId[] peers;
     private final long[] positions;
+    /** 0 until computed (a racy but idempotent cache, as String's) */
+    private int hash;
 
     private Ring(PeerId[] sorted) {
         this.peers = sorted;
@@ -126,6 +128,22 @@ public final class Ring {
             }
         }
         return Optional.of((bestStart + best / 2) & RingPosition.MAX);
+    }
+
+    /** Rings are equal when they hold the same peers. */
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o instanceof Ring r && Arrays.equals(positions, r.positions) && Arrays.equals(peers, r.peers);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = hash;
+        if (h == 0) {
+            h = Arrays.hashCode(positions) | 1;
+            hash = h;
+        }
+        return h;
     }
 
     @Override

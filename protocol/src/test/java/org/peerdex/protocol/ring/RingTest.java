@@ -29,6 +29,19 @@ class RingTest {
     }
 
     @Test
+    void ringsOfTheSamePeersAreEqualWhateverOrderTheyCameInAndOthersAreNot() {
+        Random r = new Random(3);
+        List<PeerId> peers = new ArrayList<>();
+        for (int i = 0; i < 20; i++) peers.add(PeerId.random(r));
+        List<PeerId> reversed = new ArrayList<>(peers);
+        java.util.Collections.reverse(reversed);
+        assertEquals(Ring.of(peers), Ring.of(reversed));
+        assertEquals(Ring.of(peers).hashCode(), Ring.of(reversed).hashCode());
+        assertFalse(Ring.of(peers).equals(Ring.of(peers).without(peers.get(5))));
+        assertFalse(Ring.of(peers).equals(Ring.of(peers.subList(0, 19)).with(PeerId.random(r))));
+    }
+
+    @Test
     void withAndWithoutChangeMembership() {
         Random r = new Random(2);
         PeerId a = PeerId.random(r);

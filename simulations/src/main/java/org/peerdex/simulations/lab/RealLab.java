@@ -223,9 +223,16 @@ public final class RealLab implements AutoCloseable {
         n.close();
     }
 
-    /** Starts a stopped or killed peer again over the same data directory (same peer id), joined to the others. */
+    /**
+     * Starts a stopped, killed or downed peer (one that shut itself down on the minority side of a partition)
+     * again over the same data directory (same peer id), joined to the others.
+     */
     public void restart(int peer) {
-        if (nodes[peer] != null) throw new IllegalStateException("peer " + peer + " is running");
+        if (nodes[peer] != null) {
+            if (!hasTerminated(peer)) throw new IllegalStateException("peer " + peer + " is running");
+            nodes[peer].context().storage().close();
+            nodes[peer] = null;
+        }
         boot(peer);
         awaitRing();
     }

@@ -1,9 +1,10 @@
 package org.peerdex.simulations.net;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.pekko.actor.ActorPath;
 import org.apache.pekko.actor.ActorRefProvider;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.FunctionRef;
@@ -19,16 +20,20 @@ import scala.runtime.BoxedUnit;
  * The wire between virtual peers. A peer never holds another peer's actor: it holds a handle (a lightweight
  * {@link FunctionRef}) per remote actor, and what it tells a handle is serialized with the real serializer
  * (bytes counted), passed through the {@link NetworkModel} (latency, loss, bandwidth, partitions) and, if it
- * survives, delivered later in simulated time to the real actor, with the refs inside it rewritten into handles
- * of the receiving peer ({@link RefRewriter}). A peer that is down neither sends nor receives; messages to a
- * previous incarnation of a restarted peer are lost.
+ * survives, delivered later in simulated time to the real actor, with the refs inside it rewritten as the
+ * receiving peer must see them ({@link RefRewriter}). A peer that is down neither sends nor receives; messages
+ * to a previous incarnation of a restarted peer are lost.
+ * <p>
+ * One handle per actor serves every peer (2 per peer in the views, not 2 per pair of peers), so the peer infos
+ * in N views are N^2 pointers to the same N objects. The sender is the peer whose task is running when a handle
+ * is told ({@link SimRuntime#currentPeer}); a peer telling a handle of its own actor tells the actor itself. A
+ * handle has its actor's path and uid, so it equals it, as a remote ref equals the actor it stands for.
  */
 public final class VirtualNetwork {
-    /** What a handle stands for: held by peer {@code holder}, reaching {@code target} of peer {@code owner}. */
-    private record Handle(int holder, int owner, int incarnation, ActorRef<Object> target, boolean oneShot,
-                          Key key) {}
+    /** What a handle stands for: {@code target} of peer {@code owner} in one of its incarnations. */
+    private record Handle(int owner, int incarnation, ActorRef<Object> target, boolean oneShot) {}
 
-    private record Key(int holder, ActorRef<?> target) {}
+    private static final String HOST_PREFIX = "peer-";
 
     private final SimRuntime runtime;
     private final NetworkModel model;
@@ -38,13 +43,13 @@ public final class VirtualNetwork {
     private final org.apache.pekko.actor.ActorSystem classic;
     private final boolean[] up;
     private final int[] incarnation;
-    private final Map<org.apache.pekko.actor.ActorRef, Handle> handles = new HashMap<>();
-    private final Map<Key, ActorRef<Object>> byTarget = new HashMap<>();
-    private final List<List<Key>> ownedBy = new ArrayList<>();
+    /** by identity: a handle equals its target */
+    private final Map<org.apache.pekko.actor.ActorRef, Handle> handles = new IdentityHashMap<>();
+    private final Map<org.apache.pekko.actor.ActorRef, ActorRef<Object>> byTarget = new IdentityHashMap<>();
+    private final List<List<org.apache.pekko.actor.ActorRef>> ownedBy = new ArrayList<>();
     private long delivered;
     private long lostToDownPeers;
     private long failures;
-    private int uids;
     private java.util.function.Consumer<String> trace;
 
     /** Prints every send (debugging aid); null turns it off. */
@@ -61,6 +66,27 @@ public final class VirtualNetwork {
         this.up = new boolean[model.peers()];
         this.incarnation = new int[model.peers()];
         for (int i = 0; i < model.peers(); i++) ownedBy.add(new ArrayList<>());
+        runtime.attributeBy(VirtualNetwork::peerOf);
+    }
+
+    /** The name of peer {@code peer}'s host actor in its {@code start}-th incarnation (directly under /user). */
+    public static String hostName(int peer, int start) {
+        return HOST_PREFIX + peer + "-" + start;
+    }
+
+    /** The peer an actor under a host named by {@link #hostName} belongs to, -1 for any other actor. */
+    static int peerOf(ActorPath path) {
+        scala.collection.immutable.Iterable<String> elements = path.elements();
+        scala.collection.Iterator<String> it = elements.iterator();
+        if (!it.hasNext() || !it.next().equals("user") || !it.hasNext()) return -1;
+        String host = it.next();
+        int dash = host.indexOf('-', HOST_PREFIX.length());
+        if (!host.startsWith(HOST_PREFIX) || dash < 0) return -1;
+        try {
+            return Integer.parseInt(host, HOST_PREFIX.length(), dash, 10);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     public NetworkModel model() {
@@ -95,7 +121,7 @@ public final class VirtualNetwork {
         return lostToDownPeers;
     }
 
-    /** Messages that could not be serialized or rebuilt (a bug if not 0). */
+    /** Messages that could not be serialized or rebuilt, or told by no peer (a bug if not 0). */
     public long failures() {
         return failures;
     }
@@ -105,28 +131,40 @@ public final class VirtualNetwork {
     }
 
     private void purge(int owner) {
-        for (Key k : ownedBy.get(owner)) {
-            ActorRef<Object> h = byTarget.remove(k);
+        for (org.apache.pekko.actor.ActorRef target : ownedBy.get(owner)) {
+            ActorRef<Object> h = byTarget.remove(target);
             if (h != null) handles.remove(Adapter.toClassic(h));
         }
         ownedBy.get(owner).clear();
     }
 
     /** The handle through which peer {@code holder} reaches actor {@code target} of peer {@code owner}. */
-    @SuppressWarnings("unchecked")
     public <T> ActorRef<T> handle(int holder, int owner, ActorRef<T> target) {
-        if (holder == owner) return target;
-        Key key = new Key(holder, target);
-        ActorRef<Object> h = byTarget.get(key);
+        return holder == owner ? target : handle(owner, target);
+    }
+
+    /** The handle through which every other peer reaches actor {@code target} of peer {@code owner}. */
+    @SuppressWarnings("unchecked")
+    public <T> ActorRef<T> handle(int owner, ActorRef<T> target) {
+        org.apache.pekko.actor.ActorRef real = Adapter.toClassic(target);
+        if (handles.containsKey(real)) return target; // already a handle
+        ActorRef<Object> h = byTarget.get(real);
         if (h != null) return (ActorRef<T>) (ActorRef<?>) h;
-        boolean oneShot = target.path().toString().contains("/temp/");
-        Handle info = new Handle(holder, owner, incarnation[owner], (ActorRef<Object>) (ActorRef<?>) target, oneShot, key);
+        boolean oneShot = real.path().toString().contains("/temp/");
+        Handle info = new Handle(owner, incarnation[owner], (ActorRef<Object>) (ActorRef<?>) target, oneShot);
         FunctionRef[] self = new FunctionRef[1];
-        // a uid of its own: typed refs hash by uid, and a temp path has none (every handle would collide)
-        self[0] = new FunctionRef(provider.tempPath().withUid(++uids), provider, classic, (sender, msg) -> {
+        self[0] = new FunctionRef(real.path(), provider, classic, (sender, msg) -> {
             if (info.oneShot()) handles.remove(self[0]);
+            int holder = runtime.currentPeer();
             try {
-                send(info, msg);
+                if (holder == info.owner()) {
+                    info.target().tell(msg);
+                } else if (holder < 0) {
+                    failures++;
+                    if (failures <= 5) System.err.println("network: " + msg.getClass().getName() + " told by no peer");
+                } else {
+                    send(holder, info, msg);
+                }
             } catch (RuntimeException e) {
                 failures++;
                 if (failures <= 5) System.err.println("network: cannot send " + msg.getClass().getName() + ": " + e);
@@ -137,8 +175,8 @@ public final class VirtualNetwork {
         h = Adapter.toTyped(ref);
         handles.put(ref, info);
         if (!oneShot) {
-            byTarget.put(key, h);
-            ownedBy.get(owner).add(key);
+            byTarget.put(real, h);
+            ownedBy.get(owner).add(real);
         }
         return (ActorRef<T>) (ActorRef<?>) h;
     }
@@ -147,25 +185,25 @@ public final class VirtualNetwork {
         return handle(holder, owner, d);
     }
 
-    private void send(Handle h, Object msg) {
+    private void send(int holder, Handle h, Object msg) {
         String category = category(msg);
-        if (!up[h.holder]) {
+        if (!up[holder]) {
             model.traffic().drop(category);
             return;
         }
         int bytes = meter.size(msg);
-        NetworkModel.Delivery d = model.send(h.holder, h.owner, bytes, category);
-        if (trace != null) trace.accept(runtime.nowMicros() / 1000 + "ms " + h.holder + "->" + h.owner + " "
+        NetworkModel.Delivery d = model.send(holder, h.owner, bytes, category);
+        if (trace != null) trace.accept(runtime.nowMicros() / 1000 + "ms " + holder + "->" + h.owner + " "
                 + msg.getClass().getSimpleName() + " " + bytes + "B " + (d.delivered() ? "+" + d.delayMicros() / 1000 + "ms" : d.reason()));
         if (!d.delivered()) return;
         runtime.schedule(d.delayMicros(), () -> {
-            if (!up[h.owner] || incarnation[h.owner] != h.incarnation || !model.canReach(h.holder, h.owner)) {
+            if (!up[h.owner] || incarnation[h.owner] != h.incarnation || !model.canReach(holder, h.owner)) {
                 lostToDownPeers++;
                 model.traffic().drop(category);
                 return;
             }
             try {
-                Object rewritten = rewriter.rewrite(msg, ref -> rewrite(ref, h.holder, h.owner));
+                Object rewritten = rewriter.rewrite(msg, ref -> rewrite(ref, holder, h.owner));
                 delivered++;
                 h.target.tell(rewritten);
             } catch (RuntimeException e) {
@@ -178,8 +216,8 @@ public final class VirtualNetwork {
     /** A ref inside a message from {@code from} to {@code to}, as the receiver must see it. */
     private ActorRef<?> rewrite(ActorRef<?> ref, int from, int to) {
         Handle h = handles.get(Adapter.toClassic(ref));
-        if (h != null) return h.owner == to ? h.target : handle(to, h.owner, h.target);
-        return handle(to, from, ref); // a real ref in a message from a peer is one of its own actors
+        if (h != null) return h.owner == to ? h.target : ref;
+        return handle(from, ref); // a real ref in a message from a peer is one of its own actors
     }
 
     /** Traffic categories by message: membership, store (replication, hand-off, repair), digest, search. */

@@ -46,17 +46,27 @@ public final class PeerHost {
      */
     public record Query(SearchRequest request, Consumer<QueryCoordinator.Event> events) implements Command, LocalOnly {}
 
+    /** How the network names this peer's own actors to the others. */
+    public interface Wire {
+        <T> ActorRef<T> handle(ActorRef<T> own);
+    }
+
     /** The peer stops (crash or leave). */
     public enum Stop implements Command, LocalOnly { INSTANCE }
 
+    /**
+     * @param wire how the other peers reach this peer's actors: its info (in every view) names them by the
+     *             handles of {@code VirtualNetwork}, the same for every peer, so the views share one info object
+     */
     public static Behavior<Command> create(PeerId self, String name, PeerStorage storage, Placement placement,
-                                           DhtSettings settings, Consumer<DhtPeer> started) {
+                                           DhtSettings settings, Wire wire, Consumer<DhtPeer> started) {
         return Behaviors.setup(ctx -> {
             DhtStats stats = new DhtStats();
             ActorRef<ShardOwner.Command> owner = ctx.spawn(ShardOwner.create(self, storage, placement, settings, stats),
                     "shard-owner");
             ActorRef<PeerDirectory.Command> directory = ctx.spawn(PeerDirectory.create(
-                    ref -> new PeerInfo(self, name, settings.acceptRemoteIndex(), "", owner, ref), null), "directory");
+                    ref -> new PeerInfo(self, name, settings.acceptRemoteIndex(), "", wire.handle(owner), wire.handle(ref)),
+                    null), "directory");
             ActorRef<Replicator.Command> replicator = ctx.spawn(
                     Replicator.create(self, storage, placement, settings, stats), "replicator");
             owner.tell(new ShardOwner.Attach(directory));

@@ -7,7 +7,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.IdentityHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.ToIntFunction;
+import org.apache.pekko.actor.ActorPath;
+import org.apache.pekko.dispatch.Mailbox;
 
 /**
  * The engine under one simulated ActorSystem: the {@link EventScheduler} (simulated time) and one FIFO of ready
@@ -22,9 +26,18 @@ public final class SimRuntime {
 
     private final String id;
     private final EventScheduler events;
-    private final ConcurrentLinkedQueue<Runnable> ready = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Task> ready = new ConcurrentLinkedQueue<>();
     private final ExecutorService executor = new ReadyQueue();
     private long tasksRun;
+    /** The peer the running task works for, -1 for none (timed events, the driver, system actors). */
+    private int current = -1;
+    private ToIntFunction<ActorPath> peerOfPath = p -> -1;
+    /** Which peer each actor (by its mailbox) works for; stopped actors are purged now and then. */
+    private final Map<Mailbox, Integer> actorPeers = new IdentityHashMap<>();
+    private int purgeAt = 10_000;
+
+    /** A ready task and the peer that was running when it was submitted. */
+    private record Task(Runnable run, int submittedBy) {}
 
     private SimRuntime(String id, long seed) {
         this.id = id;
@@ -79,13 +92,54 @@ public final class SimRuntime {
         return tasksRun;
     }
 
+    /**
+     * How to tell from an actor's path which peer it belongs to (-1: none). An actor whose path does not say (one
+     * started with systemActorOf, say) belongs to the peer that started it: the one running when its mailbox was
+     * first scheduled, which is at its creation. A guardian's run belongs to the peer that scheduled it (two peers
+     * starting system actors within one drain would both be taken for the first). Other tasks (blocking work, future callbacks) belong to the peer
+     * that submitted them.
+     */
+    public void attributeBy(ToIntFunction<ActorPath> peerOfPath) {
+        this.peerOfPath = peerOfPath;
+    }
+
+    /** The peer the running task works for, -1 for none: the sender of what it tells another peer. */
+    public int currentPeer() {
+        return current;
+    }
+
     /** Runs ready tasks until none is left. */
     public void drain() {
-        Runnable r;
-        while ((r = ready.poll()) != null) {
+        Task t;
+        while ((t = ready.poll()) != null) {
             tasksRun++;
-            r.run();
+            int outer = current;
+            current = peerOf(t);
+            try {
+                t.run().run();
+            } finally {
+                current = outer;
+            }
         }
+    }
+
+    private int peerOf(Task t) {
+        if (!(t.run() instanceof Mailbox m) || m.actor() == null) return t.submittedBy();
+        Integer known = actorPeers.get(m);
+        if (known == null) {
+            ActorPath path = m.actor().self().path();
+            int byPath = peerOfPath.applyAsInt(path);
+            // a guardian works for whoever scheduled it: it starts the children of systemActorOf (they are
+            // created asynchronously, in the guardian's run)
+            if (byPath < 0 && path.elements().size() <= 1) return t.submittedBy();
+            known = byPath >= 0 ? byPath : t.submittedBy();
+            actorPeers.put(m, known);
+            if (actorPeers.size() >= purgeAt) {
+                actorPeers.keySet().removeIf(Mailbox::isClosed);
+                purgeAt = Math.max(10_000, 2 * actorPeers.size());
+            }
+        }
+        return known;
     }
 
     /** Runs everything due up to {@code untilMicros} and leaves the clock there. */
@@ -121,7 +175,7 @@ public final class SimRuntime {
     private final class ReadyQueue extends AbstractExecutorService {
         @Override
         public void execute(Runnable command) {
-            ready.add(command);
+            ready.add(new Task(command, current));
         }
 
         @Override

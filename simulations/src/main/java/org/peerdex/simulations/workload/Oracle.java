@@ -11,6 +11,7 @@ import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.Candidate;
 import org.peerdex.actors.search.query.Query;
 import org.peerdex.actors.search.query.QueryParser;
+import org.peerdex.actors.search.ranking.CorpusStats;
 import org.peerdex.actors.search.ranking.LinkRank;
 import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.actors.search.ranking.Scorer;
@@ -174,9 +175,20 @@ public final class Oracle {
 
     /** The true top {@code k} URLs for a parsed query, best first, as a central peer ranks them. */
     public List<UrlHash> top(Query q, int k) {
+        return top(q, k, 0);
+    }
+
+    /**
+     * The true top {@code k} for a parsed query under a querying peer's estimate of the collection's size
+     * ({@code documents}; 0: the central index's own count): every document and document frequency is the
+     * central index's, only BM25's N is the peer's (no peer knows the true N; see docs/simulations.md).
+     */
+    public List<UrlHash> top(Query q, int k, long documents) {
         if (dirty) seal();
         CandidateSource.CandidatesFound found = source.lookup(q);
-        Scorer scorer = new Scorer(q, RankingProfile.defaults(), found.stats(), LinkRank.NONE, url -> 0, "", "text");
+        CorpusStats stats = documents <= 0 ? found.stats()
+                : new CorpusStats(documents, found.stats().documentFrequency(), found.stats().averageLength());
+        Scorer scorer = new Scorer(q, RankingProfile.defaults(), stats, LinkRank.NONE, url -> 0, "", "text");
         for (Candidate c : found.candidates()) scorer.add(c);
         List<UrlHash> out = new ArrayList<>();
         for (Scorer.Scored s : scorer.ranked()) {

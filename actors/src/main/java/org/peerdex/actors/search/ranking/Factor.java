@@ -59,7 +59,7 @@ public enum Factor {
         throw new IllegalArgumentException("unknown ranking factor '" + key + "'");
     }
 
-    /** Post-ranking factors are not normalized over the candidate set. */
+    /** Post-ranking factors are added as they are, not mapped to [0, 1]. */
     public boolean post() {
         return this == LINK_RANK || this == FEEDBACK;
     }

@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * Named coefficients, one per {@link Factor}, each in [-100, 100]. A result's score is the sum over factors of
- * coefficient × the factor's value normalized to [0, 1] over the current candidate set (post-ranking factors
- * are added unnormalized).
+ * coefficient × the factor's value mapped to [0, 1] by the factor's fixed map ({@code Scorer.normalize}; the
+ * same whichever other candidates a peer sees), post-ranking factors added unnormalized.
  */
 public record RankingProfile(String name, Map<Factor, Double> coefficients) {
     public static final double MAX_ABS = 100;

@@ -13,10 +13,13 @@ import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.rwi.Posting;
 
 /**
- * Scores candidates with a {@link RankingProfile}: each pre-ranking factor's raw value is normalized by min–max
- * over the candidates added so far (so scores are provisional while candidates still arrive), multiplied by its
- * coefficient and summed; the post-ranking factors (link rank, feedback) are added unnormalized. Not
- * thread-safe: one per query, owned by the {@code Ranking} actor.
+ * Scores candidates with a {@link RankingProfile}: each pre-ranking factor's raw value is mapped to [0, 1] by a
+ * fixed map of its own ({@link #normalize}: shares as they are, counts and BM25 saturating), multiplied by its
+ * coefficient and summed; the post-ranking factors (link rank, feedback) are added unnormalized. A score depends
+ * on the candidate and the corpus statistics only, never on which other candidates arrived: a peer that sees a
+ * part of the matches (the DHT's best per partition) ranks them as a central index over every match would, and a
+ * DHT holder can cut its answer by the same score. Not thread-safe: one per query, owned by the {@code Ranking}
+ * actor.
  */
 public final class Scorer {
     private static final Factor[] PRE = java.util.Arrays.stream(Factor.values()).filter(f -> !f.post())
@@ -38,8 +41,6 @@ public final class Scorer {
     private final ToDoubleFunction<UrlHash> feedback;
     private final String preferredLanguage;
     private final String contentDomain;
-    private final double[] min = new double[PRE.length];
-    private final double[] max = new double[PRE.length];
     private final double[] coef = new double[PRE.length];
     private final List<Scored> all = new ArrayList<>();
     private final Map<UrlHash, Scored> byUrl = new java.util.HashMap<>();
@@ -53,8 +54,6 @@ public final class Scorer {
         this.feedback = feedback;
         this.preferredLanguage = query.language().orElse(preferredLanguage == null ? "" : preferredLanguage);
         this.contentDomain = contentDomain == null ? "text" : contentDomain;
-        java.util.Arrays.fill(min, Double.POSITIVE_INFINITY);
-        java.util.Arrays.fill(max, Double.NEGATIVE_INFINITY);
         for (int i = 0; i < PRE.length; i++) coef[i] = profile.coefficient(PRE[i]);
     }
 
@@ -62,9 +61,15 @@ public final class Scorer {
         return profile;
     }
 
-    /** Newer statistics (more sources answered); features of later candidates use them. */
+    /** Newer statistics (more sources answered): every candidate's features are computed again under them. */
     public void updateStats(CorpusStats s) {
+        if (s == null || s.equals(stats)) return;
         this.stats = s;
+        for (Scored x : all) System.arraycopy(features(x.candidate()), 0, x.raw, 0, PRE.length);
+    }
+
+    public CorpusStats stats() {
+        return stats;
     }
 
     public int size() {
@@ -73,10 +78,6 @@ public final class Scorer {
 
     public Scored add(Candidate c) {
         double[] raw = features(c);
-        for (int i = 0; i < PRE.length; i++) {
-            if (raw[i] < min[i]) min[i] = raw[i];
-            if (raw[i] > max[i]) max[i] = raw[i];
-        }
         Scored s = new Scored(c, raw, linkRank.rank(c.url().hostHash()), feedback.applyAsDouble(c.url()));
         all.add(s);
         byUrl.put(c.url(), s);
@@ -93,15 +94,58 @@ public final class Scorer {
     }
 
     private double norm(int i, double v) {
-        double span = max[i] - min[i];
-        return span < 1e-12 ? 0 : (v - min[i]) / span;
+        return normalize(PRE[i], v);
+    }
+
+    /** DATE's zero, as an epoch day (2010-01-01): older and undated documents get none of it. */
+    private static final double DATE_ORIGIN_DAY = 14_610;
+    /** DATE's scale in days: a document 20 years newer gains the factor's whole coefficient. */
+    private static final double DATE_SPAN_DAYS = 20 * 365.25;
+
+    /**
+     * The fixed map of a factor's raw value to [0, 1]: shares and inverse lengths are in [0, 1] already; log
+     * counts (hits, links) saturate as x/(x+2); term frequency (hits per word of text) as x/(x+0.02); the date
+     * is linear over 2010..2030; BM25 arrives as its share of the best a document can reach for the query's
+     * terms (every term at full saturation).
+     */
+    static double normalize(Factor f, double v) {
+        return switch (f) {
+            case LINKS_LOCAL, LINKS_OTHER, HIT_COUNT -> v <= 0 ? 0 : v / (v + 2);
+            case TERM_FREQUENCY -> v <= 0 ? 0 : v / (v + 0.02);
+            case DATE -> Math.max(0, Math.min(1, (v - DATE_ORIGIN_DAY) / DATE_SPAN_DAYS));
+            default -> Math.max(0, Math.min(1, v));
+        };
     }
 
     public double score(Scored s) {
-        double total = 0;
-        for (int i = 0; i < PRE.length; i++) if (coef[i] != 0) total += coef[i] * norm(i, s.raw[i]);
-        return total + profile.coefficient(Factor.LINK_RANK) * s.linkRank
+        return preScore(s.raw) + profile.coefficient(Factor.LINK_RANK) * s.linkRank
                 + profile.coefficient(Factor.FEEDBACK) * s.feedback;
+    }
+
+    /** The pre-ranking part of a score: the sum of coefficient × normalized value. */
+    private double preScore(double[] raw) {
+        double total = 0;
+        for (int i = 0; i < PRE.length; i++) if (coef[i] != 0) total += coef[i] * norm(i, raw[i]);
+        return total;
+    }
+
+    /** Scores one-word candidates under the default profile; only read-only methods are used (thread-safe). */
+    private static final Scorer ONE_WORD_DEFAULT = new Scorer(org.peerdex.actors.search.query.QueryParser.parse("word"),
+            RankingProfile.defaults(), new CorpusStats(1, Map.of(), 0), LinkRank.NONE, u -> 0, "", "text");
+
+    /**
+     * The pre-ranking score of {@code p} as the candidate of a one-word query under the default profile, no
+     * preferred language, text media: what a DHT holder ranks its answer by (one word's BM25 share needs no
+     * corpus statistics).
+     */
+    public static double oneWordDefault(Posting p) {
+        // called for every posting a holder scans: no candidate, no post-ranking (none without link rank)
+        return ONE_WORD_DEFAULT.preScore(ONE_WORD_DEFAULT.features(p.url(), List.of(p)));
+    }
+
+    /** The score {@code c} would have, without adding it (the DHT source uses it to choose what to fetch). */
+    public double scoreOf(Candidate c) {
+        return score(new Scored(c, features(c), linkRank.rank(c.url().hostHash()), feedback.applyAsDouble(c.url())));
     }
 
     public Explanation explain(Scored s) {
@@ -127,7 +171,7 @@ public final class Scorer {
         return Comparator.comparingDouble(this::score).reversed().thenComparing(Scored::url);
     }
 
-    /** Every candidate added, best first, with the current normalization. */
+    /** Every candidate added, best first. */
     public List<Scored> ranked() {
         Map<Scored, Double> scores = new java.util.IdentityHashMap<>();
         for (Scored s : all) scores.put(s, score(s));
@@ -137,15 +181,20 @@ public final class Scorer {
     }
 
     double[] features(Candidate c) {
-        List<Posting> ps = c.postings();
+        return features(c.url(), c.postings());
+    }
+
+    /** The raw pre-ranking features of a page with these postings (one per query term, in term order). */
+    private double[] features(UrlHash page, List<Posting> ps) {
         int k = ps.size();
-        Posting any = c.any();
+        Posting any = ps.get(0);
         double[] f = new double[PRE.length];
         int title = 0, url = 0, anchor = 0, emph = 0, heading = 0, descr = 0, keywords = 0, author = 0;
         long hits = 0;
         double tf = 0;
         double pos = 0;
         double bm25 = 0;
+        double bm25Max = 0;
         double dl = Math.max(1, any.wordsInText());
         double avg = stats.averageLength();
         for (int t = 0; t < k; t++) {
@@ -162,8 +211,9 @@ public final class Scorer {
             tf += (double) p.hitCount() / (dl + 1);
             pos += p.firstPosition();
             double h = p.hitCount();
-            bm25 += stats.idf(query.terms().get(Math.min(t, query.terms().size() - 1)))
-                    * h * (K1 + 1) / (h + K1 * (1 - B + B * dl / avg));
+            double idf = stats.idf(query.terms().get(Math.min(t, query.terms().size() - 1)));
+            bm25 += idf * h * (K1 + 1) / (h + K1 * (1 - B + B * dl / avg));
+            bm25Max += idf * (K1 + 1);
         }
         for (int i = 0; i < PRE.length; i++) {
             f[i] = switch (PRE[i]) {
@@ -176,7 +226,7 @@ public final class Scorer {
                 case DESCRIPTION -> (double) descr / k;
                 case KEYWORDS -> (double) keywords / k;
                 case AUTHOR -> (double) author / k;
-                case DOMAIN_LENGTH -> 1 - (Base64Order.value(c.url().value().charAt(11)) & 3) / 3.0;
+                case DOMAIN_LENGTH -> 1 - (Base64Order.value(page.value().charAt(11)) & 3) / 3.0;
                 case URL_COMPONENTS -> 1.0 / (1 + any.urlComponents());
                 case URL_LENGTH -> 1.0 / (1 + any.urlLength() / 20.0);
                 case DATE -> any.lastModified();
@@ -190,7 +240,7 @@ public final class Scorer {
                 case WORD_DISTANCE -> 1.0 / (1 + wordDistance(ps));
                 case LANGUAGE -> !preferredLanguage.isEmpty() && preferredLanguage.equals(any.language()) ? 1 : 0;
                 case MEDIA -> media(ps);
-                case BM25 -> bm25;
+                case BM25 -> bm25Max <= 0 ? 0 : bm25 / bm25Max;
                 default -> 0;
             };
         }

@@ -77,6 +77,56 @@ public class ScorerTest {
     }
 
     @Test
+    void aScoreDoesNotDependOnWhichOtherCandidatesArrived() {
+        // a peer that sees a part of the matches (the DHT's best per partition) must rank them as a central index
+        // over every match does
+        Candidate a = doc("http://a.test/a", Posting.IN_TITLE, 3, 150);
+        Candidate b = doc("http://a.test/b", Posting.IN_HEADING, 1, 900);
+        Scorer few = scorer(RankingProfile.defaults(), Map.of());
+        Scorer many = scorer(RankingProfile.defaults(), Map.of());
+        var inFew = few.add(a);
+        few.add(b);
+        var inMany = many.add(a);
+        many.add(b);
+        for (int i = 0; i < 20; i++) many.add(doc("http://b.test/" + i, i % 3 == 0 ? Posting.IN_URL : 0, 1 + i, 50 + 40 * i));
+        assertEquals(few.score(inFew), many.score(inMany), 1e-12);
+        assertEquals(few.score(inFew), few.scoreOf(a), 1e-12);
+    }
+
+    @Test
+    void newerStatisticsRescoreTheCandidatesAddedBefore() {
+        Query q = QueryParser.parse("backup tape");
+        Scorer s = new Scorer(q, RankingProfile.defaults(), new CorpusStats(1000, Map.of("backup", 5L, "tape", 5L), 0),
+                LinkRank.NONE, u -> 0, "", "text");
+        // "backup" dense, "tape" sparse in one page; the other way round in the other
+        var x = s.add(two("http://a.test/x", 8, 1));
+        var y = s.add(two("http://a.test/y", 1, 8));
+        assertEquals(s.score(x), s.score(y), 1e-9, "equal df: mirror images score alike");
+        // the DHT reports "tape" as common: "backup" weighs more, for the candidates already added too
+        s.updateStats(s.stats().merge(new CorpusStats(1000, Map.of("tape", 600L), 0)));
+        assertTrue(s.score(x) > s.score(y), "rare-word density wins under the merged statistics");
+        assertEquals(600L, s.stats().documentFrequency().get("tape"));
+        assertEquals(5L, s.stats().documentFrequency().get("backup"));
+    }
+
+    private static Candidate two(String url, int backupHits, int tapeHits) {
+        UrlHash u = UrlHash.of(url);
+        return new Candidate(u, List.of(
+                new Posting(WordHash.of("backup"), u, null, 0, backupHits, new int[] {5}, 300, 4, 20000, "en", 'h', 3, 1, 20, 1, 0),
+                new Posting(WordHash.of("tape"), u, null, 0, tapeHits, new int[] {5}, 300, 4, 20000, "en", 'h', 3, 1, 20, 1, 0)));
+    }
+
+    @Test
+    void theMergedStatisticsKeepTheLargerCountOfEachSource() {
+        CorpusStats local = new CorpusStats(40, Map.of("a", 7L, "b", 3L), 0);
+        CorpusStats dht = new CorpusStats(2000, Map.of("a", 300L), 0);
+        CorpusStats m = local.merge(dht);
+        assertEquals(2000, m.documents());
+        assertEquals(Map.of("a", 300L, "b", 3L), m.documentFrequency());
+        assertTrue(new CorpusStats(10, Map.of("a", 50L), 0).idf("a") > 0, "N estimated below df: no negative idf");
+    }
+
+    @Test
     void profileJsonRoundTripsAndRejectsUnknownFactors() {
         RankingProfile p = RankingProfile.defaults().with(Factor.DATE, 7);
         @SuppressWarnings("unchecked")
