@@ -26,7 +26,8 @@ public interface KeyValueStore extends AutoCloseable {
 
     /**
      * A counter that moves on every write touching index entries (postings, URL words or URL metadata), so a cache
-     * derived from them (anti-entropy digests) knows when it is stale; -1 when the store does not count.
+     * derived from them knows when it is stale (the digest index follows writes through an IndexObserver instead);
+     * -1 when the store does not count.
      */
     default long indexGeneration() {
         return -1;
