@@ -35,7 +35,7 @@ class DiskFullCrawlTest {
     @Test
     void aFullDiskPausesTheCrawlWithAClearErrorAndTheCrawlContinuesWhenSpaceReturns() throws Exception {
         Path mount = Files.createTempDirectory("peerdex-diskfull-crawl");
-        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
+        Assumptions.assumeTrue(FaultPeers.run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
                 "cannot mount a tmpfs (needs root): disk-full crawl test skipped");
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
@@ -77,7 +77,7 @@ class DiskFullCrawlTest {
                         && e.getFormattedMessage().contains("disk is full")), "the log says the crawl paused and why");
 
                 // space returns: the crawl continues by itself and finishes
-                assertEquals(0, run("mount", "-o", "remount,size=256m", mount.toString()));
+                assertEquals(0, FaultPeers.run("mount", "-o", "remount,size=256m", mount.toString()));
                 JsonNode done = FaultPeers.awaitCrawl(base, id, Duration.ofSeconds(240),
                         p -> !p.path("state").asText().equals("running"));
                 assertEquals("finished", done.path("state").asText(), done.toString());
@@ -96,7 +96,7 @@ class DiskFullCrawlTest {
             }
         } finally {
             root.detachAppender(logged);
-            if (run("umount", mount.toString()) != 0) run("umount", "-l", mount.toString()); // lazily if still busy
+            if (FaultPeers.run("umount", mount.toString()) != 0) FaultPeers.run("umount", "-l", mount.toString()); // lazily if still busy
             mount.toFile().delete();
         }
     }
@@ -109,7 +109,7 @@ class DiskFullCrawlTest {
     @Test
     void aCrawlStartedOnAFullDiskIsRefusedOrWaitsPausedAndRunsWhenSpaceReturns() throws Exception {
         Path mount = Files.createTempDirectory("peerdex-diskfull-start");
-        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
+        Assumptions.assumeTrue(FaultPeers.run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
                 "cannot mount a tmpfs (needs root): disk-full start test skipped");
         int pages = 20;
         try (TestSite site = FaultPeers.site(pages, 200);
@@ -150,19 +150,9 @@ class DiskFullCrawlTest {
             assertEquals(pages, done.path("indexed").asLong(), done.toString());
             System.out.printf("crawl started on a full disk: %s, then %s after space returned%n", path, done.path("state"));
         } finally {
-            if (run("umount", mount.toString()) != 0) run("umount", "-l", mount.toString());
+            if (FaultPeers.run("umount", mount.toString()) != 0) FaultPeers.run("umount", "-l", mount.toString());
             mount.toFile().delete();
         }
     }
 
-    static int run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return -1;
-        }
-        if (p.exitValue() != 0) System.out.println(String.join(" ", cmd) + ": " + out.strip());
-        return p.exitValue();
-    }
 }

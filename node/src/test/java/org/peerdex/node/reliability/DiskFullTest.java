@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -31,7 +30,7 @@ class DiskFullTest {
     @Test
     void aFullDiskGivesAClearErrorLosesNothingAcknowledgedAndIndexingResumesWhenSpaceReturns() throws Exception {
         Path mount = Files.createTempDirectory("peerdex-diskfull");
-        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
+        Assumptions.assumeTrue(FaultPeers.run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
                 "cannot mount a tmpfs (needs root): disk-full test skipped");
         List<Integer> acknowledged = new ArrayList<>();
         HttpClient http = HttpClient.newHttpClient();
@@ -61,7 +60,7 @@ class DiskFullTest {
                 assertEquals(200, http.send(HttpRequest.newBuilder(URI.create(node.baseUrl()
                         + "/api/search?q=diskfulldoc0")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
                 // space returns: the filesystem grows, and indexing goes on without a restart
-                assertEquals(0, run("mount", "-o", "remount,size=64m", mount.toString()));
+                assertEquals(0, FaultPeers.run("mount", "-o", "remount,size=64m", mount.toString()));
                 int resumed = 0;
                 for (int i = 0; i < 20; i++) {
                     HttpResponse<String> r = post(http, node, next);
@@ -86,7 +85,7 @@ class DiskFullTest {
                 assertEquals(0, lost);
             }
         } finally {
-            run("umount", mount.toString());
+            FaultPeers.run("umount", mount.toString());
             Files.deleteIfExists(mount);
         }
     }
@@ -104,14 +103,4 @@ class DiskFullTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static int run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return -1;
-        }
-        if (p.exitValue() != 0) System.out.println(String.join(" ", cmd) + ": " + out.strip());
-        return p.exitValue();
-    }
 }
