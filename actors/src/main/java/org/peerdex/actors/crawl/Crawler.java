@@ -91,9 +91,11 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private String indexerPaused;
     /** Why this crawler's own writes (frontier, record) fail, or null; its unhandled pages wait in {@link #deferred}. */
     private String writesFailed;
-    /** The profile's start URLs until the frontier has admitted them (a full disk can delay that). */
-    private final List<Frontier.Candidate> startUrls = new ArrayList<>();
+    /** Start and sitemap URLs until the frontier has admitted them (a full disk can delay that). */
+    private final List<Frontier.Candidate> waitingUrls = new ArrayList<>();
     private final java.util.ArrayDeque<PageDone> deferred = new java.util.ArrayDeque<>();
+    /** Redirect targets this crawl claimed for a page whose later writes failed; the page's retry keeps them. */
+    private final java.util.Set<String> claimedRedirects = new java.util.HashSet<>();
 
     /** The crawl's scope, then the crawler-scope blacklist (PeerStorage.blacklist()). */
     private Optional<String> reject(String url, int depth) {
@@ -130,9 +132,9 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         boolean resumed = frontier.admitted() > 0;
         if (resumed) recountIndexed();
-        for (String u : profile.urls()) startUrls.add(new Frontier.Candidate(u, 0));
+        for (String u : profile.urls()) waitingUrls.add(new Frontier.Candidate(u, 0));
         try {
-            offerStartUrls();
+            offerWaitingUrls();
         } catch (RuntimeException e) {
             // a full disk at the very start: the crawl exists and waits, paused, until the start URLs can be written
             writesFailed(e);
@@ -260,7 +262,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     /** Retries the pages whose frontier writes failed, oldest first, and the crawl record; resumes if all succeed. */
     private void retryDeferred() {
         try {
-            offerStartUrls();
+            offerWaitingUrls();
             while (!deferred.isEmpty()) {
                 handle(deferred.peek());
                 deferred.poll();
@@ -275,11 +277,11 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         manager.tell(new CrawlManager.ProgressUpdate(progress()));
     }
 
-    /** Admits the start URLs into the frontier once; they stay pending while the write fails. */
-    private void offerStartUrls() {
-        if (startUrls.isEmpty()) return;
-        frontier.offer(startUrls, profile.maxPages(), profile.maxPagesPerHost());
-        startUrls.clear();
+    /** Admits the start (and sitemap) URLs into the frontier once; they stay pending while the write fails. */
+    private void offerWaitingUrls() {
+        if (waitingUrls.isEmpty()) return;
+        frontier.offer(waitingUrls, profile.maxPages(), profile.maxPagesPerHost());
+        waitingUrls.clear();
     }
 
     private void resumed() {
@@ -309,11 +311,15 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private void handle(PageDone m) {
         PageOutcome out = m.outcome();
         if (out instanceof PageOutcome.Fetched f) {
-            if (!f.url().equals(m.entry().url()) && !frontier.claim(f.url())) {
+            boolean redirected = !f.url().equals(m.entry().url());
+            if (redirected && !claimedRedirects.contains(f.url()) && !frontier.claim(f.url())) {
                 out = new PageOutcome.Skipped("redirect-seen", f.status(), "redirected to " + f.url()
                         + ", which this crawl reaches under its own entry", f.redirects());
             } else {
+                // a claim written before a failed link write stays this page's when the page is retried
+                if (redirected) claimedRedirects.add(f.url());
                 admitLinks(m.entry(), f);
+                if (redirected) claimedRedirects.remove(f.url());
             }
             // counted after the writes above: a page retried after a failed write counts once
             fetchMs += f.fetchMs();
@@ -365,8 +371,15 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             else candidates.add(new Frontier.Candidate(n.get(), 1));
         }
         if (!candidates.isEmpty()) {
-            frontier.offer(candidates, profile.maxPages(), profile.maxPagesPerHost());
             ctx.getLog().info("crawl {}: {} URLs from the sitemaps of {}", record.id(), candidates.size(), m.site());
+            // admitted like the start URLs: while the frontier cannot be written they wait, and the crawl pauses
+            waitingUrls.addAll(candidates);
+            try {
+                offerWaitingUrls();
+            } catch (RuntimeException e) {
+                writesFailed(e);
+                return this;
+            }
         }
         return fill();
     }

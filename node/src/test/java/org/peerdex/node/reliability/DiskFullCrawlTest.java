@@ -83,6 +83,7 @@ class DiskFullCrawlTest {
                 assertEquals("finished", done.path("state").asText(), done.toString());
                 assertFalse(done.path("paused").asBoolean(), done.toString());
                 assertEquals(PAGES, node.context().storage().metadata().count(), "every page indexed: " + done);
+                assertEquals(PAGES, done.path("indexed").asLong(), "every page counted once: " + done);
                 System.out.printf("disk full while crawling: paused after %d of %d pages indexed (%d in the store),"
                         + " %d requests while paused; after the remount: %s%n", indexedAtPause, PAGES, inStore.size(),
                         requestsWhilePaused, done);
@@ -92,7 +93,12 @@ class DiskFullCrawlTest {
                 for (int n = 0; n < PAGES; n++) if (FaultPeers.hits(again.baseUrl(), FaultPeers.pageWord(n)) != 1) lost++;
                 System.out.printf("disk full while crawling: after restart %d of %d pages searchable%n", PAGES - lost, PAGES);
                 assertEquals(0, lost, "pages lost");
-                for (int n = 0; n < PAGES; n++) assertTrue(site.count("/g" + n) >= 1);
+                int refetched = 0;
+                for (int n = 0; n < PAGES; n++) {
+                    assertTrue(site.count("/g" + n) >= 1);
+                    if (site.count("/g" + n) > 1) refetched++;
+                }
+                System.out.printf("disk full while crawling: %d pages fetched more than once%n", refetched);
             }
         } finally {
             root.detachAppender(logged);
@@ -101,5 +107,58 @@ class DiskFullCrawlTest {
         }
     }
 
+    /**
+     * A crawl started while the disk is already full either is refused with 507 and a clear error (its record
+     * could not be written) or starts paused (the record was written, its start URLs were not); either way it
+     * runs to the end once space returns, and the peer is not left with a crawl that neither runs nor ends.
+     */
+    @Test
+    void aCrawlStartedOnAFullDiskIsRefusedOrWaitsPausedAndRunsWhenSpaceReturns() throws Exception {
+        Path mount = Files.createTempDirectory("peerdex-diskfull-start");
+        Assumptions.assumeTrue(FaultPeers.run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
+                "cannot mount a tmpfs (needs root): disk-full start test skipped");
+        int pages = 20;
+        try (TestSite site = FaultPeers.site(pages, 200);
+             PeerNode node = PeerNode.start(FaultPeers.config(mount.resolve("data"), Map.of()))) {
+            String base = node.baseUrl();
+            Path ballast = mount.resolve("ballast");
+            try (var out = Files.newOutputStream(ballast)) {
+                byte[] block = new byte[64 * 1024];
+                while (true) out.write(block);
+            } catch (java.io.IOException full) {
+                // the filesystem is full now
+            }
+            String start = "{\"url\": \"" + site.url("/g0") + "\", \"depth\": 1000, \"minDelayMs\": 0, \"maxPages\": "
+                    + pages + "}";
+            FaultPeers.Reply started = FaultPeers.post(base + "/api/crawl", start);
+            String path;
+            if (started.status() == 507) {
+                path = "refused";
+                assertTrue(started.json().path("error").asText().contains("disk is full"), started.json().toString());
+                Files.delete(ballast);
+                started = FaultPeers.post(base + "/api/crawl", start);
+                assertEquals(200, started.status(), started.json().toString());
+            } else {
+                assertEquals(200, started.status(), started.json().toString());
+                String id = started.json().get("id").asText();
+                path = FaultPeers.get(base + "/api/crawl/" + id).json().path("paused").asBoolean()
+                        ? "paused at once" : "started, paused on a later write";
+                JsonNode p = FaultPeers.awaitCrawl(base, id, Duration.ofSeconds(60),
+                        x -> x.path("paused").asBoolean() || !x.path("state").asText().equals("running"));
+                assertEquals("running", p.path("state").asText(), "a full disk pauses the crawl: " + p);
+                assertTrue(p.path("error").asText().contains("disk is full"), p.toString());
+                Files.delete(ballast);
+            }
+            String id = started.json().get("id").asText();
+            JsonNode done = FaultPeers.awaitCrawl(base, id, Duration.ofSeconds(120),
+                    p -> !p.path("state").asText().equals("running"));
+            assertEquals("finished", done.path("state").asText(), done.toString());
+            assertEquals(pages, done.path("indexed").asLong(), done.toString());
+            System.out.printf("crawl started on a full disk: %s, then %s after space returned%n", path, done.path("state"));
+        } finally {
+            if (FaultPeers.run("umount", mount.toString()) != 0) FaultPeers.run("umount", "-l", mount.toString());
+            mount.toFile().delete();
+        }
+    }
 
 }

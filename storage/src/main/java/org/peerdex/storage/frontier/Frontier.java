@@ -93,6 +93,10 @@ public final class Frontier {
     public synchronized List<Offer> offer(List<Candidate> candidates, long maxPages, long maxPerHost) {
         List<Offer> out = new ArrayList<>(candidates.size());
         KeyValueStore.Batch batch = store.newBatch();
+        // the counters move only once the batch is written: a failed write (a full disk) admits nothing, and the
+        // same candidates offered again later get the same places in the crawl's budget
+        long seq = nextSeq;
+        long admittedAfter = admitted;
         Map<String, Long> touchedHosts = new HashMap<>();
         Map<String, Boolean> inBatch = new HashMap<>();
         for (Candidate c : candidates) {
@@ -101,30 +105,32 @@ public final class Frontier {
                 out.add(Offer.SEEN);
                 continue;
             }
-            if (maxPages > 0 && admitted >= maxPages) {
+            if (maxPages > 0 && admittedAfter >= maxPages) {
                 out.add(Offer.CRAWL_FULL);
                 continue;
             }
             String host = h.hostHash();
-            long hc = hostCount(host);
+            long hc = touchedHosts.containsKey(host) ? touchedHosts.get(host) : hostCount(host);
             if (maxPerHost > 0 && hc >= maxPerHost) {
                 out.add(Offer.HOST_FULL);
                 continue;
             }
-            long seq = nextSeq++;
-            admitted++;
-            queued++;
-            hostCounts.put(host, hc + 1);
             touchedHosts.put(host, hc + 1);
             inBatch.put(h.value(), true);
             batch.put(key('q', seqBytes(seq)), Cbor.write(new Entry(seq, c.url(), c.depth())));
             batch.put(seenKey(h), ByteBuffer.allocate(9).put(QUEUED).putLong(seq).array());
+            seq++;
+            admittedAfter++;
             out.add(Offer.ADDED);
         }
         if (!touchedHosts.isEmpty()) {
             touchedHosts.forEach((host, n) -> batch.put(hostKey(host), seqBytes(n)));
-            batch.put(key('n'), ByteBuffer.allocate(16).putLong(nextSeq).putLong(admitted).array());
+            batch.put(key('n'), ByteBuffer.allocate(16).putLong(seq).putLong(admittedAfter).array());
             store.write(batch, false);
+            queued += admittedAfter - admitted;
+            nextSeq = seq;
+            admitted = admittedAfter;
+            hostCounts.putAll(touchedHosts);
         }
         return out;
     }
@@ -153,14 +159,17 @@ public final class Frontier {
     public synchronized void markDone(Collection<Entry> entries) {
         if (entries.isEmpty()) return;
         KeyValueStore.Batch batch = store.newBatch();
+        long leaving = 0;
         for (Entry e : entries) {
             UrlHash h = UrlHash.ofNormalized(e.url());
             byte[] qk = key('q', seqBytes(e.seq()));
-            if (store.get(qk).isPresent()) queued--;
+            if (store.get(qk).isPresent()) leaving++;
             batch.delete(qk);
             batch.put(seenKey(h), ByteBuffer.allocate(9).put(DONE).putLong(e.seq()).array());
         }
         store.write(batch, false);
+        // counted once written: a failed write leaves the entries queued, and the retry counts them then
+        queued -= leaving;
     }
 
     public boolean isDone(String url) {
