@@ -72,6 +72,7 @@ public final class DhtStats {
         handoff.put("deletedAfterAck", deletedAfterHandoff.get());
         Map<String, Object> repair = new LinkedHashMap<>();
         repair.put("rounds", repairRounds.get());
+        repair.put("skipped", rebalancesSkipped.get());
         repair.put("rangesDiffering", repairRangesDiffering.get());
         repair.put("repairedPostings", repairedPostings.get());
         repair.put("repairedMetadata", repairedMetadata.get());

@@ -103,7 +103,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
 
     private record DigestAnswered(ShardOwner.DigestReply reply) implements Command, LocalOnly {}
 
-    private record Rebalanced(Plan plan, Throwable error, Mode mode) implements Command, LocalOnly {}
+    /** A plan made; {@code ringsCovered} of {@link #ringsSincePlan} were among its bases. */
+    private record Rebalanced(Plan plan, Throwable error, Mode mode, int ringsCovered) implements Command, LocalOnly {}
 
     private record Loaded(List<Outbox.Entry> entries) implements Command, LocalOnly {}
 
@@ -168,6 +169,16 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private Mode againMode = Mode.DELTA;
     /** The ring of the last rebalance whose plan went out (null before the first: that one is full). */
     private Ring lastPlanned;
+    /**
+     * Rings this peer's view passed through since {@link #lastPlanned}, oldest first. A ring that comes and goes
+     * within one debounce (two holders down and back within rebalance-delay) is not the ring a DELTA plans for,
+     * but writes made under it went to its substitute holders; the holders that were missing from it must be
+     * offered digests even when the ring is back as it was (ChurnTest, writes while holders are down).
+     */
+    private final List<Ring> ringsSincePlan = new ArrayList<>();
+    private static final int MAX_RINGS_SINCE_PLAN = 16;
+    /** More rings than that since the last plan: the next DELTA offers digests to every co-holder. */
+    private boolean ringsOverflowed;
     private long nextGroup = 1;
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
@@ -282,7 +293,13 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 }
             }
         }
-        if (ringChanged) timers.startSingleTimer("rebalance", RingChanged.INSTANCE, settings.rebalanceDelay());
+        if (ringChanged) {
+            if (lastPlanned != null) {
+                if (ringsSincePlan.size() < MAX_RINGS_SINCE_PLAN) ringsSincePlan.add(view.ring());
+                else ringsOverflowed = true;
+            }
+            timers.startSingleTimer("rebalance", RingChanged.INSTANCE, settings.rebalanceDelay());
+        }
         return this;
     }
 
@@ -472,15 +489,26 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }
         Ring ring = view.ring();
         Mode mode = requested == Mode.DELTA && lastPlanned == null ? Mode.FULL : requested;
-        Ring base = mode == Mode.DELTA ? lastPlanned : null;
-        if (base != null && neighbourhood(self, base, placement.redundancy()).equals(
-                neighbourhood(self, ring, placement.redundancy()))) {
+        // DELTA: the ring of the last plan and every ring seen since (holders absent from any of them are offered
+        // digests); none after an overflow, so that every co-holder is
+        List<Ring> bases = new ArrayList<>();
+        if (mode == Mode.DELTA && !ringsOverflowed) {
+            bases.add(lastPlanned);
+            bases.addAll(ringsSincePlan);
+        }
+        int covered = ringsSincePlan.size();
+        boolean overflowed = ringsOverflowed;
+        List<PeerId> around = neighbourhood(self, ring, placement.redundancy());
+        if (mode == Mode.DELTA && !overflowed
+                && bases.stream().allMatch(b -> neighbourhood(self, b, placement.redundancy()).equals(around))) {
             stats.rebalancesSkipped.incrementAndGet();
+            ringsSincePlan.subList(0, covered).clear();
             return this;
         }
         rebalancing = true;
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring, base, mode), blocking),
-                (plan, e) -> new Rebalanced(plan, e, mode));
+        List<Ring> planBases = List.copyOf(bases);
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring, planBases, mode), blocking),
+                (plan, e) -> new Rebalanced(plan, e, mode, overflowed ? -1 : covered));
         return this;
     }
 
@@ -498,15 +526,22 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
 
     /** A full plan: digests of everything to every holder. */
     Plan plan(Ring ring) {
-        return plan(ring, null, Mode.FULL);
+        return plan(ring, List.of(), Mode.FULL);
+    }
+
+    /** Whether {@code h} held {@code position} in every one of the base rings (then it needs no digest of it). */
+    private boolean heldInAll(PeerId h, long position, List<Ring> bases) {
+        if (bases.isEmpty()) return false;
+        for (Ring b : bases) if (!placement.holds(h, position, b)) return false;
+        return true;
     }
 
     /**
      * Scans the index and the metadata: what to hand off, which digests to offer (see {@link Mode}). With a
-     * {@code base} ring (DELTA: the ring of the last DELTA or FULL rebalance) digests go only to holders that were
-     * not holders in the base ring. Runs on the blocking pool.
+     * {@code bases} (DELTA: the ring of the last DELTA or FULL rebalance and every ring seen since) digests go only
+     * to holders that were not holders in one of the bases. Runs on the blocking pool.
      */
-    Plan plan(Ring ring, Ring base, Mode mode) {
+    Plan plan(Ring ring, List<Ring> bases, Mode mode) {
         Map<PeerId, Digests> digests = new HashMap<>();
         Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
         List<Posting> handoffPostings = new ArrayList<>();
@@ -533,7 +568,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 int bucket = Digests.bucketOf(position);
                 long hash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
                 for (PeerId h : holders) {
-                    if (h.equals(self) || (base != null && placement.holds(h, position, base))) continue;
+                    if (h.equals(self) || heldInAll(h, position, bases)) continue;
                     digests.computeIfAbsent(h, k -> new Digests()).add('p', origin, bucket, hash);
                 }
             } else {
@@ -565,7 +600,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             if (!held && mode != Mode.FULL) return;
             PeerId origin = scan.origin(md.holder());
             for (PeerId h : holders) {
-                if (h.equals(self) || (base != null && placement.holds(h, md.urlHash().position(), base))) continue;
+                if (h.equals(self) || heldInAll(h, md.urlHash().position(), bases)) continue;
                 digests.computeIfAbsent(h, k -> new Digests()).addMetadata(origin, md.urlHash());
             }
         });
@@ -582,7 +617,16 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             ctx.getLog().warn("rebalance failed: {}", m.error().toString());
         } else if (view != null && view.ring().members().equals(m.plan().ring().members())) {
             Plan plan = m.plan();
-            if (m.mode() != Mode.HELD) lastPlanned = plan.ring();
+            if (m.mode() != Mode.HELD) {
+                lastPlanned = plan.ring();
+                // the rings this plan covered are done; rings seen while it was made wait for the next one
+                if (m.ringsCovered() < 0) {
+                    ringsSincePlan.clear();
+                    ringsOverflowed = false;
+                } else {
+                    ringsSincePlan.subList(0, Math.min(m.ringsCovered(), ringsSincePlan.size())).clear();
+                }
+            }
             plan.digests().forEach((target, ds) -> view.owner(target).ifPresent(owner -> {
                 for (int i = 0; i < ds.size(); i += settings.maxDigestsPerMessage()) {
                     long ex = ids.incrementAndGet();

@@ -40,6 +40,7 @@ import org.peerdex.storage.rwi.Posting;
  * the ring: timeouts), right after the ring change (hand-off: new holders have no copies yet), and after the two
  * restart on their data directories; then every posting is on all R holders of the current ring again (counted
  * by reading every peer's LevelDB). A hand-off delay of 3 s makes the window where new holders are empty wide.
+ * A last test indexes while two holders are down and checks that the restarted holders get those postings.
  * Rounds: {@code -Dpeerdex.churn.rounds=N} (default 2), figures on stdout (docs/reliability.md, "Churn").
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -147,6 +148,76 @@ class ChurnTest {
         assertTrue(copies[1] >= 3, "every posting has R copies");
     }
 
+    /**
+     * Writes while holders are down: 2 of the 3 holders of a partition are killed, and after the ring has dropped
+     * them 30 new documents are indexed at a live peer, so their postings of that partition go to substitutes.
+     * Every new document is found from every live peer then, and from every peer (the restarted ones too) right
+     * after the two restart on their old data (which lacks the new documents); then every posting, old and new, is
+     * on all R holders of the ring again.
+     */
+    @org.junit.jupiter.api.Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void documentsIndexedWhileRMinusOneHoldersAreDownAreFoundEverywhereAndGetRCopiesAfterTheirRestart() {
+        List<IndexedDocument> fresh = TestCorpus.documents(1000, 30, 77);
+        Ring ring = TestNetwork.view(net.peers.get(0)).ring();
+        Posting first = fresh.get(0).postings().get(0);
+        List<PeerId> holders = new ArrayList<>(TestNetwork.PLACEMENT.holders(first.word(), first.url(), ring));
+        List<String> victims = new ArrayList<>();
+        for (PeerId id : holders.subList(0, 2)) {
+            TestNetwork.Peer p = byId(id);
+            victims.add(p.name());
+            net.kill(p);
+        }
+        TestNetwork.await(Duration.ofSeconds(30), "the dead out of every ring",
+                () -> net.peers.stream().allMatch(p -> ringSize(p) == 3));
+        TestNetwork.Peer writer = net.peers.stream().filter(p -> !victims.contains(p.name())).findFirst().orElseThrow();
+        TestCorpus.index(writer, fresh);
+        docs.addAll(fresh);
+        List<List<String>> queries = new ArrayList<>(List.of(List.of("linux"), List.of("kernel")));
+        for (int i = 0; i < fresh.size(); i += 3) queries.add(List.of("unique" + (1000 + i)));
+        // the substitutes hold the new postings once the writer's replicator has sent them
+        TestNetwork.await(Duration.ofSeconds(30), "the new documents found from the live peers",
+                () -> missingFresh(fresh, queries).lost == 0);
+        Tally whileDown = missingFresh(fresh, queries);
+        for (String v : victims) net.start(v, true, ids.get(v), CHURN);
+        net.awaitConverged(Duration.ofSeconds(60));
+        Tally restarted = missingFresh(fresh, queries);
+        TestNetwork.await(Duration.ofSeconds(60), "R copies of every posting, old and new, after the restart",
+                this::everyPostingOnAllHolders, () -> missingCopies(fresh));
+        int[] copies = copies();
+        figures.add(String.format("churn writes while down: killed=%s, %d documents indexed at %s | searches=%d lost:"
+                        + " while down=%d after restart=%d | postings=%d copies min=%d max=%d on holders all",
+                victims, fresh.size(), writer.name(), whileDown.searches + restarted.searches, whileDown.lost,
+                restarted.lost, copies[0], copies[1], copies[2]));
+        System.out.println(figures.get(figures.size() - 1));
+        assertEquals(0, restarted.lost, "new documents lost right after the restart" + restarted.detail);
+        assertTrue(copies[1] >= 3, "every posting has R copies");
+    }
+
+    /** Searches the queries from every live peer; counts new documents that match a query and are not found. */
+    private Tally missingFresh(List<IndexedDocument> fresh, List<List<String>> queries) {
+        Tally t = new Tally();
+        for (TestNetwork.Peer p : net.peers) {
+            for (List<String> q : queries) {
+                Set<UrlHash> missing = new HashSet<>();
+                for (IndexedDocument d : fresh) {
+                    if (q.stream().allMatch(w -> d.postings().stream().anyMatch(x -> x.word().equals(WordHash.of(w))))) {
+                        missing.add(d.metadata().urlHash());
+                    }
+                }
+                RemoteSearch.Finished f = search(p, q, true);
+                missing.removeAll(urls(f));
+                t.searches++;
+                t.lost += missing.size();
+                if (!missing.isEmpty()) {
+                    t.detail.append(String.format("%n  %s lost %d of %s (complete=%s, timeouts=%d, asked=%d)",
+                            p.name(), missing.size(), q, f.complete(), f.cost().timeouts(), f.cost().peersAsked()));
+                }
+            }
+        }
+        return t;
+    }
+
     /** Searches every query from every live peer; counts recorded results not found. */
     private Tally searchEverywhere(boolean handoff) {
         Tally t = new Tally();
@@ -233,6 +304,29 @@ class ChurnTest {
             }
         }
         return true;
+    }
+
+    /** Which holders of the current ring lack which postings (for a failure message). */
+    private String missingCopies(List<IndexedDocument> fresh) {
+        PeerView v = TestNetwork.view(net.peers.get(0));
+        if (v == null) return " (no view)";
+        Set<UrlHash> freshUrls = new HashSet<>();
+        for (IndexedDocument d : fresh) freshUrls.add(d.metadata().urlHash());
+        Map<String, int[]> byHolder = new java.util.TreeMap<>();
+        for (IndexedDocument d : docs) {
+            for (Posting p : d.postings()) {
+                for (PeerId h : TestNetwork.PLACEMENT.holders(p.word(), p.url(), v.ring())) {
+                    if (!has(byId(h), p)) byHolder.computeIfAbsent(byId(h).name(), k -> new int[2])[freshUrls.contains(p.url()) ? 1 : 0]++;
+                }
+            }
+        }
+        StringBuilder b = new StringBuilder(" ring=" + v.ring().size() + "; missing (old, new) by holder:");
+        byHolder.forEach((n, c) -> b.append(' ').append(n).append('=').append(c[0]).append('/').append(c[1]));
+        for (TestNetwork.Peer p : net.peers) {
+            b.append("\n  ").append(p.name()).append(' ').append(p.dht().stats().snapshot()).append(' ')
+                    .append(TestNetwork.progress(p));
+        }
+        return b.toString();
     }
 
     /** Postings of the corpus, and the least and most copies any of them has over all peers' storage. */

@@ -19,9 +19,14 @@ final class TestCorpus {
     private TestCorpus() {}
 
     static List<IndexedDocument> documents(int n, long seed) {
+        return documents(0, n, seed);
+    }
+
+    /** Documents {@code first} to {@code first + n - 1}: their URLs and "unique" words are theirs alone. */
+    static List<IndexedDocument> documents(int first, int n, long seed) {
         Random r = new Random(seed);
         List<IndexedDocument> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
+        for (int i = first; i < first + n; i++) {
             String url = "http://site" + (i % 7) + ".test/page-" + i + ".html";
             StringBuilder body = new StringBuilder();
             int len = 30 + r.nextInt(60);
