@@ -280,7 +280,23 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
 
     private Behavior<Command> onView(ViewChanged m) {
         boolean ringChanged = view == null || !view.ring().members().equals(m.view().ring().members());
+        // a peer that is back as a new incarnation under its old id (a restart faster than the cluster dropped it)
+        // may have lost its data: for the next rebalance it counts as a holder that was away. Only co-holders matter,
+        // and they are all in the ring neighbourhood, so only that is compared.
+        Ring restartedAway = null;
+        if (view != null && lastPlanned != null && view.peers() != m.view().peers()) {
+            for (PeerId id : neighbourhood(self, m.view().ring(), placement.redundancy())) {
+                PeerInfo before = view.peers().get(id);
+                PeerInfo now = m.view().peers().get(id);
+                if (before == null || now == null || id.equals(self) || before.shardOwner().equals(now.shardOwner())) continue;
+                restartedAway = (restartedAway == null ? m.view().ring() : restartedAway).without(id);
+            }
+        }
         view = m.view();
+        if (lastPlanned != null) {
+            if (ringChanged) rememberRing(view.ring());
+            if (restartedAway != null) rememberRing(restartedAway);
+        }
         stats.ringSize = view.ring().size();
         // batches for peers that left the ring are dropped: the rebalance re-plans their content for the new holders
         for (Pending p : new ArrayList<>(pending.values())) {
@@ -293,14 +309,15 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 }
             }
         }
-        if (ringChanged) {
-            if (lastPlanned != null) {
-                if (ringsSincePlan.size() < MAX_RINGS_SINCE_PLAN) ringsSincePlan.add(view.ring());
-                else ringsOverflowed = true;
-            }
+        if (ringChanged || restartedAway != null) {
             timers.startSingleTimer("rebalance", RingChanged.INSTANCE, settings.rebalanceDelay());
         }
         return this;
+    }
+
+    private void rememberRing(Ring ring) {
+        if (ringsSincePlan.size() < MAX_RINGS_SINCE_PLAN) ringsSincePlan.add(ring);
+        else ringsOverflowed = true;
     }
 
     private Behavior<Command> onReplicate(Replicate m) {

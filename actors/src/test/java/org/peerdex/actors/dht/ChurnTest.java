@@ -194,6 +194,32 @@ class ChurnTest {
         assertTrue(copies[1] >= 3, "every posting has R copies");
     }
 
+    /**
+     * A holder loses its disk: it is killed, its data directory deleted, and it starts again at once with its old
+     * peer id and an empty store, before the cluster has dropped its old incarnation (so the ring may never change).
+     * Its co-holders must notice the new incarnation and give it back its share: every posting on all R holders.
+     */
+    @org.junit.jupiter.api.Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void aHolderThatLostItsDataDirectoryGetsItsShareBackWhenItRejoins() throws Exception {
+        TestNetwork.Peer victim = net.peers.get(net.peers.size() - 1);
+        String name = victim.name();
+        long held = victim.storage().stats().postings();
+        net.kill(victim);
+        net.wipe(name);
+        long t0 = System.nanoTime();
+        TestNetwork.Peer back = net.start(name, true, ids.get(name), CHURN);
+        net.awaitConverged(Duration.ofSeconds(60));
+        TestNetwork.await(Duration.ofSeconds(60), "R copies of every posting after " + name + " lost its data",
+                this::everyPostingOnAllHolders, () -> missingCopies(List.of()));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        figures.add(String.format("churn disk lost: %s held %d postings, restarted empty with its id; all R copies"
+                + " again %d ms after the restart, %d postings back on it", name, held, ms,
+                back.storage().stats().postings()));
+        System.out.println(figures.get(figures.size() - 1));
+        assertTrue(back.storage().stats().postings() > 0, "the restarted holder got its share back");
+    }
+
     /** Searches the queries from every live peer; counts new documents that match a query and are not found. */
     private Tally missingFresh(List<IndexedDocument> fresh, List<List<String>> queries) {
         Tally t = new Tally();

@@ -154,6 +154,13 @@ final class TestNetwork implements AutoCloseable {
         throw new AssertionError("timed out waiting for " + what + state.get());
     }
 
+    /** Deletes a stopped peer's data directory (a disk lost with the peer). */
+    void wipe(String name) throws IOException {
+        try (var files = Files.walk(root.resolve(name))) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+
     /** Stops a peer hard: its ActorSystem terminates without leaving the cluster (as a crash would look). */
     void kill(Peer p) {
         p.system().terminate();

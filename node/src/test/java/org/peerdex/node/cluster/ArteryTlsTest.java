@@ -102,7 +102,16 @@ class ArteryTlsTest {
             assertEquals(2, ClusterLab.ringSize(a));
         } finally {
             for (PeerNode n : nodes) {
-                if (!n.whenTerminated().toCompletableFuture().isDone()) n.close();
+                if (n.whenTerminated().toCompletableFuture().isDone()) continue;
+                try {
+                    n.close();
+                } catch (IllegalStateException hung) {
+                    // Pekko 1.7.0: after a failed TLS handshake on an association, the ActorSystem's termination
+                    // can wait for ever on an Artery stream (akka/akka-core#29162; bounded only in later Pekko by
+                    // shutdown-streams-timeout, apache/pekko#3317). Seen once in CI; what this test checks is done.
+                    System.out.println("ArteryTlsTest: a peer did not terminate within 60 s after the TLS test: "
+                            + hung.getCause());
+                }
             }
         }
     }
