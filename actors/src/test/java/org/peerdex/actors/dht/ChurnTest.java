@@ -40,7 +40,8 @@ import org.peerdex.storage.rwi.Posting;
  * the ring: timeouts), right after the ring change (hand-off: new holders have no copies yet), and after the two
  * restart on their data directories; then every posting is on all R holders of the current ring again (counted
  * by reading every peer's LevelDB). A hand-off delay of 3 s makes the window where new holders are empty wide.
- * A last test indexes while two holders are down and checks that the restarted holders get those postings.
+ * Two more tests: indexing while two holders are down (the restarted holders must get those postings), and a
+ * holder that lost its data directory rejoining under its old id (it must get its share back).
  * Rounds: {@code -Dpeerdex.churn.rounds=N} (default 2), figures on stdout (docs/reliability.md, "Churn").
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
