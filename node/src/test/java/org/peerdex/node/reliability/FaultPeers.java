@@ -189,15 +189,8 @@ final class FaultPeers {
         return site;
     }
 
-    /** Runs a command (mount, umount) and returns its exit status, -1 after 30 s; its output is printed on failure. */
+    /** Runs a command (mount, umount) and returns its exit status, -1 after 30 s (see {@link SmallDisk#run}). */
     static int run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return -1;
-        }
-        if (p.exitValue() != 0) System.out.println(String.join(" ", cmd) + ": " + out.strip());
-        return p.exitValue();
+        return org.peerdex.storage.testing.SmallDisk.run(cmd);
     }
 }

@@ -59,7 +59,8 @@ public final class SmallDisk implements AutoCloseable {
         Files.deleteIfExists(mount);
     }
 
-    private static int run(String... cmd) throws Exception {
+    /** Runs a command (mount, umount) and returns its exit status, -1 after 30 s; its output is printed on failure. */
+    public static int run(String... cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
