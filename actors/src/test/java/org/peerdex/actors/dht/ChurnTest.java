@@ -91,7 +91,7 @@ class ChurnTest {
             for (List<String> q : QUERIES) {
                 RemoteSearch.Finished f = search(p, q, true);
                 Set<UrlHash> found = urls(f);
-                Set<UrlHash> missing = new HashSet<>(expected(q));
+                Set<UrlHash> missing = new HashSet<>(expected(docs, q));
                 missing.removeAll(found);
                 assertEquals(Set.of(), missing, p.name() + " finds every document of " + q + " " + f.cost());
                 mine.put(q, found);
@@ -223,35 +223,24 @@ class ChurnTest {
 
     /** Searches the queries from every live peer; counts new documents that match a query and are not found. */
     private Tally missingFresh(List<IndexedDocument> fresh, List<List<String>> queries) {
-        Tally t = new Tally();
-        for (TestNetwork.Peer p : net.peers) {
-            for (List<String> q : queries) {
-                Set<UrlHash> missing = new HashSet<>();
-                for (IndexedDocument d : fresh) {
-                    if (q.stream().allMatch(w -> d.postings().stream().anyMatch(x -> x.word().equals(WordHash.of(w))))) {
-                        missing.add(d.metadata().urlHash());
-                    }
-                }
-                RemoteSearch.Finished f = search(p, q, true);
-                missing.removeAll(urls(f));
-                t.searches++;
-                t.lost += missing.size();
-                if (!missing.isEmpty()) {
-                    t.detail.append(String.format("%n  %s lost %d of %s (complete=%s, timeouts=%d, asked=%d)",
-                            p.name(), missing.size(), q, f.complete(), f.cost().timeouts(), f.cost().peersAsked()));
-                }
-            }
-        }
-        return t;
+        Map<List<String>, Set<UrlHash>> wanted = new HashMap<>();
+        for (List<String> q : queries) wanted.put(q, expected(fresh, q));
+        return searchEverywhere(queries, true, (peer, q) -> wanted.get(q));
     }
 
     /** Searches every query from every live peer; counts recorded results not found. */
     private Tally searchEverywhere(boolean handoff) {
+        return searchEverywhere(QUERIES, handoff, (peer, q) -> recorded.get(peer.name()).get(q));
+    }
+
+    /** Searches each query from every live peer; counts the results it should find (by peer and query) that it did not. */
+    private Tally searchEverywhere(List<List<String>> queries, boolean handoff,
+                                   java.util.function.BiFunction<TestNetwork.Peer, List<String>, Set<UrlHash>> expected) {
         Tally t = new Tally();
         for (TestNetwork.Peer p : net.peers) {
-            for (List<String> q : QUERIES) {
+            for (List<String> q : queries) {
                 RemoteSearch.Finished f = search(p, q, handoff);
-                Set<UrlHash> missing = new HashSet<>(recorded.get(p.name()).get(q));
+                Set<UrlHash> missing = new HashSet<>(expected.apply(p, q));
                 missing.removeAll(urls(f));
                 t.searches++;
                 t.lost += missing.size();
@@ -297,9 +286,10 @@ class ChurnTest {
         return out;
     }
 
-    private Set<UrlHash> expected(List<String> words) {
+    /** The documents among {@code among} that hold every one of the words. */
+    private static Set<UrlHash> expected(List<IndexedDocument> among, List<String> words) {
         Set<UrlHash> out = new HashSet<>();
-        for (IndexedDocument d : docs) {
+        for (IndexedDocument d : among) {
             boolean all = words.stream().allMatch(w -> d.postings().stream().anyMatch(p -> p.word().equals(WordHash.of(w))));
             if (all) out.add(d.metadata().urlHash());
         }

@@ -156,7 +156,11 @@ final class TestNetwork implements AutoCloseable {
 
     /** Deletes a stopped peer's data directory (a disk lost with the peer). */
     void wipe(String name) throws IOException {
-        try (var files = Files.walk(root.resolve(name))) {
+        deleteTree(root.resolve(name));
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
     }
@@ -186,8 +190,6 @@ final class TestNetwork implements AutoCloseable {
             }
             p.storage().close();
         }
-        try (var files = Files.walk(root)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
+        deleteTree(root);
     }
 }

@@ -8,18 +8,17 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.peerdex.actors.crawl.TestSite;
 import org.peerdex.node.PeerNode;
+import org.peerdex.storage.testing.SmallDisk;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -34,14 +33,12 @@ class DiskFullCrawlTest {
 
     @Test
     void aFullDiskPausesTheCrawlWithAClearErrorAndTheCrawlContinuesWhenSpaceReturns() throws Exception {
-        Path mount = Files.createTempDirectory("peerdex-diskfull-crawl");
-        Assumptions.assumeTrue(FaultPeers.run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
-                "cannot mount a tmpfs (needs root): disk-full crawl test skipped");
+        SmallDisk disk = SmallDisk.mount(8);
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         root.addAppender(logged);
-        Path data = mount.resolve("data");
+        Path data = disk.path().resolve("data");
         try (TestSite site = FaultPeers.site(PAGES, 1000)) {
             String id;
             try (PeerNode node = PeerNode.start(FaultPeers.config(data, Map.of()))) {
@@ -77,7 +74,7 @@ class DiskFullCrawlTest {
                         && e.getFormattedMessage().contains("disk is full")), "the log says the crawl paused and why");
 
                 // space returns: the crawl continues by itself and finishes
-                assertEquals(0, FaultPeers.run("mount", "-o", "remount,size=256m", mount.toString()));
+                disk.grow(256);
                 JsonNode done = FaultPeers.awaitCrawl(base, id, Duration.ofSeconds(240),
                         p -> !p.path("state").asText().equals("running"));
                 assertEquals("finished", done.path("state").asText(), done.toString());
@@ -102,8 +99,7 @@ class DiskFullCrawlTest {
             }
         } finally {
             root.detachAppender(logged);
-            if (FaultPeers.run("umount", mount.toString()) != 0) FaultPeers.run("umount", "-l", mount.toString()); // lazily if still busy
-            mount.toFile().delete();
+            disk.close();
         }
     }
 
@@ -114,20 +110,12 @@ class DiskFullCrawlTest {
      */
     @Test
     void aCrawlStartedOnAFullDiskIsRefusedOrWaitsPausedAndRunsWhenSpaceReturns() throws Exception {
-        Path mount = Files.createTempDirectory("peerdex-diskfull-start");
-        Assumptions.assumeTrue(FaultPeers.run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
-                "cannot mount a tmpfs (needs root): disk-full start test skipped");
         int pages = 20;
-        try (TestSite site = FaultPeers.site(pages, 200);
-             PeerNode node = PeerNode.start(FaultPeers.config(mount.resolve("data"), Map.of()))) {
+        try (SmallDisk disk = SmallDisk.mount(8);
+             TestSite site = FaultPeers.site(pages, 200);
+             PeerNode node = PeerNode.start(FaultPeers.config(disk.path().resolve("data"), Map.of()))) {
             String base = node.baseUrl();
-            Path ballast = mount.resolve("ballast");
-            try (var out = Files.newOutputStream(ballast)) {
-                byte[] block = new byte[64 * 1024];
-                while (true) out.write(block);
-            } catch (java.io.IOException full) {
-                // the filesystem is full now
-            }
+            disk.fill();
             String start = "{\"url\": \"" + site.url("/g0") + "\", \"depth\": 1000, \"minDelayMs\": 0, \"maxPages\": "
                     + pages + "}";
             FaultPeers.Reply started = FaultPeers.post(base + "/api/crawl", start);
@@ -135,7 +123,7 @@ class DiskFullCrawlTest {
             if (started.status() == 507) {
                 path = "refused";
                 assertTrue(started.json().path("error").asText().contains("disk is full"), started.json().toString());
-                Files.delete(ballast);
+                disk.free();
                 started = FaultPeers.post(base + "/api/crawl", start);
                 assertEquals(200, started.status(), started.json().toString());
             } else {
@@ -147,7 +135,7 @@ class DiskFullCrawlTest {
                         x -> x.path("paused").asBoolean() || !x.path("state").asText().equals("running"));
                 assertEquals("running", p.path("state").asText(), "a full disk pauses the crawl: " + p);
                 assertTrue(p.path("error").asText().contains("disk is full"), p.toString());
-                Files.delete(ballast);
+                disk.free();
             }
             String id = started.json().get("id").asText();
             JsonNode done = FaultPeers.awaitCrawl(base, id, Duration.ofSeconds(120),
@@ -155,9 +143,6 @@ class DiskFullCrawlTest {
             assertEquals("finished", done.path("state").asText(), done.toString());
             assertEquals(pages, done.path("indexed").asLong(), done.toString());
             System.out.printf("crawl started on a full disk: %s, then %s after space returned%n", path, done.path("state"));
-        } finally {
-            if (FaultPeers.run("umount", mount.toString()) != 0) FaultPeers.run("umount", "-l", mount.toString());
-            mount.toFile().delete();
         }
     }
 

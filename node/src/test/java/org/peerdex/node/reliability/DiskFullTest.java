@@ -9,16 +9,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
+import org.peerdex.storage.testing.SmallDisk;
 
 /**
  * Disk full: the peer's data directory is a tmpfs of 8 MiB the test mounts (root only; skipped otherwise). Indexing
@@ -29,13 +28,10 @@ import org.peerdex.node.http.Json;
 class DiskFullTest {
     @Test
     void aFullDiskGivesAClearErrorLosesNothingAcknowledgedAndIndexingResumesWhenSpaceReturns() throws Exception {
-        Path mount = Files.createTempDirectory("peerdex-diskfull");
-        Assumptions.assumeTrue(FaultPeers.run("mount", "-t", "tmpfs", "-o", "size=8m", "peerdex-diskfull", mount.toString()) == 0,
-                "cannot mount a tmpfs (needs root): disk-full test skipped");
         List<Integer> acknowledged = new ArrayList<>();
         HttpClient http = HttpClient.newHttpClient();
-        try {
-            Path data = mount.resolve("data");
+        try (SmallDisk disk = SmallDisk.mount(8)) {
+            Path data = disk.path().resolve("data");
             String firstError;
             int next = 0;
             try (PeerNode node = start(data)) {
@@ -60,7 +56,7 @@ class DiskFullTest {
                 assertEquals(200, http.send(HttpRequest.newBuilder(URI.create(node.baseUrl()
                         + "/api/search?q=diskfulldoc0")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
                 // space returns: the filesystem grows, and indexing goes on without a restart
-                assertEquals(0, FaultPeers.run("mount", "-o", "remount,size=64m", mount.toString()));
+                disk.grow(64);
                 int resumed = 0;
                 for (int i = 0; i < 20; i++) {
                     HttpResponse<String> r = post(http, node, next);
@@ -84,9 +80,6 @@ class DiskFullTest {
                         acknowledged.size(), lost, firstError);
                 assertEquals(0, lost);
             }
-        } finally {
-            FaultPeers.run("umount", mount.toString());
-            Files.deleteIfExists(mount);
         }
     }
 

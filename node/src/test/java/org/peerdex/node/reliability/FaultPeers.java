@@ -188,9 +188,4 @@ final class FaultPeers {
         });
         return site;
     }
-
-    /** Runs a command (mount, umount) and returns its exit status, -1 after 30 s (see {@link SmallDisk#run}). */
-    static int run(String... cmd) throws Exception {
-        return org.peerdex.storage.testing.SmallDisk.run(cmd);
-    }
 }

@@ -48,6 +48,13 @@ public final class SmallDisk implements AutoCloseable {
         }
     }
 
+    /** Grows the filesystem to {@code mib} MiB (a remount; what is on it stays): the space returns. */
+    public void grow(int mib) throws Exception {
+        if (run("mount", "-o", "remount,size=" + mib + "m", mount.toString()) != 0) {
+            throw new IllegalStateException("cannot grow the tmpfs at " + mount + " to " + mib + " MiB");
+        }
+    }
+
     /** Deletes the ballast: the space returns. */
     public void free() throws IOException {
         Files.deleteIfExists(ballast);
