@@ -29,8 +29,13 @@ public final class Main implements Callable<Integer> {
             description = "cluster (Artery) address (peerdex.cluster.*; default 127.0.0.1:25520)")
     String cluster;
 
+    @Option(names = "--peer", paramLabel = "HOST:PORT",
+            description = "open network: where the peer protocol listens (peerdex.peer.*; selects peerdex.transport = peer)")
+    String peer;
+
     @Option(names = "--seed", paramLabel = "HOST:PORT",
-            description = "a peer to join, repeatable (peerdex.cluster.seeds; none = start a new network)")
+            description = "a peer to join, repeatable (peerdex.peer.seeds in the open network, else peerdex.cluster.seeds; "
+                    + "none = start a new network)")
     List<String> seeds = new ArrayList<>();
 
     @Option(names = "--network", paramLabel = "NAME", description = "network name (peerdex.network; default peerdex)")
@@ -63,9 +68,19 @@ public final class Main implements Callable<Integer> {
             overrides = overrides.withValue("peerdex.cluster.host", ConfigValueFactory.fromAnyRef(hp.host()))
                     .withValue("peerdex.cluster.port", ConfigValueFactory.fromAnyRef(hp.port()));
         }
+        if (peer != null) {
+            if (cluster != null) throw new IllegalArgumentException("--peer (open network) and --cluster (trust domain) exclude each other");
+            HostPort hp = HostPort.parse("--peer", peer);
+            overrides = overrides.withValue("peerdex.peer.host", ConfigValueFactory.fromAnyRef(hp.host()))
+                    .withValue("peerdex.peer.port", ConfigValueFactory.fromAnyRef(hp.port()))
+                    .withValue("peerdex.transport", ConfigValueFactory.fromAnyRef("peer"));
+        } else if (cluster != null) {
+            overrides = overrides.withValue("peerdex.transport", ConfigValueFactory.fromAnyRef("cluster"));
+        }
         if (!seeds.isEmpty()) {
             for (String s : seeds) HostPort.parse("--seed", s);
-            overrides = overrides.withValue("peerdex.cluster.seeds", ConfigValueFactory.fromIterable(seeds));
+            overrides = overrides.withValue("peerdex.cluster.seeds", ConfigValueFactory.fromIterable(seeds))
+                    .withValue("peerdex.peer.seeds", ConfigValueFactory.fromIterable(seeds));
         }
         if (network != null) overrides = overrides.withValue("peerdex.network", ConfigValueFactory.fromAnyRef(network));
         if (networkSecret != null) {

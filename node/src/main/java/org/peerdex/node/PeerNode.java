@@ -42,15 +42,19 @@ public final class PeerNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PeerNode.class);
     private final NodeContext context;
     private final ServerBinding binding;
+    /** the open network's endpoint and membership, or null inside a trust domain (Pekko Cluster) */
+    private final OpenNetwork open;
 
-    private PeerNode(NodeContext context, ServerBinding binding) {
+    private PeerNode(NodeContext context, ServerBinding binding, OpenNetwork open) {
         this.context = context;
         this.binding = binding;
+        this.open = open;
     }
 
     /** Starts a peer from a full config (reference.conf of every module underneath). */
     public static PeerNode start(Config config) {
         config = org.peerdex.node.settings.SettingsBackend.overlay(config); // memory bounds saved in the console
+        if (OpenNetwork.selected(config)) return startOpen(config);
         NodeConfig nc;
         try {
             nc = NodeConfig.from(config);
@@ -125,7 +129,102 @@ public final class PeerNode implements AutoCloseable {
         log.info("peer {} of network '{}' ({} mode) serving http://{}:{}/ cluster {}:{}, data {}", peerId,
                 nc.network(), nc.mode().key(), nc.httpHost(), binding.localAddress().getPort(), nc.clusterHost(),
                 cluster.selfMember().address().port().getOrElse(() -> 0), nc.dataDir().toAbsolutePath());
-        return new PeerNode(context, binding);
+        return new PeerNode(context, binding, null);
+    }
+
+    /**
+     * A peer of the open network: a local ActorSystem (no Pekko Cluster, no Artery port), its identity from the
+     * Ed25519 key in the data directory, and the peer protocol on its own port (docs/security.md).
+     */
+    private static PeerNode startOpen(Config config) {
+        NodeConfig nc;
+        org.peerdex.node.peer.PeerProtocolSettings ps;
+        try {
+            nc = NodeConfig.from(config);
+            ModePolicy.checkNetwork(nc);
+            ps = org.peerdex.node.peer.PeerProtocolSettings.from(config);
+        } catch (RuntimeException e) {
+            throw new StartupException("bad configuration: " + e.getMessage(), e);
+        }
+        org.peerdex.protocol.identity.PeerKeys keys;
+        try {
+            keys = org.peerdex.protocol.identity.PeerKeys.loadOrCreate(nc.dataDir().resolve("peer.key"), ps.workBits());
+        } catch (java.io.IOException e) {
+            throw new StartupException("cannot read or create the peer key in " + nc.dataDir() + ": " + e.getMessage(), e);
+        }
+        PeerStorage storage = openStorage(nc);
+        PeerId peerId = keys.id();
+        Optional<String> stored = storage.setting("peer.id");
+        if (stored.isPresent() && !stored.get().equals(peerId.value())) {
+            log.info("peer id {} replaced by {}, derived from the peer key (open network)", stored.get(), peerId);
+        }
+        if (stored.isEmpty() || !stored.get().equals(peerId.value())) storage.putSetting("peer.id", peerId.value());
+        ActorSystem<SpawnProtocol.Command> system;
+        try {
+            system = ActorSystem.create(SpawnProtocol.create(), nc.systemName(),
+                    OpenNetwork.pekkoConfig().withFallback(config));
+        } catch (RuntimeException e) {
+            storage.close();
+            throw new StartupException("cannot start the actor system: " + rootMessage(e), e);
+        }
+        closeStorageOnShutdown(system, storage, nc);
+        NodeContext context = new NodeContext(nc, peerId,
+                storage, new Placement(new Partitions(nc.partitionExponent()), nc.redundancy()), system,
+                Instant.now());
+        org.peerdex.node.crawl.CrawlBackend.start(context, config);
+        ServerBinding binding = bindHttp(context, nc, system);
+        OpenNetwork open = null;
+        if (nc.mode() != NodeConfig.Mode.PORTAL) {
+            try {
+                open = OpenNetwork.start(context, config, ps, keys, binding.localAddress().getPort());
+            } catch (RuntimeException e) {
+                system.terminate();
+                awaitTermination(system);
+                throw new StartupException("cannot serve the peer protocol on " + ps.host() + ":" + ps.port() + ": "
+                        + rootMessage(e), e);
+            }
+        }
+        log.info("peer {} of network '{}' ({} mode, open network) serving http://{}:{}/ peer protocol {}, data {}",
+                peerId, nc.network(), nc.mode().key(), nc.httpHost(), binding.localAddress().getPort(),
+                open == null ? "off" : open.address(), nc.dataDir().toAbsolutePath());
+        return new PeerNode(context, binding, open);
+    }
+
+    private static PeerStorage openStorage(NodeConfig nc) {
+        try {
+            return new PeerStorage(LevelDbStore.open(nc.dataDir().resolve("index"), nc.cacheBytes()),
+                    new Partitions(nc.partitionExponent()), nc.writeBufferBytes(), nc.syncWrites());
+        } catch (LevelDbStore.StoreInUseException e) {
+            throw new StartupException("the data directory " + nc.dataDir() + " is in use by another peer", e);
+        } catch (RuntimeException e) {
+            throw new StartupException("cannot open the index in " + nc.dataDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void closeStorageOnShutdown(ActorSystem<?> system, PeerStorage storage, NodeConfig nc) {
+        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
+                "close-storage", () -> {
+                    storage.close();
+                    log.info("index closed in {}: {} documents, {} postings", nc.dataDir().toAbsolutePath(),
+                            storage.stats().documents(), storage.stats().postings());
+                    return CompletableFuture.completedFuture(Done.getInstance());
+                });
+    }
+
+    private static ServerBinding bindHttp(NodeContext context, NodeConfig nc, ActorSystem<?> system) {
+        ServerBinding binding;
+        try {
+            binding = Http.get(system).newServerAt(nc.httpHost(), nc.httpPort())
+                    .bind(new ApiRoutes(context).route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            system.terminate();
+            awaitTermination(system);
+            throw new StartupException("cannot serve HTTP on " + nc.httpHost() + ":" + nc.httpPort() + ": "
+                    + rootMessage(e), e);
+        }
+        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "http-unbind",
+                () -> binding.unbind().thenApply(d -> Done.getInstance()));
+        return binding;
     }
 
     /** Spawns the DHT actors (not in portal mode) and plugs them into search and status. */
@@ -202,8 +301,15 @@ public final class PeerNode implements AutoCloseable {
         return binding.localAddress();
     }
 
+    /** The Artery address inside a trust domain; throws in the open network, which has none. */
     public Address clusterAddress() {
+        if (open != null) throw new IllegalStateException("an open-network peer has no cluster address");
         return Cluster.get(context.system()).selfMember().address();
+    }
+
+    /** The open network's endpoint and membership, if this peer is in the open network. */
+    public Optional<OpenNetwork> openNetwork() {
+        return Optional.ofNullable(open);
     }
 
     public String baseUrl() {

@@ -83,7 +83,10 @@ public final class RejoiningPeer implements AutoCloseable {
         ActorSystem<?> system = node.context().system();
         Set<String> members = new LinkedHashSet<>();
         // every member seen up while it ran: the seeds to come back to (a downed peer's own state is empty)
-        system.systemActorOf(memberWatcher(members), "rejoin-member-watcher", org.apache.pekko.actor.typed.Props.empty());
+        // only a cluster member can be downed; an open-network peer has no cluster to watch
+        if (node.openNetwork().isEmpty()) {
+            system.systemActorOf(memberWatcher(members), "rejoin-member-watcher", org.apache.pekko.actor.typed.Props.empty());
+        }
         node.whenTerminated().thenRun(() -> {
             var reason = CoordinatedShutdown.get(system).getShutdownReason();
             boolean downed = reason.isPresent() && reason.get().equals(CoordinatedShutdown.clusterDowningReason());

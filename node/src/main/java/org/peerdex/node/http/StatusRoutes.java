@@ -37,6 +37,9 @@ public final class StatusRoutes {
         org.peerdex.actors.dht.PeerView view = dht == null ? null : dht.view().get();
         s.put("peers", view == null ? 1 : view.peers().size());
         if (dht != null) s.put("dht", dht.stats().snapshot());
+        s.put("transport", org.peerdex.node.OpenNetwork.selected(ctx.config().raw()) ? "peer" : "cluster");
+        org.peerdex.node.OpenNetwork open = org.peerdex.node.NetworkBackend.open(ctx);
+        if (open != null) s.put("peerProtocol", openStatus(open));
         s.put("partitions", ctx.placement().partitions().count());
         s.put("redundancy", ctx.placement().redundancy());
         long up = Duration.between(ctx.started(), Instant.now()).toSeconds();
@@ -50,5 +53,33 @@ public final class StatusRoutes {
         s.put("queriesPerMinute", SearchBackend.of(ctx).service().queriesPerMinute());
         s.put("threads", java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount());
         return s;
+    }
+
+    /** The open network: this peer's address and key, its membership (and why it is passive), the endpoint's counts. */
+    private static Map<String, Object> openStatus(org.peerdex.node.OpenNetwork open) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("address", open.address());
+        p.put("publicKey", open.keys().publicKey());
+        p.put("identityWorkBits", open.keys().workBits());
+        try {
+            var m = open.membership().status().toCompletableFuture().get(2, java.util.concurrent.TimeUnit.SECONDS);
+            p.put("role", m.role());
+            p.put("reachable", m.reachable());
+            p.put("why", m.reason());
+            p.put("admitted", m.admitted());
+            p.put("candidates", m.candidates());
+            p.put("refusedRecords", m.refusedByReason());
+        } catch (Exception e) {
+            p.put("role", "unknown");
+        }
+        var st = open.stats();
+        p.put("requestsAccepted", st.accepted.get());
+        p.put("requestsRefused", st.refusedByReason());
+        p.put("requestsSent", st.sent.get());
+        p.put("sendFailures", st.sendFailures.get());
+        p.put("bytesIn", st.bytesIn.get());
+        p.put("bytesOut", st.bytesOut.get());
+        p.put("droppedReplyItems", st.droppedReplyItems.get());
+        return p;
     }
 }

@@ -1,0 +1,150 @@
+package org.peerdex.node;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.peerdex.actors.dht.DhtCandidateSource;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.node.http.SearchBackend;
+import org.peerdex.node.peer.OpenMembership;
+import org.peerdex.node.peer.PeerClient;
+import org.peerdex.node.peer.PeerProtocolSettings;
+import org.peerdex.node.peer.PeerProtocolStats;
+import org.peerdex.node.peer.PeerServer;
+import org.peerdex.node.peer.PeerWire;
+import org.peerdex.protocol.identity.PeerKeys;
+import org.peerdex.protocol.identity.SignedPeerRecord;
+
+/**
+ * A peer's part in the open network: the same DHT actors as inside a trust domain, reached over the peer
+ * protocol (signed HTTP on its own port) instead of Pekko Cluster; membership by {@link OpenMembership}.
+ */
+public final class OpenNetwork {
+    private final DhtPeer dht;
+    private final OpenMembership.Handle membership;
+    private final PeerProtocolStats stats;
+    private final ServerBinding binding;
+    private final String address;
+    private final PeerKeys keys;
+
+    private OpenNetwork(DhtPeer dht, OpenMembership.Handle membership, PeerProtocolStats stats, ServerBinding binding,
+                        String address, PeerKeys keys) {
+        this.dht = dht;
+        this.membership = membership;
+        this.stats = stats;
+        this.binding = binding;
+        this.address = address;
+        this.keys = keys;
+    }
+
+    /** Does this config put the peer in the open network ({@code peerdex.transport = peer})? */
+    public static boolean selected(Config config) {
+        return "peer".equals(config.getString("peerdex.transport"));
+    }
+
+    /** A local ActorSystem: no Pekko Cluster and no Artery port at all. */
+    static Config pekkoConfig() {
+        return ConfigFactory.parseString(String.join("\n",
+                "pekko.actor.provider = local",
+                "peerdex.dht.use-receptionist = off",
+                "pekko.loggers = [\"org.apache.pekko.event.slf4j.Slf4jLogger\"]",
+                "pekko.logging-filter = \"org.apache.pekko.event.slf4j.Slf4jLoggingFilter\"",
+                "pekko.loglevel = INFO",
+                "pekko.http.server.remote-address-attribute = on",
+                "pekko.coordinated-shutdown.exit-jvm = off"));
+    }
+
+    static OpenNetwork start(NodeContext context, Config config, PeerProtocolSettings ps, PeerKeys keys, int httpPort) {
+        NodeConfig nc = context.config();
+        var system = context.system();
+        PeerProtocolStats stats = new PeerProtocolStats();
+        PeerWire wire = new PeerWire(system);
+        OpenMembership.Handle handle = new OpenMembership.Handle(system, ps.answerTimeout());
+        // the DHT actors first: the endpoint forwards to them; the address is fixed once the port is bound
+        DhtPeer[] dht = new DhtPeer[1];
+        ActorRef<org.peerdex.actors.dht.ShardOwner.Command> owner = null;
+        CompletableFuture<ServerBinding> bound = new CompletableFuture<>();
+        PeerClient client = new PeerClient(system, keys, nc.network(), wire, ps.requestTimeout(), ps.maxBodyBytes(), stats);
+        // bind first (port 0 picks one), then spawn: the server reaches the actors through a holder
+        ForwardingOwner forward = new ForwardingOwner();
+        PeerServer server = new PeerServer(system, keys, nc.network(), wire, stats, forward.ref(system), handle, ps);
+        ServerBinding binding;
+        try {
+            binding = Http.get(system).newServerAt(ps.host(), ps.port()).bind(server.route())
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(PeerNode.rootMessage(e), e);
+        }
+        String address = ps.advertise().isEmpty() ? ps.host() + ":" + binding.localAddress().getPort() : ps.advertise();
+        if (!SignedPeerRecord.validAddress(address)) {
+            throw new IllegalStateException("the advertised peer address must be HOST:PORT, not " + address);
+        }
+        DhtPeer peer = DhtPeer.spawn(DhtPeer.via(system), context.peerId(), context.storage(), context.placement(),
+                DhtSettings.from(config), "peer://" + address, nc.httpHost() + ":" + httpPort);
+        forward.target = peer.shardOwner();
+        ActorRef<OpenMembership.Command> m = DhtPeer.via(system).spawn(OpenMembership.create(ps, client, nc.network(),
+                address, peer.directory(), handle, stats), "open-membership");
+        NetworkBackend.register(context, peer);
+        OpenNetwork open = new OpenNetwork(peer, handle, stats, binding, address, keys);
+        NetworkBackend.registerOpen(context, open);
+        SearchBackend search = SearchBackend.of(context);
+        search.remoteSources().add(new DhtCandidateSource(system, peer, search::profile));
+        search.setPeersKnown(peer.view()::hasOtherPeers);
+        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "peer-protocol-leave",
+                () -> AskPattern.<OpenMembership.Command, Integer>ask(m, OpenMembership.LeaveNetwork::new,
+                                Duration.ofSeconds(3), system.scheduler())
+                        .handle((n, e) -> Done.getInstance())
+                        .thenCompose(d -> binding.unbind()).thenApply(d -> Done.getInstance()));
+        return open;
+    }
+
+    /** host:port other peers reach this one at. */
+    public String address() {
+        return address;
+    }
+
+    public PeerKeys keys() {
+        return keys;
+    }
+
+    public PeerProtocolStats stats() {
+        return stats;
+    }
+
+    public OpenMembership.Handle membership() {
+        return membership;
+    }
+
+    public DhtPeer dht() {
+        return dht;
+    }
+
+    public int port() {
+        return binding.localAddress().getPort();
+    }
+
+    /**
+     * The endpoint is bound before the DHT actors exist (their advertised address needs the bound port); until
+     * then requests for them wait here, and are forwarded once they run.
+     */
+    private static final class ForwardingOwner {
+        volatile ActorRef<org.peerdex.actors.dht.ShardOwner.Command> target;
+
+        ActorRef<org.peerdex.actors.dht.ShardOwner.Command> ref(org.apache.pekko.actor.typed.ActorSystem<org.apache.pekko.actor.typed.SpawnProtocol.Command> system) {
+            return DhtPeer.via(system).spawn(org.apache.pekko.actor.typed.javadsl.Behaviors.receiveMessage(c -> {
+                var t = target;
+                if (t != null) t.tell(c);
+                return org.apache.pekko.actor.typed.javadsl.Behaviors.same();
+            }), "peer-protocol-forward");
+        }
+    }
+}

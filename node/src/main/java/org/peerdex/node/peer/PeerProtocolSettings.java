@@ -1,0 +1,32 @@
+package org.peerdex.node.peer;
+
+import com.typesafe.config.Config;
+import java.time.Duration;
+import java.util.List;
+
+/** The {@code peerdex.peer} config section (see node's reference.conf for every key and its default). */
+public record PeerProtocolSettings(String host, int port, String advertise, List<String> seeds, int workBits,
+                                   int minWorkBits, long maxBodyBytes, Duration readTimeout, Duration answerTimeout,
+                                   Duration requestTimeout, Duration clockSkew, int replayCapacity, double requestRate,
+                                   int requestBurst, double prefixRate, int prefixBurst, int blockAfterStrikes,
+                                   Duration blockFor, Duration probeInterval, int probeFailures, Duration recordValidity,
+                                   int maxPeers, int maxCandidates, int maxPerPrefix, int maxPerArc, int arcBits,
+                                   AddressPrefix prefixes, boolean allowPrivateAddresses, int helloPeers,
+                                   boolean acceptIndex) {
+
+    public static PeerProtocolSettings from(Config root) {
+        Config c = root.getConfig("peerdex.peer");
+        return new PeerProtocolSettings(c.getString("host"), c.getInt("port"), c.getString("advertise"),
+                List.copyOf(c.getStringList("seeds")), c.getInt("identity-work-bits"), c.getInt("min-work-bits"),
+                c.getBytes("max-body-bytes"), c.getDuration("read-timeout"), c.getDuration("answer-timeout"),
+                c.getDuration("request-timeout"), c.getDuration("clock-skew"), c.getInt("replay-capacity"),
+                c.getDouble("request-rate"), c.getInt("request-burst"), c.getDouble("prefix-rate"),
+                c.getInt("prefix-burst"), c.getInt("block-after-strikes"), c.getDuration("block-for"),
+                c.getDuration("probe-interval"), c.getInt("probe-failures"), c.getDuration("record-validity"),
+                c.getInt("max-peers"), c.getInt("max-candidates"), c.getInt("max-per-prefix"),
+                c.getInt("max-per-arc"), c.getInt("arc-bits"),
+                new AddressPrefix(c.getInt("prefix-bits-v4"), c.getInt("prefix-bits-v6")),
+                c.getBoolean("allow-private-addresses"), c.getInt("hello-peers"),
+                root.getBoolean("peerdex.dht.accept-remote-index"));
+    }
+}
