@@ -1,0 +1,235 @@
+package org.peerdex.node.peer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.ShardOwner;
+import org.peerdex.node.PeerNode;
+import org.peerdex.node.TestPeers;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.identity.PeerKeys;
+import org.peerdex.protocol.identity.SignedMessage;
+import org.peerdex.protocol.identity.SignedPeerRecord;
+
+/**
+ * A hostile peer written here talks the real peer protocol to three real open-network peers on 127.0.0.1 and
+ * tries what a stranger would: no key, a bad signature, a replay, a record of another key, removing an honest
+ * peer, writing without being admitted, a Sybil flood of identities from one address, a lookup flood. Each is
+ * refused and counted; the honest peers keep their ring and keep answering searches.
+ */
+class HostilePeerTest {
+    private static final String NETWORK = "peerdex";
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path dir;
+    private List<PeerNode> nodes;
+    private final List<HttpServer> sybils = new ArrayList<>();
+    private PeerWire wire;
+    private final SecureRandom random = new SecureRandom();
+
+    @BeforeEach
+    void network() throws Exception {
+        nodes = OpenPeers.network(dir, 3, Map.of("peerdex.peer.max-per-prefix", 4,
+                "peerdex.peer.request-burst", 100, "peerdex.peer.request-rate", 50));
+        wire = new PeerWire(nodes.get(0).context().system());
+    }
+
+    @AfterEach
+    void close() {
+        for (HttpServer s : sybils) s.stop(0);
+        for (PeerNode n : nodes) n.close();
+    }
+
+    /** One signed request as the hostile peer sends it; the nonce can be fixed to replay it. */
+    private record Sent(int status, String body) {}
+
+    private Sent post(PeerNode to, String name, PeerKeys keys, Object body, String nonce, boolean tamper)
+            throws IOException, InterruptedException {
+        byte[] bytes = wire.write(body);
+        long time = System.currentTimeMillis();
+        String path = PeerServer.PREFIX + name;
+        String sig = keys.sign(SignedMessage.request(NETWORK, "POST", path, time, nonce, bytes));
+        if (tamper) bytes = wire.write(new PeerWire.Hello(null));
+        HttpRequest r = HttpRequest.newBuilder(URI.create("http://" + OpenPeers.address(to) + path))
+                .header(SignedMessage.KEY, keys.publicKey()).header(SignedMessage.TIME, Long.toString(time))
+                .header(SignedMessage.NONCE, nonce).header(SignedMessage.SIGNATURE, sig)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build();
+        HttpResponse<String> resp = HTTP.send(r, HttpResponse.BodyHandlers.ofString());
+        return new Sent(resp.statusCode(), resp.body());
+    }
+
+    private String nonce() {
+        byte[] b = new byte[18];
+        random.nextBytes(b);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+    }
+
+    private JsonNode refused(PeerNode p) throws Exception {
+        return TestPeers.get(p.baseUrl() + "/api/status").json().get("peerProtocol").get("requestsRefused");
+    }
+
+    private static long count(JsonNode refused, String reason) {
+        return refused.has(reason) ? refused.get(reason).asLong() : 0;
+    }
+
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void aHostilePeerIsRefusedAndCountedAndTheHonestPeersCarryOn() throws Exception {
+        PeerNode victim = nodes.get(1);
+        PeerKeys rogue = PeerKeys.generate(0);
+        SignedPeerRecord rogueRecord = SignedPeerRecord.sign(rogue, NETWORK, "127.0.0.9:9", true,
+                System.currentTimeMillis(), Duration.ofMinutes(10), false);
+
+        // no key at all
+        HttpResponse<String> bare = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + OpenPeers.address(victim)
+                + PeerServer.PREFIX + "lookup")).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, bare.statusCode(), bare.body());
+
+        // a body changed after signing
+        assertEquals(401, post(victim, "hello", rogue, new PeerWire.Hello(rogueRecord), nonce(), true).status());
+
+        // a replay of a request that was accepted once
+        String n = nonce();
+        assertEquals(200, post(victim, "hello", rogue, new PeerWire.Hello(rogueRecord), n, false).status());
+        Sent replay = post(victim, "hello", rogue, new PeerWire.Hello(rogueRecord), n, false);
+        assertEquals(401, replay.status(), replay.body());
+
+        // a hello carrying another key's record (a forged identity)
+        PeerKeys honestLooking = PeerKeys.generate(0);
+        SignedPeerRecord other = SignedPeerRecord.sign(honestLooking, NETWORK, "127.0.0.9:10", true,
+                System.currentTimeMillis(), Duration.ofMinutes(10), false);
+        assertEquals(400, post(victim, "hello", rogue, new PeerWire.Hello(other), nonce(), false).status());
+
+        // removing an honest peer: a leave needs that peer's own signature, which the rogue cannot make
+        PeerNode honest = nodes.get(2);
+        SignedPeerRecord honestRecord = honest.openNetwork().orElseThrow().membership().self();
+        assertEquals(400, post(victim, "leave", rogue, new PeerWire.Leave(honestRecord), nonce(), false).status());
+
+        // writes from a peer this one never admitted (it cannot be reached at its address); "from" names an honest peer
+        ShardOwner.StorePostings forged = new ShardOwner.StorePostings(1, honest.peerId(), null, List.of(), null);
+        Sent store = post(victim, "store", rogue, forged, nonce(), false);
+        assertEquals(403, store.status(), store.body());
+
+        // a Sybil flood: 24 identities that all answer their challenges, from one address
+        for (int i = 0; i < 24; i++) {
+            PeerKeys k = PeerKeys.generate(0);
+            HttpServer s = sybil(k);
+            SignedPeerRecord r = SignedPeerRecord.sign(k, NETWORK, "127.0.0.9:" + s.getAddress().getPort(), true,
+                    System.currentTimeMillis(), Duration.ofMinutes(10), false);
+            for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new PeerWire.Hello(r), nonce(), false).status());
+        }
+        OpenPeers.await(Duration.ofSeconds(30), () -> {
+            JsonNode rr = TestPeers.get(victim.baseUrl() + "/api/status").json().get("peerProtocol").get("refusedRecords");
+            return rr.has("prefix full") && rr.get("prefix full").asLong() >= 20;
+        });
+        for (PeerNode p : nodes) {
+            int ring = TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt();
+            assertTrue(ring <= 3 + 4, "at most max-per-prefix (4) identities of one address in the ring, saw " + ring);
+        }
+
+        // a lookup flood from one key: the quota answers 429 after the burst
+        ShardOwner.CountRequest count = new ShardOwner.CountRequest(7,
+                List.of(new RangeKey(WordHash.of("peer"), 0)), null);
+        List<java.util.concurrent.CompletableFuture<Sent>> flood = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+        for (int i = 0; i < 600; i++) {
+            flood.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return post(victim, "count", rogue, count, nonce(), false);
+                } catch (Exception e) {
+                    return new Sent(-1, e.toString());
+                }
+            }, pool));
+        }
+        int ok = 0;
+        int limited = 0;
+        for (var f : flood) {
+            int st = f.get(60, TimeUnit.SECONDS).status();
+            if (st == 200) ok++;
+            else if (st == 429) limited++;
+        }
+        pool.shutdown();
+        assertTrue(limited > 0 && ok < 600, "ok " + ok + ", limited " + limited);
+
+        JsonNode refused = refused(victim);
+        assertTrue(count(refused, "unauthenticated") >= 1, refused.toString());
+        assertTrue(count(refused, "bad-signature") >= 1, refused.toString());
+        assertTrue(count(refused, "replay") >= 1, refused.toString());
+        assertTrue(count(refused, "malformed") >= 2, refused.toString());
+        assertTrue(count(refused, "not-admitted") >= 1, refused.toString());
+        assertTrue(count(refused, "rate-peer") >= 1, refused.toString());
+
+        // the honest peers carry on: every one still has the other two, and a search across them works
+        for (PeerNode p : nodes) {
+            JsonNode peers = TestPeers.get(p.baseUrl() + "/api/peers").json().get("peers");
+            for (PeerNode q : nodes) {
+                boolean found = false;
+                for (JsonNode row : peers) {
+                    if (row.get("peerId").asText().equals(q.peerId().value()) && !"offline".equals(row.get("role").asText())) {
+                        found = true;
+                    }
+                }
+                assertTrue(found, p.peerId() + " lost " + q.peerId() + ": " + peers);
+            }
+        }
+        assertEquals(200, TestPeers.send(HttpRequest.newBuilder(URI.create(nodes.get(0).baseUrl() + "/api/index/manual"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build()).status());
+        OpenPeers.await(Duration.ofSeconds(40), () -> TestPeers.get(honest.baseUrl() + "/api/search?q=peer").json()
+                .get("results").size() > 0);
+        assertFalse(TestPeers.get(honest.baseUrl() + "/api/search?q=peer").json().get("results").toString()
+                .contains("127.0.0.9"));
+    }
+
+    /** A Sybil identity that answers hello challenges correctly (and nothing else) on its own port of 127.0.0.9. */
+    private HttpServer sybil(PeerKeys k) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.9", 0), 16);
+        int port = s.getAddress().getPort();
+        s.createContext("/", ex -> {
+            ex.getRequestBody().readAllBytes();
+            String reqNonce = ex.getRequestHeaders().getFirst(SignedMessage.NONCE);
+            SignedPeerRecord r = SignedPeerRecord.sign(k, NETWORK, "127.0.0.9:" + port, true,
+                    System.currentTimeMillis(), Duration.ofMinutes(10), false);
+            boolean hello = ex.getRequestURI().getPath().endsWith("/hello");
+            byte[] body = hello ? wire.write(new PeerWire.HelloReply(r, List.of(), false)) : new byte[0];
+            int status = hello ? 200 : 404;
+            long t = System.currentTimeMillis();
+            ex.getResponseHeaders().add(SignedMessage.KEY, k.publicKey());
+            ex.getResponseHeaders().add(SignedMessage.TIME, Long.toString(t));
+            ex.getResponseHeaders().add(SignedMessage.SIGNATURE,
+                    k.sign(SignedMessage.reply(NETWORK, reqNonce == null ? "" : reqNonce, status, t, body)));
+            ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+            try (OutputStream o = ex.getResponseBody()) {
+                o.write(body);
+            }
+        });
+        s.start();
+        sybils.add(s);
+        return s;
+    }
+}
