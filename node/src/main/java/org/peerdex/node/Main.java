@@ -34,8 +34,8 @@ public final class Main implements Callable<Integer> {
     String peer;
 
     @Option(names = "--seed", paramLabel = "HOST:PORT",
-            description = "a peer to join, repeatable (peerdex.peer.seeds in the open network, else peerdex.cluster.seeds; "
-                    + "none = start a new network)")
+            description = "a peer to join, repeatable: a peer-protocol address (peerdex.peer.seeds), or with --cluster "
+                    + "a cluster address (peerdex.cluster.seeds); none = start a new network")
     List<String> seeds = new ArrayList<>();
 
     @Option(names = "--network", paramLabel = "NAME", description = "network name (peerdex.network; default peerdex)")
@@ -79,8 +79,9 @@ public final class Main implements Callable<Integer> {
         }
         if (!seeds.isEmpty()) {
             for (String s : seeds) HostPort.parse("--seed", s);
-            overrides = overrides.withValue("peerdex.cluster.seeds", ConfigValueFactory.fromIterable(seeds))
-                    .withValue("peerdex.peer.seeds", ConfigValueFactory.fromIterable(seeds));
+            // with --cluster they are cluster (Artery) addresses; otherwise peer-protocol addresses of the open network
+            overrides = overrides.withValue(cluster != null ? "peerdex.cluster.seeds" : "peerdex.peer.seeds",
+                    ConfigValueFactory.fromIterable(seeds));
         }
         if (network != null) overrides = overrides.withValue("peerdex.network", ConfigValueFactory.fromAnyRef(network));
         if (networkSecret != null) {

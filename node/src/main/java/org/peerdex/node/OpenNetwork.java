@@ -48,7 +48,21 @@ public final class OpenNetwork {
 
     /** Does this config put the peer in the open network ({@code peerdex.transport = peer})? */
     public static boolean selected(Config config) {
-        return "peer".equals(config.getString("peerdex.transport"));
+        String t = config.getString("peerdex.transport");
+        if (t.equals("peer")) return true;
+        if (t.equals("cluster")) return false;
+        if (!t.equals("auto")) throw new IllegalArgumentException("peerdex.transport must be peer, cluster or auto, not " + t);
+        return !clusterConfigured(config);
+    }
+
+    /** A cluster is configured when a peerdex.cluster key differs from its default, or a network secret is set. */
+    private static boolean clusterConfigured(Config config) {
+        Config reference = ConfigFactory.defaultReference().getConfig("peerdex.cluster");
+        Config actual = config.getConfig("peerdex.cluster");
+        for (String key : java.util.List.of("host", "port", "seeds")) {
+            if (!actual.getValue(key).unwrapped().equals(reference.getValue(key).unwrapped())) return true;
+        }
+        return config.hasPath("peerdex.network-secret") && !config.getString("peerdex.network-secret").isEmpty();
     }
 
     /** A local ActorSystem: no Pekko Cluster and no Artery port at all. */

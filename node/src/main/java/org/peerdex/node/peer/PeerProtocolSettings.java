@@ -14,6 +14,17 @@ public record PeerProtocolSettings(String host, int port, String advertise, List
                                    AddressPrefix prefixes, boolean allowPrivateAddresses, int helloPeers,
                                    boolean acceptIndex) {
 
+    /** on, off, or auto: private peer addresses only for a peer that is itself on a private or loopback address. */
+    private static boolean allowPrivate(Config c) {
+        String v = c.getString("allow-private-addresses").trim().toLowerCase(java.util.Locale.ROOT);
+        if (v.equals("auto")) {
+            String own = c.getString("advertise").isEmpty() ? c.getString("host")
+                    : c.getString("advertise").substring(0, c.getString("advertise").lastIndexOf(':'));
+            return AddressPrefix.literal(own).map(OpenMembership::internal).orElse(own.equals("localhost"));
+        }
+        return c.getBoolean("allow-private-addresses");
+    }
+
     public static PeerProtocolSettings from(Config root) {
         Config c = root.getConfig("peerdex.peer");
         return new PeerProtocolSettings(c.getString("host"), c.getInt("port"), c.getString("advertise"),
@@ -26,7 +37,7 @@ public record PeerProtocolSettings(String host, int port, String advertise, List
                 c.getInt("max-peers"), c.getInt("max-candidates"), c.getInt("max-per-prefix"),
                 c.getInt("max-per-arc"), c.getInt("arc-bits"),
                 new AddressPrefix(c.getInt("prefix-bits-v4"), c.getInt("prefix-bits-v6")),
-                c.getBoolean("allow-private-addresses"), c.getInt("hello-peers"),
+                allowPrivate(c), c.getInt("hello-peers"),
                 root.getBoolean("peerdex.dht.accept-remote-index"));
     }
 }
