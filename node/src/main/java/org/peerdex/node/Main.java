@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 
 /** The peer's command line: {@code java -jar peerdex-node.jar [options]}. Every option is also a config key. */
 @Command(name = "peerdex", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
+        subcommands = {org.peerdex.node.trust.NetworkCommand.class},
         description = "Runs a Peerdex peer: crawls, indexes and searches, alone or in a network of peers.",
         footer = "%nEvery option is also a HOCON key (see node/src/main/resources/reference.conf).")
 public final class Main implements Callable<Integer> {
@@ -28,6 +29,10 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--cluster", paramLabel = "HOST:PORT",
             description = "cluster (Artery) address (peerdex.cluster.*; default 127.0.0.1:25520)")
     String cluster;
+
+    @Option(names = "--cluster-tls", paramLabel = "DIR",
+            description = "Artery over mutual TLS with the peer files of 'peerdex network admit' (peerdex.cluster.tls-dir)")
+    Path clusterTls;
 
     @Option(names = "--peer", paramLabel = "HOST:PORT",
             description = "open network: where the peer protocol listens (peerdex.peer.*; selects peerdex.transport = peer)")
@@ -67,6 +72,9 @@ public final class Main implements Callable<Integer> {
             HostPort hp = HostPort.parse("--cluster", cluster);
             overrides = overrides.withValue("peerdex.cluster.host", ConfigValueFactory.fromAnyRef(hp.host()))
                     .withValue("peerdex.cluster.port", ConfigValueFactory.fromAnyRef(hp.port()));
+        }
+        if (clusterTls != null) {
+            overrides = overrides.withValue("peerdex.cluster.tls-dir", ConfigValueFactory.fromAnyRef(clusterTls.toString()));
         }
         if (peer != null) {
             if (cluster != null) throw new IllegalArgumentException("--peer (open network) and --cluster (trust domain) exclude each other");

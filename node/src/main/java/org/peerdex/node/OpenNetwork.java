@@ -59,7 +59,7 @@ public final class OpenNetwork {
     private static boolean clusterConfigured(Config config) {
         Config reference = ConfigFactory.defaultReference().getConfig("peerdex.cluster");
         Config actual = config.getConfig("peerdex.cluster");
-        for (String key : java.util.List.of("host", "port", "seeds")) {
+        for (String key : java.util.List.of("host", "port", "seeds", "tls-dir")) {
             if (!actual.getValue(key).unwrapped().equals(reference.getValue(key).unwrapped())) return true;
         }
         return config.hasPath("peerdex.network-secret") && !config.getString("peerdex.network-secret").isEmpty();

@@ -56,9 +56,11 @@ public final class PeerNode implements AutoCloseable {
         config = org.peerdex.node.settings.SettingsBackend.overlay(config); // memory bounds saved in the console
         if (OpenNetwork.selected(config)) return startOpen(config);
         NodeConfig nc;
+        Config clusterConfig;
         try {
             nc = NodeConfig.from(config);
             ModePolicy.checkNetwork(nc);
+            clusterConfig = pekkoConfig(nc);
         } catch (RuntimeException e) {
             throw new StartupException("bad configuration: " + e.getMessage(), e);
         }
@@ -82,7 +84,7 @@ public final class PeerNode implements AutoCloseable {
         if (reuse.isPresent()) {
             try {
                 system = ActorSystem.create(SpawnProtocol.create(), nc.systemName(),
-                        ClusterIncarnation.bindTo(reuse.get()).withFallback(pekkoConfig(nc)).withFallback(config));
+                        ClusterIncarnation.bindTo(reuse.get()).withFallback(clusterConfig).withFallback(config));
             } catch (RuntimeException e) {
                 log.info("the cluster port of the last run ({}) is taken ({}); binding a free one", reuse.get(),
                         rootMessage(e));
@@ -90,7 +92,7 @@ public final class PeerNode implements AutoCloseable {
         }
         try {
             if (system == null) {
-                system = ActorSystem.create(SpawnProtocol.create(), nc.systemName(), pekkoConfig(nc).withFallback(config));
+                system = ActorSystem.create(SpawnProtocol.create(), nc.systemName(), clusterConfig.withFallback(config));
             }
         } catch (RuntimeException e) {
             storage.close();
@@ -241,6 +243,36 @@ public final class PeerNode implements AutoCloseable {
     }
 
     static Config pekkoConfig(NodeConfig nc) {
+        return tlsConfig(nc).withFallback(clusterConfig(nc));
+    }
+
+    /**
+     * Artery over mutual TLS when {@code peerdex.cluster.tls-dir} names a peer directory of the network's CA;
+     * a cluster reachable beyond loopback without it is refused: Pekko Cluster trusts every member it lets in.
+     */
+    private static Config tlsConfig(NodeConfig nc) {
+        var c = nc.raw().getConfig("peerdex.cluster");
+        String dir = c.hasPath("tls-dir") ? c.getString("tls-dir") : "";
+        if (dir.isEmpty()) {
+            boolean loopback = nc.clusterHost().equals("localhost")
+                    || org.peerdex.node.peer.AddressPrefix.literal(nc.clusterHost()).map(java.net.InetAddress::isLoopbackAddress).orElse(false);
+            boolean tlsByHand = nc.raw().hasPath("pekko.remote.artery.transport")
+                    && nc.raw().getString("pekko.remote.artery.transport").equals("tls-tcp");
+            if (!loopback && !tlsByHand) {
+                throw new IllegalArgumentException("a cluster on " + nc.clusterHost() + " (beyond loopback) needs mutual TLS: "
+                        + "'peerdex network init CA-DIR', 'peerdex network admit CA-DIR NAME', then --cluster-tls DIR "
+                        + "(docs/security.md); strangers belong on the peer protocol (--peer)");
+            }
+            return ConfigFactory.empty();
+        }
+        try {
+            return org.peerdex.node.trust.NetworkCa.arteryTls(java.nio.file.Path.of(dir));
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    private static Config clusterConfig(NodeConfig nc) {
         List<String> seeds = nc.seeds().stream()
                 .map(s -> "\"pekko://" + nc.systemName() + "@" + hostPort(s) + "\"")
                 .collect(Collectors.toList());

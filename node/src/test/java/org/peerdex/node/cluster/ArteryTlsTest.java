@@ -15,52 +15,35 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.peerdex.node.Main;
 import org.peerdex.node.PeerNode;
+import org.peerdex.node.trust.NetworkCa;
 
 /**
- * Artery over TLS ({@code pekko.remote.artery.transport = tls-tcp}, mutual authentication): key and trust stores
- * are made at test time with the JDK's keytool (nothing secret is checked in). Two peers holding the network's
- * key join and share their index; a peer with a certificate the network does not trust cannot join.
+ * A private network over Artery TLS (mutual authentication): its CA and peer certificates are made at test time
+ * with {@code peerdex network init/admit} (nothing secret is checked in). Two peers admitted by the network's CA
+ * join and share their index; a peer with a certificate of another CA cannot join.
  */
 class ArteryTlsTest {
-    private static final String PASSWORD = "test-store-password";
-
     @TempDir
     Path dir;
 
-    /** A PKCS12 key store with a fresh key pair and a trust store holding only its certificate. */
-    private Path[] stores(String name) throws Exception {
-        Path ks = dir.resolve(name + "-key.p12");
-        Path cert = dir.resolve(name + ".cer");
-        Path ts = dir.resolve(name + "-trust.p12");
-        keytool("-genkeypair", "-alias", "peer", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
-                "-validity", "2", "-storetype", "PKCS12", "-keystore", ks.toString(), "-storepass", PASSWORD,
-                "-keypass", PASSWORD);
-        keytool("-exportcert", "-alias", "peer", "-keystore", ks.toString(), "-storepass", PASSWORD, "-file", cert.toString());
-        keytool("-importcert", "-noprompt", "-alias", "peer", "-file", cert.toString(), "-storetype", "PKCS12",
-                "-keystore", ts.toString(), "-storepass", PASSWORD);
-        return new Path[] {ks, ts};
+    /**
+     * A network's CA made with the command line ({@code peerdex network init}) and one peer directory of it
+     * ({@code peerdex network admit}); {@code peer} in the returned map is the peer's --cluster-tls directory.
+     */
+    private Path admit(String network, String peer) {
+        Path ca = dir.resolve("ca-" + network);
+        if (!java.nio.file.Files.exists(ca.resolve(NetworkCa.CA_STORE))) {
+            assertEquals(0, Main.run("network", "init", ca.toString(), "--network", network));
+        }
+        Path out = dir.resolve("tls-" + network + "-" + peer);
+        assertEquals(0, Main.run("network", "admit", ca.toString(), peer, "--out", out.toString()));
+        return out;
     }
 
-    private static void keytool(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "keytool " + args[0] + ": " + out);
-    }
-
-    /** The documented TLS settings (docs/reliability.md, "Artery over TLS") over these stores. */
-    private static Map<String, Object> tls(Path[] stores) {
-        String p = "pekko.remote.artery.ssl.config-ssl-engine.";
-        return Map.of("pekko.remote.artery.transport", "tls-tcp",
-                p + "key-store", stores[0].toString(), p + "trust-store", stores[1].toString(),
-                p + "key-store-password", PASSWORD, p + "key-password", PASSWORD, p + "trust-store-password", PASSWORD,
-                p + "protocol", "TLSv1.3", p + "enabled-algorithms", List.of("TLS_AES_128_GCM_SHA256"),
-                p + "require-mutual-authentication", "on",
-                // peers are addressed by IP on one machine here; a deployment with host certificates turns it on
-                p + "hostname-verification", "off");
+    private static Map<String, Object> tls(Path peerDir) {
+        return Map.of("peerdex.cluster.tls-dir", peerDir.toString());
     }
 
     private PeerNode start(String name, List<String> seeds, Map<String, Object> more) throws Exception {
@@ -76,14 +59,15 @@ class ArteryTlsTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void peersWithTheNetworksKeyJoinOverTlsAndAnUntrustedCertificateCannot() throws Exception {
-        Path[] network = stores("acme");
-        Path[] stranger = stores("stranger");
+        Path tlsA = admit("acme", "a");
+        Path tlsB = admit("acme", "b");
+        Path stranger = admit("stranger", "c"); // a certificate of another CA
         List<PeerNode> nodes = new ArrayList<>();
         try {
-            PeerNode a = start("a", List.of(), tls(network));
+            PeerNode a = start("a", List.of(), tls(tlsA));
             nodes.add(a);
             assertEquals("pekko", a.clusterAddress().protocol());
-            PeerNode b = start("b", List.of(ClusterLab.seed(a)), tls(network));
+            PeerNode b = start("b", List.of(ClusterLab.seed(a)), tls(tlsB));
             nodes.add(b);
             ClusterLab.await(Duration.ofSeconds(40), "a ring of 2 over TLS",
                     () -> ClusterLab.ringSize(a) == 2 && ClusterLab.ringSize(b) == 2);
@@ -101,7 +85,20 @@ class ArteryTlsTest {
             assertEquals(2, upMembers(a), "the untrusted peer never became a member");
             assertEquals(2, ClusterLab.ringSize(a));
         } finally {
-            for (PeerNode n : nodes) {
+            closeAll(nodes);
+        }
+    }
+
+    @Test
+    void aClusterBeyondLoopbackWithoutTlsIsRefusedAtStart() throws Exception {
+        var e = org.junit.jupiter.api.Assertions.assertThrows(org.peerdex.node.StartupException.class,
+                () -> PeerNode.start(ClusterLab.config(Files.createDirectories(dir.resolve("open")), List.of(),
+                        Map.of("peerdex.cluster.host", "0.0.0.0"))));
+        assertTrue(e.getMessage().contains("needs mutual TLS"), e.getMessage());
+    }
+
+    private static void closeAll(List<PeerNode> nodes) {
+        for (PeerNode n : nodes) {
                 if (n.whenTerminated().toCompletableFuture().isDone()) continue;
                 try {
                     n.close();
@@ -112,7 +109,6 @@ class ArteryTlsTest {
                     System.out.println("ArteryTlsTest: a peer did not terminate within 60 s after the TLS test: "
                             + hung.getCause());
                 }
-            }
         }
     }
 }
