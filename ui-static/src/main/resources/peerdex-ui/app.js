@@ -6,44 +6,48 @@
   let source = null;
   let words = [];
 
-  function esc(s) {
-    return String(s == null ? '' : s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-  }
+  const { h, fill } = window.PeerdexDom;
 
+  // the snippet as text nodes, the query's words in <b>: a snippet comes from a crawled page, never parsed as HTML
   function highlight(text) {
-    let html = esc(text);
-    for (const w of words) {
-      if (w.length < 2) continue;
-      const re = new RegExp('(^|[^\\p{L}\\p{N}])(' + w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + ')(?=$|[^\\p{L}\\p{N}])', 'giu');
-      html = html.replace(re, '$1<b>$2</b>');
+    const s = String(text == null ? '' : text);
+    const ws = words.filter((w) => w.length >= 2).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    if (ws.length === 0) return [s];
+    const re = new RegExp('(^|[^\\p{L}\\p{N}])(' + ws.join('|') + ')(?=$|[^\\p{L}\\p{N}])', 'giu');
+    const out = [];
+    let at = 0;
+    let m;
+    while ((m = re.exec(s)) !== null) {
+      const start = m.index + m[1].length;
+      if (start > at) out.push(s.slice(at, start));
+      out.push(h('b', null, m[2]));
+      at = start + m[2].length;
+      if (m[0].length === 0) re.lastIndex++;
     }
-    return html;
+    if (at < s.length) out.push(s.slice(at));
+    return out;
   }
 
   function resultItem(r) {
-    const li = document.createElement('li');
-    li.className = 'result';
-    li.dataset.hash = r.urlHash;
-    li.dataset.score = r.score;
-    li.innerHTML =
-      '<a class="title" href="' + esc(r.url) + '">' + esc(r.title) + '</a>' +
-      '<div class="url">' + esc(r.url) + '</div>' +
-      '<p class="snippet">' + highlight(r.snippet) + '</p>' +
-      '<div class="meta">' +
-      (r.date ? '<span>' + esc(r.date) + '</span>' : '') +
-      '<span>' + esc(r.filetype) + (r.language ? ' · ' + esc(r.language) : '') + '</span>' +
-      '<span class="score" title="score">' + Number(r.score).toFixed(2) + '</span>' +
-      '<button type="button" data-action="promote" title="rank this higher">▲ promote</button>' +
-      '<button type="button" data-action="demote" title="rank this lower">▼ demote</button>' +
-      '<button type="button" data-action="bookmark" title="bookmark">★ bookmark</button>' +
-      '<a href="/api/index/url/' + esc(r.urlHash) + '" title="metadata and crawl/parse history">metadata &amp; history</a>' +
-      (r.cached ? '<span title="learned from another peer">cached</span>' : '') +
-      '</div>';
+    const li = h('li', { class: 'result', dataset: { hash: r.urlHash, score: r.score } },
+      h('a', { class: 'title', href: r.url, rel: 'noopener noreferrer' }, r.title || r.url),
+      h('div', { class: 'url' }, r.url),
+      h('p', { class: 'snippet' }, highlight(r.snippet)),
+      h('div', { class: 'meta' },
+        r.date ? h('span', null, r.date) : null,
+        h('span', null, String(r.filetype == null ? '' : r.filetype) + (r.language ? ' · ' + r.language : '')),
+        h('span', { class: 'score', title: 'score' }, Number(r.score).toFixed(2)),
+        h('button', { type: 'button', dataset: { action: 'promote' }, title: 'rank this higher' }, '▲ promote'),
+        h('button', { type: 'button', dataset: { action: 'demote' }, title: 'rank this lower' }, '▼ demote'),
+        h('button', { type: 'button', dataset: { action: 'bookmark' }, title: 'bookmark' }, '★ bookmark'),
+        h('a', { href: '/api/index/url/' + encodeURIComponent(r.urlHash), title: 'metadata and crawl/parse history' },
+          'metadata & history'),
+        r.cached ? h('span', { title: 'learned from another peer' }, 'cached') : null));
     return li;
   }
 
   function addResult(r, rank) {
-    if (results.querySelector('[data-hash="' + r.urlHash + '"]')) return;
+    if (Array.from(results.children).some((c) => c.dataset.hash === String(r.urlHash))) return;
     const li = resultItem(r);
     li.dataset.rank = rank;
     const after = Array.from(results.children).find((c) => Number(c.dataset.rank) > rank);
@@ -51,12 +55,12 @@
   }
 
   function showNavigators(navs) {
-    nav.innerHTML = '';
+    fill(nav);
     for (const [facet, entries] of Object.entries(navs || {})) {
       if (!entries || entries.length === 0) continue;
-      const h = document.createElement('h3');
-      h.textContent = facet;
-      nav.appendChild(h);
+      const heading = document.createElement('h3');
+      heading.textContent = facet;
+      nav.appendChild(heading);
       const ul = document.createElement('ul');
       ul.className = 'nav-' + facet;
       for (const e of entries) {
@@ -64,8 +68,8 @@
         const a = document.createElement('a');
         a.href = '#';
         a.className = 'navigator';
-        a.dataset.modifier = e.modifier;
-        a.innerHTML = '<span>' + esc(e.value) + '</span><span class="count">' + e.count + '</span>';
+        if (e.modifier) a.dataset.modifier = e.modifier;
+        fill(a, h('span', null, e.value), h('span', { class: 'count' }, e.count));
         if (!e.modifier) a.classList.add('inert');
         li.appendChild(a);
         ul.appendChild(li);
@@ -76,8 +80,8 @@
 
   function search(q) {
     if (source) source.close();
-    results.innerHTML = '';
-    nav.innerHTML = '';
+    fill(results);
+    fill(nav);
     status.className = 'muted';
     status.textContent = 'Searching…';
     words = q.toLowerCase().split(/\s+/).filter((w) => w && !w.startsWith('-') && w.indexOf(':') < 0).map((w) => w.replace(/"/g, ''));
@@ -98,7 +102,7 @@
       source.close();
       source = null;
       // final order: re-rank what streamed in
-      results.innerHTML = '';
+      fill(results);
       d.results.forEach((r, i) => addResult(r, i + 1));
       showNavigators(d.navigators);
       status.textContent = d.total + ' results in ' + d.timing.total + ' ms' +

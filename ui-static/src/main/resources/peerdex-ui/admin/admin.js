@@ -2,7 +2,9 @@
 (function () {
   'use strict';
   const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s == null ? '' : s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+  // every value from the API (titles, URLs, peer ids, rules) goes into the page as text (dom.js), never as HTML
+  const { h, svg: svgEl, fill } = window.PeerdexDom;
+  const td = (...c) => h('td', null, ...c);
   const timers = [];
 
   // Every call sends the console's marker header; writes are also same-origin (the server refuses other Origins).
@@ -63,8 +65,8 @@
         ['heap', fmtBytes(s.heapUsedBytes) + ' / ' + fmtBytes(s.heapMaxBytes)], ['disk', fmtBytes(s.diskUsedBytes)],
         ['replication backlog', r.outboxPostings + (r.outboxEntries ? ' (' + r.outboxEntries + ' batches)' : '')],
         ['uptime', Math.round(s.uptime / 60) + ' min'], ['version', s.version]];
-      $('cards').innerHTML = cards.map(([k, v]) => '<div class="card" data-key="' + esc(k) + '"><div class="v">' + esc(v) +
-        '</div><div class="k">' + esc(k) + '</div></div>').join('');
+      fill($('cards'), cards.map(([k, v]) => h('div', { class: 'card', dataset: { key: k } },
+        h('div', { class: 'v' }, v), h('div', { class: 'k' }, k))));
       $('status-line').textContent = 'partitions ' + s.partitions + ', redundancy ' + s.redundancy + ', position ' + s.position;
     }).catch(fail);
     load();
@@ -83,14 +85,14 @@
     const load = () => api('GET', '/api/crawl').then((j) => {
       const rows = (j.crawls || []).map((c) => {
         const total = Math.max(1, c.queued + c.fetched);
-        return '<tr data-id="' + esc(c.id) + '"><td>' + esc(c.id) + '</td><td>' + esc(c.state) + (c.paused ? ' (paused: ' + esc(c.error) + ')' : '') + '</td><td><div class="bar">' +
-          '<span class="indexed" style="width:' + (100 * c.indexed / total) + '%"></span>' +
-          '<span class="fetched" style="width:' + (100 * Math.max(0, c.fetched - c.indexed) / total) + '%"></span></div></td>' +
-          '<td>' + c.queued + '</td><td>' + c.fetched + '</td><td>' + c.indexed + '</td><td>' + c.skipped + '</td><td>' + c.errors +
-          '</td><td>' + Number(c.pagesPerMinute || 0).toFixed(1) + '</td><td>' +
-          (c.state === 'running' ? '<button type="button" data-stop="' + esc(c.id) + '">stop</button>' : '') + '</td></tr>';
+        return h('tr', { dataset: { id: c.id } }, td(c.id), td(c.state + (c.paused ? ' (paused: ' + c.error + ')' : '')),
+          td(h('div', { class: 'bar' },
+            h('span', { class: 'indexed', style: { width: (100 * c.indexed / total) + '%' } }),
+            h('span', { class: 'fetched', style: { width: (100 * Math.max(0, c.fetched - c.indexed) / total) + '%' } }))),
+          td(c.queued), td(c.fetched), td(c.indexed), td(c.skipped), td(c.errors), td(Number(c.pagesPerMinute || 0).toFixed(1)),
+          td(c.state === 'running' ? h('button', { type: 'button', dataset: { stop: c.id } }, 'stop') : null));
       });
-      document.querySelector('#crawl-table tbody').innerHTML = rows.join('');
+      fill(document.querySelector('#crawl-table tbody'), rows);
     }).catch(fail);
     load();
     timers.push(setInterval(load, 2000));
@@ -120,9 +122,9 @@
     const w = $('word').value.trim();
     api('GET', '/api/index/word/' + encodeURIComponent(w)).then((j) => {
       $('word-summary').textContent = (j.word ? '"' + j.word + '" ' : '') + 'word hash ' + j.wordHash + ': ' + j.count + ' postings';
-      document.querySelector('#postings tbody').innerHTML = j.postings.map((p) =>
-        '<tr class="posting"><td>' + esc(p.url || '') + '</td><td><a href="#index" data-open="' + esc(p.urlHash) + '">' + esc(p.urlHash) +
-        '</a></td><td>' + p.hitCount + '</td><td>' + esc(p.flags.join(' ')) + '</td><td>' + esc(p.holder || 'here') + '</td></tr>').join('');
+      fill(document.querySelector('#postings tbody'), j.postings.map((p) => h('tr', { class: 'posting' },
+        td(p.url || ''), td(h('a', { href: '#index', dataset: { open: p.urlHash } }, p.urlHash)), td(p.hitCount),
+        td((p.flags || []).join(' ')), td(p.holder || 'here'))));
     }).catch(fail);
   });
 
@@ -134,24 +136,24 @@
     openUrl(h);
   });
 
-  function openUrl(h) {
-    api('GET', '/api/index/url/' + encodeURIComponent(h)).then((j) => {
+  function openUrl(hash) {
+    api('GET', '/api/index/url/' + encodeURIComponent(hash)).then((j) => {
       const m = j.metadata || {};
       $('url-detail').hidden = false;
-      $('url-detail').dataset.hash = h;
-      $('url-title').textContent = m.title || m.url || h;
+      $('url-detail').dataset.hash = hash;
+      $('url-title').textContent = m.title || m.url || hash;
       const fields = [['URL', m.url], ['hash', j.urlHash], ['language', m.language], ['MIME type', m.mimeType], ['size', fmtBytes(m.size)],
         ['words', j.words], ['text length', j.textLength], ['author', m.author], ['holder', m.holder || 'this peer'],
         ['fetched', m.fetched ? new Date(m.fetched).toISOString() : '']];
-      $('url-meta').innerHTML = fields.map(([k, v]) => '<dt>' + esc(k) + '</dt><dd>' + esc(v) + '</dd>').join('');
+      fill($('url-meta'), fields.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]));
       const e = $('url-edit');
       e.title.value = m.title || '';
       e.description.value = m.description || '';
       e.author.value = m.author || '';
       e.keywords.value = (m.keywords || []).join(', ');
       e.language.value = m.language || '';
-      $('url-history').innerHTML = (j.history || []).map((e) => '<li>' + esc(new Date(e.time || e.at || 0).toISOString()) + ' ' +
-        esc(e.event || e.kind || '') + ' ' + esc(e.status || '') + ' ' + esc(e.detail || e.message || '') + '</li>').join('');
+      fill($('url-history'), (j.history || []).map((e) => h('li', null, new Date(e.time || e.at || 0).toISOString() + ' ' +
+        (e.event || e.kind || '') + ' ' + (e.status || '') + ' ' + (e.detail || e.message || ''))));
     }).catch(fail);
   }
 
@@ -172,7 +174,7 @@
     api('DELETE', '/api/index/url/' + encodeURIComponent(h)).then((j) => {
       flash('Deleted ' + h + ' (' + j.deletedPostings + ' postings).');
       $('url-detail').hidden = true;
-      document.querySelectorAll('#postings a[data-open="' + h + '"]').forEach((a) => a.closest('tr').remove());
+      document.querySelectorAll('#postings a[data-open]').forEach((a) => { if (a.dataset.open === h) a.closest('tr').remove(); });
     }).catch(fail);
   });
 
@@ -190,9 +192,9 @@
     api('GET', '/api/blacklist').then((j) => { rules = j.rules; drawRules(); }).catch(fail);
   }
   function drawRules() {
-    document.querySelector('#rules tbody').innerHTML = rules.map((r, i) =>
-      '<tr class="rule"><td>' + esc(r.scope) + '</td><td><code>' + esc(r.host) + '</code></td><td><code>' + esc(r.path) +
-      '</code></td><td><button type="button" data-remove="' + i + '">remove</button></td></tr>').join('');
+    fill(document.querySelector('#rules tbody'), rules.map((r, i) => h('tr', { class: 'rule' },
+      td(r.scope), td(h('code', null, r.host)), td(h('code', null, r.path)),
+      td(h('button', { type: 'button', dataset: { remove: i } }, 'remove')))));
   }
   function saveRules(next) {
     return api('PUT', '/api/blacklist', { rules: next }).then((j) => { rules = j.rules; drawRules(); flash('Blacklist saved (' + rules.length + ' rules).'); });
@@ -210,8 +212,8 @@
     ev.preventDefault();
     api('GET', '/api/blacklist/test?url=' + encodeURIComponent($('test-url').value.trim())).then((j) => {
       const hits = Object.entries(j.scopes).filter(([, r]) => r);
-      $('test-result').innerHTML = hits.length === 0 ? 'Not blocked in any scope.'
-        : 'Blocked in ' + hits.map(([s, r]) => '<b>' + esc(s) + '</b> by <code>' + esc(r.host + '/' + r.path) + '</code>').join(', ');
+      fill($('test-result'), hits.length === 0 ? 'Not blocked in any scope.'
+        : ['Blocked in ', hits.map(([sc, r], i) => [i ? ', ' : '', h('b', null, sc), ' by ', h('code', null, r.host + '/' + r.path)])]);
       $('test-result').dataset.blocked = String(j.blocked);
     }).catch(fail);
   });
@@ -235,12 +237,12 @@
   }
   function drawSliders(p) {
     $('profile-name').value = p.name;
-    $('sliders').innerHTML = p.factors.map((f) => {
+    fill($('sliders'), p.factors.map((f) => {
       const v = p.coefficients[f.key];
-      return '<label class="slider" title="' + esc(f.description) + '"><span>' + esc(f.key) + '</span>' +
-        '<input type="range" min="-20" max="20" step="0.1" data-factor="' + esc(f.key) + '" value="' + v + '">' +
-        '<output>' + v + '</output></label>';
-    }).join('');
+      return h('label', { class: 'slider', title: f.description }, h('span', null, f.key),
+        h('input', { type: 'range', min: '-20', max: '20', step: '0.1', dataset: { factor: f.key }, value: v }),
+        h('output', null, v));
+    }));
   }
   function currentProfile() {
     const c = {};
@@ -276,7 +278,7 @@
   });
   function loadProfiles() {
     return api('GET', '/api/ranking/profiles').then((j) => {
-      $('profile-list').innerHTML = j.profiles.map((p) => '<option' + (p.name === j.active ? ' selected' : '') + '>' + esc(p.name) + '</option>').join('');
+      fill($('profile-list'), j.profiles.map((p) => h('option', { selected: p.name === j.active }, p.name)));
     });
   }
   $('profile-save').addEventListener('click', () => {
@@ -296,13 +298,12 @@
   let previewSeq = 0;
   // the factors that moved this result most, signed: what the sliders do to it
   function explain(x) {
-    if (!x || !x.factors) return '';
+    if (!x || !x.factors) return null;
     const parts = Object.entries(x.factors).filter(([, p]) => Math.abs(p.contribution) > 1e-9)
       .sort((a, b) => Math.abs(b[1].contribution) - Math.abs(a[1].contribution)).slice(0, 4);
-    return '<div class="explain">' + parts.map(([k, p]) => '<span class="factor' + (p.contribution < 0 ? ' neg' : '') +
-      '" data-factor="' + esc(k) + '" title="raw ' + esc(Number(p.raw).toFixed(3)) + ', normalized ' +
-      esc(Number(p.normalized).toFixed(3)) + ' × ' + esc(p.coefficient) + '">' + esc(k) + ' ' +
-      (p.contribution >= 0 ? '+' : '') + Number(p.contribution).toFixed(2) + '</span>').join('') + '</div>';
+    return h('div', { class: 'explain' }, parts.map(([k, p]) => h('span', { class: 'factor' + (p.contribution < 0 ? ' neg' : ''),
+      dataset: { factor: k }, title: 'raw ' + Number(p.raw).toFixed(3) + ', normalized ' + Number(p.normalized).toFixed(3) +
+        ' × ' + p.coefficient }, k + ' ' + (p.contribution >= 0 ? '+' : '') + Number(p.contribution).toFixed(2))));
   }
   function preview() {
     const q = $('preview-q').value.trim();
@@ -311,8 +312,8 @@
     const seq = ++previewSeq;
     api('POST', '/api/ranking/preview', { q: q, count: 10, profile: currentProfile() }).then((d) => {
       if (seq !== previewSeq) return; // a newer slider position is being previewed
-      $('preview').innerHTML = d.results.map((r) => '<li class="preview-item" data-url="' + esc(r.url) + '">' + esc(r.title) +
-        ' <span class="muted">' + esc(r.url) + ' · ' + Number(r.score).toFixed(3) + '</span>' + explain(r.explain) + '</li>').join('');
+      fill($('preview'), d.results.map((r) => h('li', { class: 'preview-item', dataset: { url: r.url } }, r.title, ' ',
+        h('span', { class: 'muted' }, r.url + ' · ' + Number(r.score).toFixed(3)), explain(r.explain))));
       document.body.dataset.preview = 'done';
     }).catch(fail);
   }
@@ -328,8 +329,8 @@
     api('GET', '/api/peers/word/' + encodeURIComponent(w)).then((j) => {
       wordPlacement = j;
       $('word-partitions').hidden = false;
-      document.querySelector('#word-partitions tbody').innerHTML = j.partitions.map((p) => '<tr class="word-partition"><td>' + p.partition +
-        '</td><td>' + esc(p.position) + '</td><td>' + esc(p.holders[0] || '') + '</td><td>' + esc(p.holders.slice(1).join(', ')) + '</td></tr>').join('');
+      fill(document.querySelector('#word-partitions tbody'), j.partitions.map((p) => h('tr', { class: 'word-partition' },
+        td(p.partition), td(p.position), td(p.holders[0] || ''), td(p.holders.slice(1).join(', ')))));
       while (timers.length) clearInterval(timers.pop());
       network();
     }).catch(fail);
@@ -346,10 +347,10 @@
     return out;
   }
   function trafficCells(c, d) {
-    if (!c) return '<td>–</td><td>–</td><td>–</td>';
-    return '<td class="sent" data-messages="' + c.sentMessages + '">' + c.sentMessages + ' · ' + fmtBytes(c.sentBytes) + '</td>' +
-      '<td class="received" data-messages="' + c.receivedMessages + '">' + c.receivedMessages + ' · ' + fmtBytes(c.receivedBytes) + '</td>' +
-      '<td>' + (d && d.messages > 0 ? '<span class="badge live">' + d.messages + ' msg · ' + fmtBytes(d.bytes) + '</span>' : 'idle') + '</td>';
+    if (!c) return [td('–'), td('–'), td('–')];
+    return [h('td', { class: 'sent', dataset: { messages: c.sentMessages } }, c.sentMessages + ' · ' + fmtBytes(c.sentBytes)),
+      h('td', { class: 'received', dataset: { messages: c.receivedMessages } }, c.receivedMessages + ' · ' + fmtBytes(c.receivedBytes)),
+      td(d && d.messages > 0 ? h('span', { class: 'badge live' }, d.messages + ' msg · ' + fmtBytes(d.bytes)) : 'idle')];
   }
   function network() {
     const load = () => Promise.all([api('GET', '/api/peers'), api('GET', '/api/peers/traffic')]).then(([j, t]) => {
@@ -358,7 +359,7 @@
       const delta = lastTraffic ? trafficDeltas(t) : {};
       const seconds = lastTraffic ? Math.max(0.001, (t.at - lastTraffic.at) / 1000) : 0;
       lastTraffic = t;
-      const svg = ['<circle r="120" fill="none" stroke="#cbd5e1" stroke-width="2"></circle>'];
+      const svg = [svgEl('circle', { r: 120, fill: 'none', stroke: '#cbd5e1', 'stroke-width': 2 })];
       const at = (p) => {
         const a = 2 * Math.PI * (Number(p.position) / MAX_POS) - Math.PI / 2;
         return [120 * Math.cos(a), 120 * Math.sin(a)];
@@ -372,12 +373,10 @@
           const [x, y] = at(p);
           const live = d && d.messages > 0;
           const width = live ? Math.min(6, 1 + Math.log10(1 + d.bytes) / 1.5) : 1;
-          svg.push('<line class="traffic' + (live ? ' live' : '') + '" data-peer="' + esc(p.peerId) + '" x1="' + sx + '" y1="' + sy +
-            '" x2="' + x + '" y2="' + y + '" stroke-width="' + width.toFixed(1) + '"><title>' + esc(p.peerId) + ': ' +
-            (live ? d.messages + ' messages, ' + fmtBytes(d.bytes) + ' in ' + seconds.toFixed(0) + ' s' : 'idle') + '</title></line>');
-          if (live) {
-            svg.push('<text class="badge" x="' + ((sx + x) / 2 - 8) + '" y="' + ((sy + y) / 2) + '">' + d.messages + '</text>');
-          }
+          svg.push(svgEl('line', { class: 'traffic' + (live ? ' live' : ''), 'data-peer': p.peerId, x1: sx, y1: sy, x2: x, y2: y,
+            'stroke-width': width.toFixed(1) }, svgEl('title', null, p.peerId + ': ' +
+            (live ? d.messages + ' messages, ' + fmtBytes(d.bytes) + ' in ' + seconds.toFixed(0) + ' s' : 'idle'))));
+          if (live) svg.push(svgEl('text', { class: 'badge', x: (sx + x) / 2 - 8, y: (sy + y) / 2 }, d.messages));
         }
       }
       for (const p of peers) {
@@ -386,31 +385,28 @@
         for (const r of p.ranges || []) {
           const a0 = 2 * Math.PI * (Number(r.fromExclusive) / MAX_POS) - Math.PI / 2;
           const large = r.share > 0.5 ? 1 : 0;
-          if (r.share >= 0.999) svg.push('<circle r="132" fill="none" stroke="#93c5fd" stroke-width="6"></circle>');
-          else svg.push('<path d="M ' + 132 * Math.cos(a0) + ' ' + 132 * Math.sin(a0) + ' A 132 132 0 ' + large + ' 1 ' +
-            132 * Math.cos(a) + ' ' + 132 * Math.sin(a) + '" fill="none" stroke="#93c5fd" stroke-width="6" opacity=".7"></path>');
+          if (r.share >= 0.999) svg.push(svgEl('circle', { r: 132, fill: 'none', stroke: '#93c5fd', 'stroke-width': 6 }));
+          else svg.push(svgEl('path', { d: 'M ' + 132 * Math.cos(a0) + ' ' + 132 * Math.sin(a0) + ' A 132 132 0 ' + large + ' 1 ' +
+            132 * Math.cos(a) + ' ' + 132 * Math.sin(a), fill: 'none', stroke: '#93c5fd', 'stroke-width': 6, opacity: '.7' }));
         }
-        svg.push('<circle class="peer ' + esc(p.role) + (p.self ? ' self' : '') + '" cx="' + x + '" cy="' + y + '" r="7"><title>' +
-          esc(p.peerId + ' ' + p.role) + '</title></circle>');
-        svg.push('<text x="' + (x * 1.22 - 18) + '" y="' + (y * 1.22 + 3) + '">' + esc(p.peerId.slice(0, 6)) +
-          (p.role === 'passive' ? ' (passive)' : '') + '</text>');
+        svg.push(svgEl('circle', { class: 'peer ' + p.role + (p.self ? ' self' : ''), cx: x, cy: y, r: 7 }, svgEl('title', null, p.peerId + ' ' + p.role)));
+        svg.push(svgEl('text', { x: x * 1.22 - 18, y: y * 1.22 + 3 }, String(p.peerId).slice(0, 6) + (p.role === 'passive' ? ' (passive)' : '')));
       }
       if (wordPlacement) {
         for (const p of wordPlacement.partitions) {
           const a = 2 * Math.PI * (Number(p.position) / MAX_POS) - Math.PI / 2;
-          svg.push('<line class="partition" x1="' + 100 * Math.cos(a) + '" y1="' + 100 * Math.sin(a) + '" x2="' + 112 * Math.cos(a) +
-            '" y2="' + 112 * Math.sin(a) + '" stroke="#dc2626" stroke-width="2"><title>partition ' + p.partition + ': ' +
-            esc(p.holders.join(', ')) + '</title></line>');
+          svg.push(svgEl('line', { class: 'partition', x1: 100 * Math.cos(a), y1: 100 * Math.sin(a), x2: 112 * Math.cos(a), y2: 112 * Math.sin(a),
+            stroke: '#dc2626', 'stroke-width': 2 }, svgEl('title', null, 'partition ' + p.partition + ': ' + p.holders.join(', '))));
         }
       }
       if (peers.some((p) => p.role === 'passive')) peers.sort((a, b) => (a.role === 'passive') - (b.role === 'passive'));
-      svg.push('<text x="-30" y="4">' + peers.length + ' peer' + (peers.length === 1 ? '' : 's') + '</text>');
-      $('ring').innerHTML = svg.join('');
-      document.querySelector('#peers tbody').innerHTML = peers.map((p) => '<tr class="peer-row ' + esc(p.role) + '"><td>' + esc(p.peerId) + (p.self ? ' (this peer)' : '') +
-        '</td><td>' + esc(p.role) + '</td><td title="' + esc(p.position) + '">' + (Number(p.position) / MAX_POS).toFixed(4) + '</td><td>' +
-        ((p.ranges && p.ranges[0]) ? (100 * p.ranges[0].share).toFixed(1) + '%' : '–') + '</td><td>' + esc(p.http || p.address) +
-        '</td><td>' + (p.lastSeen ? esc(new Date(p.lastSeen).toISOString().slice(11, 19)) : '') + '</td>' + trafficCells(traffic[p.peerId], delta[p.peerId]) +
-        '</tr>').join('');
+      svg.push(svgEl('text', { x: -30, y: 4 }, peers.length + ' peer' + (peers.length === 1 ? '' : 's')));
+      fill($('ring'), svg);
+      fill(document.querySelector('#peers tbody'), peers.map((p) => h('tr', { class: 'peer-row ' + p.role },
+        td(p.peerId + (p.self ? ' (this peer)' : '')), td(p.role),
+        h('td', { title: p.position }, (Number(p.position) / MAX_POS).toFixed(4)),
+        td((p.ranges && p.ranges[0]) ? (100 * p.ranges[0].share).toFixed(1) + '%' : '–'), td(p.http || p.address),
+        td(p.lastSeen ? new Date(p.lastSeen).toISOString().slice(11, 19) : ''), trafficCells(traffic[p.peerId], delta[p.peerId]))));
     }).catch(fail);
     load();
     timers.push(setInterval(load, 3000));
@@ -466,7 +462,7 @@
     const q = $('suggest-q').value;
     fetch('/suggest.json?query=' + encodeURIComponent(q)).then((r) => r.json()).then((j) => {
       if ($('suggest-q').value !== q) return;
-      $('suggest-list').innerHTML = (j[1] || []).map((w) => '<li class="suggestion">' + esc(w) + '</li>').join('');
+      fill($('suggest-list'), (j[1] || []).map((w) => h('li', { class: 'suggestion' }, w)));
     }).catch(fail);
   });
 

@@ -3,7 +3,7 @@
 // console page that wants to (re)load it when shown.
 (function () {
   'use strict';
-  const esc = (s) => String(s == null ? '' : s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+  const { h, fill } = window.PeerdexDom;
   const KINDS = ['yacy-json', 'opensearch-rss', 'opensearch-json', 'solr'];
   const panels = [];
   let sources = [];
@@ -20,21 +20,24 @@
   }
 
   function template() {
-    return '<p class="muted">Outside engines whose results are mixed into searches that federate (resource=global, or ' +
-      'federated=true), each bounded by its timeout and size cap. The query is sent to them in plain text.</p>' +
-      '<table class="table fed-sources"><thead><tr><th>on</th><th>name</th><th>kind</th><th>URL template</th><th>timeout</th>' +
-      '<th>weight</th><th></th></tr></thead><tbody></tbody></table>' +
-      '<form class="row-form fed-add">' +
-      '<input name="name" placeholder="name" aria-label="source name" required pattern="[A-Za-z0-9][A-Za-z0-9._-]{0,39}">' +
-      '<select name="kind" aria-label="kind">' + KINDS.map((k) => '<option>' + k + '</option>').join('') + '</select>' +
-      '<input name="url" placeholder="http://host/yacysearch.json?query={query}&amp;maximumRecords={count}" aria-label="URL template" required>' +
-      '<input name="timeout" value="2s" aria-label="timeout" size="5">' +
-      '<input name="weight" value="1.0" aria-label="weight" size="4">' +
-      '<button type="submit">Add source</button></form>' +
-      '<h3>Try a query</h3><form class="row-form fed-try"><input name="q" placeholder="a query" aria-label="query" required>' +
-      '<button type="submit">Search the sources</button></form><table class="table fed-report"><thead><tr><th>source</th>' +
-      '<th>status</th><th>ms</th><th>results</th><th>error</th></tr></thead><tbody></tbody></table>' +
-      '<p class="fed-flash" hidden></p>';
+    const th = (...names) => h('thead', null, h('tr', null, names.map((n) => h('th', null, n))));
+    return [
+      h('p', { class: 'muted' }, 'Outside engines whose results are mixed into searches that federate (resource=global, or ' +
+        'federated=true), each bounded by its timeout and size cap. The query is sent to them in plain text.'),
+      h('table', { class: 'table fed-sources' }, th('on', 'name', 'kind', 'URL template', 'timeout', 'weight', ''), h('tbody')),
+      h('form', { class: 'row-form fed-add' },
+        h('input', { name: 'name', placeholder: 'name', 'aria-label': 'source name', required: '', pattern: '[A-Za-z0-9][A-Za-z0-9._-]{0,39}' }),
+        h('select', { name: 'kind', 'aria-label': 'kind' }, KINDS.map((k) => h('option', null, k))),
+        h('input', { name: 'url', placeholder: 'http://host/yacysearch.json?query={query}&maximumRecords={count}', 'aria-label': 'URL template', required: '' }),
+        h('input', { name: 'timeout', value: '2s', 'aria-label': 'timeout', size: '5' }),
+        h('input', { name: 'weight', value: '1.0', 'aria-label': 'weight', size: '4' }),
+        h('button', { type: 'submit' }, 'Add source')),
+      h('h3', null, 'Try a query'),
+      h('form', { class: 'row-form fed-try' },
+        h('input', { name: 'q', placeholder: 'a query', 'aria-label': 'query', required: '' }),
+        h('button', { type: 'submit' }, 'Search the sources')),
+      h('table', { class: 'table fed-report' }, th('source', 'status', 'ms', 'results', 'error'), h('tbody')),
+      h('p', { class: 'fed-flash', hidden: true })];
   }
 
   function say(el, msg, isError) {
@@ -46,11 +49,11 @@
 
   function draw() {
     panels.forEach((el) => {
-      el.querySelector('.fed-sources tbody').innerHTML = sources.map((s, i) =>
-        '<tr class="fed-source" data-name="' + esc(s.name) + '"><td><input type="checkbox" data-toggle="' + i + '"' +
-        (s.enabled ? ' checked' : '') + ' aria-label="enabled"></td><td>' + esc(s.name) + '</td><td>' + esc(s.kind) +
-        '</td><td><code>' + esc(s.url) + '</code></td><td>' + esc(s.timeout) + '</td><td>' + esc(s.weight) +
-        '</td><td><button type="button" data-remove="' + i + '">remove</button></td></tr>').join('');
+      fill(el.querySelector('.fed-sources tbody'), sources.map((s, i) =>
+        h('tr', { class: 'fed-source', dataset: { name: s.name } },
+          h('td', null, h('input', { type: 'checkbox', dataset: { toggle: i }, checked: !!s.enabled, 'aria-label': 'enabled' })),
+          h('td', null, s.name), h('td', null, s.kind), h('td', null, h('code', null, s.url)), h('td', null, s.timeout),
+          h('td', null, s.weight), h('td', null, h('button', { type: 'button', dataset: { remove: i } }, 'remove')))));
     });
   }
 
@@ -63,7 +66,7 @@
   function mount(el) {
     if (el.dataset.federationMounted) return;
     el.dataset.federationMounted = '1';
-    el.innerHTML = template();
+    fill(el, template());
     panels.push(el);
     el.querySelector('.fed-add').addEventListener('submit', (ev) => {
       ev.preventDefault();
@@ -89,9 +92,8 @@
       const q = ev.target.q.value.trim();
       api('GET', '/api/search?resource=local&federated=true&count=20&q=' + encodeURIComponent(q)).then((j) => {
         const rows = ((j.network && j.network.sources) || []).filter((s) => s.name !== 'local');
-        el.querySelector('.fed-report tbody').innerHTML = rows.map((s) => '<tr class="fed-status" data-status="' + esc(s.status) +
-          '"><td>' + esc(s.name) + '</td><td>' + esc(s.status) + '</td><td>' + esc(s.ms) + '</td><td>' + esc(s.results) +
-          '</td><td>' + esc(s.error || '') + '</td></tr>').join('');
+        fill(el.querySelector('.fed-report tbody'), rows.map((s) => h('tr', { class: 'fed-status', dataset: { status: s.status } },
+          h('td', null, s.name), h('td', null, s.status), h('td', null, s.ms), h('td', null, s.results), h('td', null, s.error || ''))));
       }).catch((e) => say(el, e.message, true));
     });
     load();

@@ -116,15 +116,25 @@ public final class PeerNode implements AutoCloseable {
                 Instant.now());
         org.peerdex.node.crawl.CrawlBackend.start(context, config);
         ServerBinding binding;
+        ApiRoutes routes;
         try {
+            routes = new ApiRoutes(context);
             binding = Http.get(system).newServerAt(nc.httpHost(), nc.httpPort())
-                    .bind(new ApiRoutes(context).route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             system.terminate();
             awaitTermination(system);
             throw new StartupException("cannot serve HTTP on " + nc.httpHost() + ":" + nc.httpPort() + ": "
                     + rootMessage(e), e);
         }
+        routes.boundary().boundTo(binding.localAddress().getPort());
+        routes.boundary().adminNeedsCredentials().ifPresent(why -> {
+            if (nc.adminPasswordHash().isEmpty()) {
+                log.warn("admin endpoints are closed (403): {}, and no admin password is set (--admin-password); "
+                        + "see docs/operations.md, \"Behind a reverse proxy\"", why);
+            }
+        });
+        log.info("HTTP answers to the names {}", routes.boundary().hosts().describe());
         CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "http-unbind",
                 () -> binding.unbind().thenApply(d -> Done.getInstance()));
         startNetwork(context, config, cluster, binding.localAddress().getPort());

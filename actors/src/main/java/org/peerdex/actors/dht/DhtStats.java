@@ -22,6 +22,11 @@ public final class DhtStats {
     /** Messages that made the handler fail (null fields a decoder let through); answered as errors. */
     public final AtomicLong failedMessages = new AtomicLong();
     public volatile int blockedSenders;
+    /**
+     * Metadata records from other peers (stored transfers and search replies) dropped because their URL is not an
+     * http(s) URL that hashes to their URL hash (PostingValidator.urlProblem).
+     */
+    public final AtomicLong rejectedMetadata = new AtomicLong();
     /** received postings and metadata dropped by the dht-scope blacklist */
     public final AtomicLong blacklistedEntries = new AtomicLong();
     public final AtomicLong replicatedPostings = new AtomicLong();
@@ -58,6 +63,7 @@ public final class DhtStats {
         shard.put("blockedSenders", blockedSenders);
         shard.put("busyLookups", busyLookups.get());
         shard.put("failedMessages", failedMessages.get());
+        shard.put("rejectedMetadata", rejectedMetadata.get());
         shard.put("blacklistedEntries", blacklistedEntries.get());
         Map<String, Object> repl = new LinkedHashMap<>();
         repl.put("replicatedPostings", replicatedPostings.get());

@@ -2,18 +2,22 @@ package org.peerdex.actors.dht;
 
 import java.util.List;
 import java.util.Optional;
+import org.peerdex.protocol.url.UrlClaim;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
 
 /**
  * What a ShardOwner checks in every received posting and metadata record beyond what decoding already proves
  * (hash alphabets and lengths, non-negative counters): plausible counters, ascending positions inside the text,
- * no cached copies (a peer forwards only what it holds for real), and bounded strings.
+ * no cached copies (a peer forwards only what it holds for real), and bounded strings. A metadata record is accepted
+ * only when its URL is an http(s) URL that hashes to its URL hash ({@link UrlClaim}): every path on which metadata
+ * arrives from another peer (stored transfers in ShardOwner, search replies in RemoteSearch) goes through
+ * {@link #problem(UrlMetadata)}.
  */
 public final class PostingValidator {
     /** Longer than any real document (the condenser stops at 200,000 words). */
     static final int MAX_WORDS = 1_000_000;
-    static final int MAX_URL_LENGTH = 4096;
+    static final int MAX_URL_LENGTH = UrlClaim.MAX_URL_LENGTH;
     static final int MAX_TEXT_FIELD = 16 * 1024;
     /** compiled once: String.matches compiles its pattern on every call, once per received posting */
     private static final java.util.regex.Pattern LANGUAGE = java.util.regex.Pattern.compile("[a-z]{2,3}(-[A-Za-z0-9]{1,4})?");
@@ -42,12 +46,10 @@ public final class PostingValidator {
         return Optional.empty();
     }
 
+    /** Why a metadata record from another peer must be dropped, or empty if it may be stored and shown. */
     public static Optional<String> problem(UrlMetadata m) {
-        if (m.urlHash() == null || m.url() == null || m.url().isEmpty()) return Optional.of("metadata without URL");
-        if (m.url().length() > MAX_URL_LENGTH) return Optional.of("metadata URL too long");
-        if (!m.url().startsWith("http://") && !m.url().startsWith("https://")) {
-            return Optional.of("metadata URL is not http(s): " + m.url());
-        }
+        Optional<String> url = urlProblem(m);
+        if (url.isPresent()) return url;
         if (m.title().length() > MAX_TEXT_FIELD || m.description().length() > MAX_TEXT_FIELD
                 || m.headings().size() > 256 || m.keywords().size() > 256) {
             return Optional.of("metadata of " + m.urlHash() + " too large");
@@ -56,6 +58,19 @@ public final class PostingValidator {
             return Optional.of("metadata of " + m.urlHash() + " has negative counters");
         }
         return Optional.empty();
+    }
+
+    /** Why the record's URL is not a link to show for its URL hash (not http(s), unparsable, another hash), or empty. */
+    public static Optional<String> urlProblem(UrlMetadata m) {
+        if (m.urlHash() == null || m.url() == null || m.url().isEmpty()) return Optional.of("metadata without URL");
+        return UrlClaim.problem(m.url(), m.urlHash()).map(p -> "metadata of " + m.urlHash().value() + ": " + p);
+    }
+
+    /** How many of the records have a URL {@link #urlProblem} refuses. */
+    public static int badUrls(List<UrlMetadata> metadata) {
+        int n = 0;
+        for (UrlMetadata m : metadata) if (m != null && urlProblem(m).isPresent()) n++;
+        return n;
     }
 
     public static Optional<String> firstProblem(List<Posting> postings, List<UrlMetadata> metadata) {

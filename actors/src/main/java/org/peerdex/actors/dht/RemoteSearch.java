@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -102,11 +103,13 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     /**
-     * Network cost of one lookup. {@code naiveBytes}: what shipping every word's whole posting list would have
+     * Network cost of one lookup. {@code rejectedMetadata}: records holders sent that PostingValidator refused.
+     * {@code naiveBytes}: what shipping every word's whole posting list would have
      * cost, from the counts the holders reported and the measured bytes per posting.
      */
     public record Cost(int peersAsked, int peersAnswered, long messages, long bytes, long naiveBytes,
-                       long firstResultMillis, long elapsedMillis, int timeouts, int handoffRequests) {}
+                       long firstResultMillis, long elapsedMillis, int timeouts, int handoffRequests,
+                       int rejectedMetadata) {}
 
     /** Best partial score first; ties by URL hash, so the order does not depend on reply order. */
     static final Comparator<RemoteCandidate> BEST_FIRST = Comparator
@@ -160,6 +163,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private long firstResult = -1;
     private int timeouts;
     private int handoffRequests;
+    /** metadata records from holders dropped by PostingValidator (not http(s), another hash, malformed) */
+    private int rejectedMetadata;
     private boolean incomplete;
     private Phase phase;
     private final Map<RangeKey, Integer> counts = new HashMap<>();
@@ -456,7 +461,16 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             List<RemoteCandidate> found = new ArrayList<>();
             for (UrlMetadata md : r.metadata()) {
+                if (md == null || md.urlHash() == null) continue;
                 if (metadata.containsKey(md.urlHash())) continue;
+                // a record whose URL is no http(s) URL of its hash (or is malformed) is dropped: the URL stays
+                // missing, so another holder is asked for it
+                Optional<String> bad = PostingValidator.problem(md);
+                if (bad.isPresent()) {
+                    rejectedMetadata++;
+                    ctx.getLog().debug("dropped metadata from {}: {}", r.by(), bad.get());
+                    continue;
+                }
                 RemoteCandidate c = candidates.get(md.urlHash());
                 if (c == null) continue;
                 metadata.put(md.urlHash(), md);
@@ -687,7 +701,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         double perPosting = postingsReceived == 0 ? 40.0 : (double) postingBytes / postingsReceived;
         long naive = (long) (totalPostingsCounted * perPosting);
         Cost c = new Cost(asked.size(), answered.size(), messages, bytes, naive, firstResult, elapsedMillis(), timeouts,
-                handoffRequests);
+                handoffRequests, rejectedMetadata);
         replyTo.tell(new Finished(all, c, !incomplete));
         if (cache != null && settings.cacheRemoteResults() && !all.isEmpty()) cacheLocally(all);
         return Behaviors.stopped();

@@ -360,7 +360,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         } catch (RuntimeException e) {
             problem = Optional.of("unreadable record: " + e);
         }
-        if (problem.isPresent()) return reject(m, "malformed: " + problem.get());
+        if (problem.isPresent()) {
+            // a record whose URL is not an http(s) URL of its hash is dropped with its whole batch, and counted
+            stats.rejectedMetadata.addAndGet(PostingValidator.badUrls(m.metadata()));
+            return reject(m, "malformed: " + problem.get());
+        }
         Optional<String> outside = outsideMyRanges(postings, m.metadata());
         if (outside.isPresent()) {
             stats.refusedMessages.incrementAndGet();

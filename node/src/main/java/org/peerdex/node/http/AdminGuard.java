@@ -1,6 +1,5 @@
 package org.peerdex.node.http;
 
-import java.net.InetAddress;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -14,42 +13,44 @@ import static org.apache.pekko.http.javadsl.server.Directives.extractCredentials
 import static org.apache.pekko.http.javadsl.server.Directives.extractRequest;
 
 /**
- * Admin endpoints answer only requests from a loopback address, unless an admin password is set; then any
- * client with HTTP Basic credentials {@code admin:PASSWORD} is let in (and loopback too). An account with the
- * admin role is let in from anywhere; with {@code peerdex.accounts.loopback-admin = off} loopback alone is not
- * enough. State-changing requests a browser sends from another origin are refused ({@link SameOrigin}, CSRF).
+ * Admin endpoints (docs/security.md, "Web boundaries"). Let in: HTTP Basic credentials {@code admin:PASSWORD} when
+ * an admin password is set, or of an account with the admin role. A direct connection from loopback is let in
+ * without credentials only while no admin password is set, {@code peerdex.accounts.loopback-admin} is on, and the
+ * peer can only be reached from this machine: when it listens beyond loopback or sits behind a trusted reverse proxy
+ * ({@link WebBoundary#adminNeedsCredentials}), admin needs credentials, and without an admin password or admin
+ * account it answers 403 saying so (the peer still starts and serves search). Requests through a trusted proxy are
+ * never loopback. State-changing requests a browser sends from another origin are refused ({@link SameOrigin}).
  */
 public final class AdminGuard {
     private final String passwordHash;
     private final Accounts accounts;
     private final boolean loopbackAdmin;
+    private final WebBoundary boundary;
 
-    public AdminGuard(String passwordHash) {
-        this(passwordHash, null, true);
-    }
-
-    public AdminGuard(String passwordHash, Accounts accounts, boolean loopbackAdmin) {
+    public AdminGuard(String passwordHash, Accounts accounts, boolean loopbackAdmin, WebBoundary boundary) {
         this.passwordHash = passwordHash == null ? "" : passwordHash;
         this.accounts = accounts;
         this.loopbackAdmin = loopbackAdmin;
+        this.boundary = boundary;
     }
 
     public Route admin(Supplier<Route> inner) {
-        // the socket's address, not extractClientIP (which trusts a client's X-Forwarded-For)
-        return extractRequest(req -> ClientAddress.extract(ip -> extractCredentials(creds -> {
-            Optional<String> crossOrigin = SameOrigin.problem(req);
+        return extractRequest(req -> boundary.clients().extract(client -> extractCredentials(creds -> {
+            Optional<String> crossOrigin = SameOrigin.problem(req, boundary.hosts());
             if (crossOrigin.isPresent()) return Json.error(StatusCodes.FORBIDDEN, crossOrigin.get());
-            boolean loopback = ip.map(InetAddress::isLoopbackAddress).orElse(false);
-            if (loopback && loopbackAdmin && passwordHash.isEmpty()) return inner.get();
             if (validPassword(creds)) return inner.get();
             Optional<Account> account = accounts == null ? Optional.empty() : accounts.authenticate(creds);
             if (account.isPresent() && account.get().role() == Account.Role.ADMIN) return inner.get();
-            if (loopback && loopbackAdmin) return inner.get();
+            Optional<String> exposed = boundary.adminNeedsCredentials();
+            if (client.loopback() && loopbackAdmin && passwordHash.isEmpty() && exposed.isEmpty()) return inner.get();
             if (account.isPresent()) {
                 return Json.error(StatusCodes.FORBIDDEN, "account " + account.get().name() + " is not an admin");
             }
             if (passwordHash.isEmpty() && (accounts == null || accounts.isEmpty())) {
-                return Json.error(StatusCodes.FORBIDDEN, "admin endpoints answer only localhost; set an admin password");
+                return Json.error(StatusCodes.FORBIDDEN, exposed.isPresent()
+                        ? "admin endpoints are closed: " + exposed.get() + ", so admin needs a password; start the "
+                                + "peer with --admin-password (or peerdex.admin.password-hash)"
+                        : "admin endpoints answer only localhost; set an admin password");
             }
             return SearchGuard.challenge("admin credentials required");
         })));

@@ -26,12 +26,14 @@ public final class ApiRoutes {
     private final AdminGuard admin;
     private final org.peerdex.node.accounts.Accounts accounts;
     private final SearchGuard searchGuard;
+    private final WebBoundary boundary;
 
     public ApiRoutes(NodeContext ctx) {
         this.ctx = ctx;
         org.peerdex.node.ModePolicy mode = org.peerdex.node.ModePolicy.of(ctx.config());
         this.accounts = new org.peerdex.node.accounts.Accounts(ctx.storage().store());
-        this.admin = new AdminGuard(ctx.config().adminPasswordHash(), accounts, mode.loopbackAdmin());
+        this.boundary = WebBoundary.from(ctx.config().raw());
+        this.admin = new AdminGuard(ctx.config().adminPasswordHash(), accounts, mode.loopbackAdmin(), boundary);
         this.searchGuard = new SearchGuard(accounts, mode.searchNeedsAccount());
     }
 
@@ -53,12 +55,12 @@ public final class ApiRoutes {
                 new RankingPreviewRoutes(search, admin).route(),
                 new UrlEditRoutes(ctx, search, admin).route(),
                 new FederationRoutes(org.peerdex.node.federation.FederationBackend.of(ctx), admin, search.blocking()).route()));
-        return withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
+        return boundary.guard(() -> withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
                 handleRejections(rejections(), () -> org.apache.pekko.http.javadsl.server.Directives.mapRequest(
                 FederationRoutes::noFederationForFederated, () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
                 searchGuard.search(() -> concat(new CompatRoutes(search).route(),
                         new SolrRoutes(search, ctx.storage()).route())),
-                new UiRoutes().route()))))));
+                new UiRoutes().route())))))));
     }
 
     private Route crawlRoutes(SearchBackend search) {
@@ -69,6 +71,11 @@ public final class ApiRoutes {
 
     public AdminGuard admin() {
         return admin;
+    }
+
+    /** The checks in front of every route (Host, Origin, security headers, who the client is). */
+    public WebBoundary boundary() {
+        return boundary;
     }
 
     /** The answer when a route has not answered within pekko.http.server.request-timeout. */

@@ -1,7 +1,6 @@
 package org.peerdex.node.http;
 
 import com.typesafe.config.Config;
-import java.net.InetAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,7 +19,9 @@ import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
 /**
  * Search rate limits per client address (two token buckets each): a client over its global-search budget is
  * downgraded to a local search (as YaCy does with heavy remote clients; the answer carries
- * {@code X-Peerdex-Downgraded: local}); a client over its search budget gets 429 with Retry-After. Only search
+ * {@code X-Peerdex-Downgraded: local}); a client over its search budget gets 429 with Retry-After. The client is
+ * the socket's address, or behind a trusted reverse proxy the forwarded one ({@link ClientAddress}); only direct
+ * loopback connections are exempt ({@code exempt-loopback}), never proxied ones. Only search
  * paths are counted. Keys in node's reference.conf under {@code peerdex.http.search-rate-limit}.
  */
 public final class SearchRateLimit {
@@ -30,14 +31,16 @@ public final class SearchRateLimit {
 
     private final boolean enabled;
     private final boolean exemptLoopback;
+    private final ClientAddress clients;
     private final TokenBuckets searches;
     private final TokenBuckets global;
     public final AtomicLong limited = new AtomicLong();
     public final AtomicLong downgraded = new AtomicLong();
 
     public SearchRateLimit(boolean enabled, boolean exemptLoopback, double perSecond, int burst,
-                           double globalPerSecond, int globalBurst, int maxClients) {
+                           double globalPerSecond, int globalBurst, int maxClients, ClientAddress clients) {
         this.enabled = enabled;
+        this.clients = clients;
         this.exemptLoopback = exemptLoopback;
         this.searches = new TokenBuckets(perSecond, burst, maxClients);
         this.global = new TokenBuckets(globalPerSecond, globalBurst, maxClients);
@@ -52,11 +55,13 @@ public final class SearchRateLimit {
 
     public static SearchRateLimit from(Config root) {
         String p = "peerdex.http.search-rate-limit.";
-        if (!root.hasPath(p + "enabled")) return new SearchRateLimit(false, true, 1, 1, 1, 1, 1);
+        ClientAddress clients = new ClientAddress(root.hasPath("peerdex.http.trusted-proxies")
+                ? root.getStringList("peerdex.http.trusted-proxies") : java.util.List.of());
+        if (!root.hasPath(p + "enabled")) return new SearchRateLimit(false, true, 1, 1, 1, 1, 1, clients);
         return new SearchRateLimit(root.getBoolean(p + "enabled"),
                 root.getBoolean(p + "exempt-loopback"), root.getDouble(p + "per-second"),
                 root.getInt(p + "burst"), root.getDouble(p + "global-per-second"), root.getInt(p + "global-burst"),
-                root.getInt(p + "max-clients"));
+                root.getInt(p + "max-clients"), clients);
     }
 
     /** Counts searches under {@code inner} against the client's buckets. */
@@ -65,9 +70,10 @@ public final class SearchRateLimit {
         return extractRequest(req -> {
             String path = req.getUri().path();
             if (!SEARCH_PATHS.contains(path)) return inner.get();
-            return ClientAddress.extract(ip -> {
-                if (exemptLoopback && ip.map(InetAddress::isLoopbackAddress).orElse(false)) return inner.get();
-                String client = ip.map(InetAddress::getHostAddress).orElse("unknown");
+            return clients.extract(c -> {
+                // the operator's own browser on this machine; never a request a reverse proxy passed on
+                if (exemptLoopback && c.loopback()) return inner.get();
+                String client = c.key();
                 long now = System.nanoTime();
                 long wait = searches.acquire(client, now);
                 if (wait > 0) {

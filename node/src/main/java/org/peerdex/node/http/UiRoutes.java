@@ -5,6 +5,7 @@ import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.Uri;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.Route;
 
 import static org.apache.pekko.http.javadsl.server.Directives.complete;
@@ -15,6 +16,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.getFromResourceDir
 import static org.apache.pekko.http.javadsl.server.Directives.path;
 import static org.apache.pekko.http.javadsl.server.Directives.pathEnd;
 import static org.apache.pekko.http.javadsl.server.Directives.redirect;
+import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
 import static org.apache.pekko.http.javadsl.server.Directives.pathEndOrSingleSlash;
 import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
 import static org.apache.pekko.http.javadsl.server.Directives.pathSingleSlash;
@@ -32,6 +34,9 @@ public final class UiRoutes {
                 pathPrefix("admin", () -> concat(
                         pathEnd(() -> redirect(Uri.create("/admin/"), StatusCodes.MOVED_PERMANENTLY)),
                         pathSingleSlash(() -> getFromResource("peerdex-ui/admin/index.html", ContentTypes.TEXT_HTML_UTF8)))),
+                // the embeddable widget: its own policy lets other sites frame it (WebBoundary adds no X-Frame-Options)
+                path("search.html", () -> respondWithHeader(RawHeader.create("Content-Security-Policy",
+                        WebBoundary.WIDGET_CSP), () -> getFromResource("peerdex-ui/search.html", ContentTypes.TEXT_HTML_UTF8))),
                 pathPrefix("docs", () -> concat(
                         pathEndOrSingleSlash(() -> html(ManualPages.indexHtml())),
                         path(segment(), file -> {

@@ -237,7 +237,11 @@ class FeedAndHarvestImportTest {
     void theUiServesTheImportPage() throws Exception {
         HttpResponse<String> r = peer.send("GET", "/import.html", null);
         assertEquals(200, r.statusCode());
-        assertTrue(r.body().contains("/api/import/") && r.body().contains("OAI-PMH repository"), "the import page");
+        assertTrue(r.body().contains("/import.js") && r.body().contains("OAI-PMH repository"), "the import page");
+        // its script is a file of its own (the Content-Security-Policy forbids inline scripts)
+        HttpResponse<String> js = peer.send("GET", "/import.js", null);
+        assertEquals(200, js.statusCode());
+        assertTrue(js.body().contains("/api/import/"), "the import page's script");
     }
 
     @Test

@@ -152,17 +152,17 @@ class HttpFuzzTest {
     void oversizedBodiesHeadersAndUrisGetTheirOwnStatus() throws Exception {
         byte[] big = new byte[3 << 20];
         java.util.Arrays.fill(big, (byte) 'a');
-        RawHttp.Response body = RawHttp.exchange(peer.port(), concat(("PUT /api/ranking HTTP/1.1\r\nHost: x\r\n"
+        RawHttp.Response body = RawHttp.exchange(peer.port(), concat(("PUT /api/ranking HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Content-Type: application/json\r\nConnection: close\r\nContent-Length: " + big.length
                 + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII), big), 15_000);
         assertEquals(413, body.status(), body.bodyText());
         assertTrue(body.bodyText().contains("error"), body.bodyText());
-        RawHttp.Response header = RawHttp.exchange(peer.port(), ("GET /api/status HTTP/1.1\r\nHost: x\r\nX-Big: "
+        RawHttp.Response header = RawHttp.exchange(peer.port(), ("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "
                 + "b".repeat(20_000) + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII), 15_000);
         assertEquals(431, header.status(), header.bodyText());
         assertEquals("application/json", header.contentType());
         RawHttp.Response uri = RawHttp.exchange(peer.port(), ("GET /api/search?q=" + "u".repeat(10_000)
-                + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII), 15_000);
+                + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII), 15_000);
         assertEquals(414, uri.status(), uri.bodyText());
         assertEquals("application/json", uri.contentType());
     }
@@ -172,7 +172,7 @@ class HttpFuzzTest {
         // (.*.*)*# backtracks exponentially on every URL that has no '#'
         long t0 = System.nanoTime();
         RawHttp.Response r = RawHttp.exchange(peer.port(), ("GET /yacysearch.json?query=compaction&urlmaskfilter="
-                + "((.)%2B)%2B%23 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII),
+                + "((.)%2B)%2B%23 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII),
                 15_000);
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         System.out.printf("http fuzz: catastrophic urlmaskfilter answered %d in %d ms%n", r.status(), ms);
@@ -190,11 +190,11 @@ class HttpFuzzTest {
 
     /** A plain search and the status page still answer, with results from the corpus. */
     static void assertStillServing(int port) throws IOException {
-        RawHttp.Response s = RawHttp.exchange(port, ("GET /api/search?q=compaction HTTP/1.1\r\nHost: x\r\n"
+        RawHttp.Response s = RawHttp.exchange(port, ("GET /api/search?q=compaction HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII), 10_000);
         assertEquals(200, s.status(), s.bodyText());
         assertTrue(Json.MAPPER.readTree(s.body()).path("results").size() > 0, s.bodyText());
-        RawHttp.Response st = RawHttp.exchange(port, ("GET /api/status HTTP/1.1\r\nHost: x\r\n"
+        RawHttp.Response st = RawHttp.exchange(port, ("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII), 10_000);
         assertEquals(200, st.status(), st.bodyText());
     }

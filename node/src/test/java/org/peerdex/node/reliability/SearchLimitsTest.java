@@ -41,7 +41,7 @@ class SearchLimitsTest {
 
     /** Each test is its own client: its own loopback address, so its own buckets. */
     static RawHttp.Response getFrom(String client, String target, String... headers) throws Exception {
-        StringBuilder b = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n");
+        StringBuilder b = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
         for (String h : headers) b.append(h).append("\r\n");
         return RawHttp.exchange(client, peer.port(), b.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII), 10_000);
     }
@@ -97,7 +97,7 @@ class SearchLimitsTest {
     @Test
     void theAdminGuardIgnoresForwardedForHeaders() throws Exception {
         // from loopback but claiming to be 10.1.2.3: the guard goes by the socket, so this is still local admin
-        RawHttp.Response r = RawHttp.exchange(peer.port(), ("PUT /api/ranking HTTP/1.1\r\nHost: x\r\n"
+        RawHttp.Response r = RawHttp.exchange(peer.port(), ("PUT /api/ranking HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "X-Forwarded-For: 10.1.2.3\r\nX-Real-Ip: 10.1.2.3\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 2\r\nConnection: close\r\n\r\n{}").getBytes(StandardCharsets.US_ASCII), 10_000);
         assertNotEquals(403, r.status(), r.bodyText());

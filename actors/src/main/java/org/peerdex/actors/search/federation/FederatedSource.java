@@ -20,6 +20,7 @@ import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.ExternalHit;
 import org.peerdex.actors.search.SearchRequest;
 import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.url.UrlClaim;
 
 /**
  * An outside search engine as a candidate source: one non-blocking HTTP GET per query (java.net.http), bounded by
@@ -124,6 +125,8 @@ public final class FederatedSource implements CandidateSource {
             } catch (RuntimeException e) {
                 continue; // a URL the hash cannot read is no result
             }
+            // the same check as metadata from other peers: only an http(s) URL of its hash becomes a link
+            if (UrlClaim.problem(h.url(), u).isPresent()) continue;
             if (!seen.add(u)) continue;
             rank++;
             out.add(Candidate.external(u, new ExternalHit(name(), h.url(), h.title(), h.snippet(), rank,
