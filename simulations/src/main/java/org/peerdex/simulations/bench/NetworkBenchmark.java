@@ -38,7 +38,8 @@ import org.peerdex.storage.text.Tokenizer;
  * (p50/p95), and the messages and bytes the query coordinator counted, next to what shipping both words' whole
  * posting lists to the searcher would cost (the naive protocol).
  *
- * <p>Usage: {@code NetworkBenchmark [CORPUS_DIR=/usr/share/doc/postgresql-doc-15/html] [QUERIES=200] [PEERS=5] [SEED=3]}.
+ * <p>Usage: {@code NetworkBenchmark [CORPUS_DIR=/usr/share/doc/postgresql-doc-15/html] [QUERIES=200] [PEERS=5] [SEED=3]
+ * [TRANSPORT=cluster|peer]}: {@code peer} runs the open network's peer protocol (signed HTTP) instead of Pekko Cluster.
  */
 public final class NetworkBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -48,6 +49,8 @@ public final class NetworkBenchmark {
         int queries = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int peers = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         long seed = args.length > 3 ? Long.parseLong(args[3]) : 3;
+        transport = args.length > 4 ? args[4] : "cluster";
+        System.out.printf(Locale.ROOT, "transport %s%n", transport);
         if (!Files.isDirectory(corpus)) {
             System.err.println("corpus " + corpus + " is missing (scripts/install-test-deps.sh installs postgresql-doc-15)");
             System.exit(2);
@@ -56,7 +59,8 @@ public final class NetworkBenchmark {
         List<PeerNode> nodes = new ArrayList<>();
         try {
             nodes.add(PeerNode.start(config(root.resolve("p0"), List.of())));
-            String seedAddress = "127.0.0.1:" + nodes.get(0).clusterAddress().port().get();
+            String seedAddress = transport.equals("peer") ? nodes.get(0).openNetwork().orElseThrow().address()
+                    : "127.0.0.1:" + nodes.get(0).clusterAddress().port().get();
             for (int i = 1; i < peers; i++) nodes.add(PeerNode.start(config(root.resolve("p" + i), List.of(seedAddress))));
             PeerNode crawler = nodes.get(0);
             PeerNode searcher = nodes.get(peers - 1);
@@ -133,7 +137,21 @@ public final class NetworkBenchmark {
         return sorted.length == 0 ? Double.NaN : sorted[Math.min(sorted.length - 1, (int) (sorted.length * p))];
     }
 
+    private static String transport = "cluster";
+
     private static Config config(Path dir, List<String> seeds) throws Exception {
+        if (transport.equals("peer")) {
+            Map<String, Object> m = new java.util.HashMap<>();
+            m.put("peerdex.transport", "peer");
+            m.put("peerdex.peer.host", "127.0.0.1");
+            m.put("peerdex.peer.port", 0);
+            m.put("peerdex.peer.seeds", seeds);
+            m.put("peerdex.peer.identity-work-bits", 0);
+            m.put("peerdex.peer.min-work-bits", 0);
+            m.put("peerdex.peer.probe-interval", "1s");
+            m.put("peerdex.peer.max-per-prefix", 64); // every peer of this benchmark is at 127.0.0.1
+            return BenchPeers.config(dir, m);
+        }
         Files.createDirectories(dir);
         return BenchPeers.config(dir, seeds.isEmpty() ? Map.of() : Map.of("peerdex.cluster.seeds", seeds));
     }
