@@ -5,6 +5,8 @@
 #   2. crawls the site on A and searches it from C (which crawled nothing);
 #   3. kills B with kill -9, searches again from C; restarts B and waits until every posting has R copies again.
 # Usage: scripts/three-peers.sh [WORKDIR]   (leaves the peers running only with KEEP=1)
+# TRANSPORT=peer (default: the open network's peer protocol, as the README starts peers) or TRANSPORT=cluster
+# (Pekko Cluster, for peers that trust each other).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${1:-$(mktemp -d /tmp/peerdex-three.XXXXXX)}"
@@ -28,12 +30,13 @@ if [ "${PEERDEX_NO_BUILD:-0}" != 1 ]; then
   "$here/peerdex" --help >/dev/null
 fi
 
-start_peer() { # name http-port cluster-port [seed]
-  local name=$1 http=$2 cluster=$3 seed=${4:-}
+transport="${TRANSPORT:-peer}"
+start_peer() { # name http-port peer-port [seed]
+  local name=$1 http=$2 port=$3 seed=${4:-}
   mkdir -p "$work/$name"
   # the crawler may fetch loopback only because this demo's site is on 127.0.0.1
   java -Xmx768m -Dpeerdex.crawler.allow-loopback=true -jar "$jar" --data "$work/$name/data" \
-    --http "127.0.0.1:$http" --cluster "127.0.0.1:$cluster" ${seed:+--seed "$seed"} >"$work/$name/peer.log" 2>&1 &
+    --http "127.0.0.1:$http" "--$transport" "127.0.0.1:$port" ${seed:+--seed "$seed"} >"$work/$name/peer.log" 2>&1 &
   echo $!
 }
 
@@ -49,7 +52,7 @@ wait_for() { # seconds description command...
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))" "$1"; }
 
 mkdir -p "$work"
-log "work dir $work"
+log "work dir $work, transport $transport"
 python3 -m http.server "$site_port" --bind 127.0.0.1 --directory "$here/node/src/test/resources/corpus/tarn" \
   >"$work/site.log" 2>&1 &
 pids+=($!)
