@@ -27,6 +27,8 @@ public final class AddressGuard {
     private final Supplier<List<String>> allowHosts;
     private final List<String> unpoliteHosts;
     private final Lookup lookup;
+    /** Where the settings that open this guard live, for the refusal message. */
+    private final String settingsPrefix;
 
     public AddressGuard(CrawlerSettings settings) {
         this(settings.intranet(), settings.allowLoopback(), settings::allowHosts, settings.unpoliteHosts(),
@@ -39,6 +41,13 @@ public final class AddressGuard {
      */
     public AddressGuard(boolean intranet, boolean allowLoopback, Supplier<List<String>> allowHosts,
                         List<String> unpoliteHosts, Lookup lookup) {
+        this(intranet, allowLoopback, allowHosts, unpoliteHosts, lookup, "peerdex.crawler");
+    }
+
+    /** @param settingsPrefix the config section whose allow-hosts/allow-loopback open this guard (for messages) */
+    public AddressGuard(boolean intranet, boolean allowLoopback, Supplier<List<String>> allowHosts,
+                        List<String> unpoliteHosts, Lookup lookup, String settingsPrefix) {
+        this.settingsPrefix = settingsPrefix;
         this.intranet = intranet;
         this.allowLoopback = allowLoopback;
         this.allowHosts = allowHosts;
@@ -48,7 +57,7 @@ public final class AddressGuard {
 
     /** The same guard with another name lookup. */
     public AddressGuard withLookup(Lookup other) {
-        return new AddressGuard(intranet, allowLoopback, allowHosts, unpoliteHosts, other);
+        return new AddressGuard(intranet, allowLoopback, allowHosts, unpoliteHosts, other, settingsPrefix);
     }
 
     /** The same guard that also lets these hosts through (e.g. the federated sources an admin configured). */
@@ -58,7 +67,7 @@ public final class AddressGuard {
             List<String> all = new ArrayList<>(mine.get());
             all.addAll(more.get());
             return all;
-        }, unpoliteHosts, lookup);
+        }, unpoliteHosts, lookup, settingsPrefix);
     }
 
     /** Thrown for a host the crawler must not contact. */
@@ -82,7 +91,8 @@ public final class AddressGuard {
             if (why != null) {
                 throw new RefusedAddressException(host + " resolves to " + a.getHostAddress() + ", a " + why
                         + " address; a peer fetches from such addresses only in intranet mode (--mode intranet) or"
-                        + " for hosts listed in peerdex.crawler.allow-hosts (loopback: peerdex.crawler.allow-loopback = on)");
+                        + " for hosts listed in " + settingsPrefix + ".allow-hosts (loopback: " + settingsPrefix
+                        + ".allow-loopback = on)");
             }
         }
         return all;

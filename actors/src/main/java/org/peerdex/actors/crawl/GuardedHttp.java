@@ -67,10 +67,16 @@ public final class GuardedHttp implements AutoCloseable {
 
     /**
      * The bounds of one fetch. {@code totalTimeoutMs} covers all hops, headers and body ({@link #open} stops it
-     * once the headers are in); {@code readTimeoutMs} is the longest silence while waiting for bytes.
+     * once the headers are in); {@code readTimeoutMs} is the longest silence while waiting for bytes;
+     * {@code maxRedirects} -1 returns a redirect as the response instead of following it.
      */
     public record Limits(long connectTimeoutMs, long readTimeoutMs, long totalTimeoutMs, int maxBodyBytes,
                          int maxRedirects) {
+        /** The same limits, with redirects returned rather than followed (a probe wants the first answer). */
+        public Limits returningRedirects() {
+            return new Limits(connectTimeoutMs, readTimeoutMs, totalTimeoutMs, maxBodyBytes, -1);
+        }
+
         /** The crawler's limits (peerdex.crawler.*-timeout, max-body-bytes, max-redirects). */
         public static Limits of(CrawlerSettings s) {
             return new Limits(s.connectTimeoutMs(), s.readTimeoutMs(), s.totalTimeoutMs(), s.maxBodyBytes(),
@@ -356,7 +362,7 @@ public final class GuardedHttp implements AutoCloseable {
         while (true) {
             Opened o = openOnce(current, limits, headers, start, redirects);
             int status = o.response.getCode();
-            if (status < 300 || status >= 400 || status == 304) return o;
+            if (status < 300 || status >= 400 || status == 304 || limits.maxRedirects() < 0) return o;
             o.close();
             String location = o.headers.get("location");
             if (location == null || location.isBlank()) {
