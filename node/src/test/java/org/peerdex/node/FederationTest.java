@@ -49,6 +49,8 @@ class FederationTest {
     private HttpServer bad;
     private ExecutorService badThreads;
     private final CountDownLatch releaseHang = new CountDownLatch(1);
+    private HttpServer internal;
+    private final java.util.concurrent.atomic.AtomicInteger internalHits = new java.util.concurrent.atomic.AtomicInteger();
 
     @BeforeAll
     void start() throws Exception {
@@ -91,6 +93,22 @@ class FederationTest {
             }
             ex.close();
         });
+        // a service on another loopback address that no source names: a source's redirect must not reach it
+        internal = HttpServer.create(new InetSocketAddress("127.0.0.2", 0), 0);
+        internal.createContext("/", ex -> {
+            internalHits.incrementAndGet();
+            byte[] body = "{\"channels\":[{\"items\":[{\"link\":\"http://internal.example/x\",\"title\":\"quokka\"}]}]}"
+                    .getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        internal.start();
+        bad.createContext("/redirect", ex -> {
+            ex.getResponseHeaders().add("Location", "http://127.0.0.2:" + internal.getAddress().getPort() + "/");
+            ex.sendResponseHeaders(302, -1);
+            ex.close();
+        });
         bad.start();
     }
 
@@ -98,6 +116,7 @@ class FederationTest {
     void stop() throws Exception {
         releaseHang.countDown();
         if (bad != null) bad.stop(0);
+        if (internal != null) internal.stop(0);
         if (badThreads != null) badThreads.shutdownNow();
         if (a != null) a.close();
         if (b != null) b.close();
@@ -235,6 +254,20 @@ class FederationTest {
         assertTrue(s.get("huge").get("error").asText().contains("larger than 1048576 bytes"), s.get("huge").toString());
         assertEquals("answered", s.get("b-solr").get("status").asText());
         assertEquals(4, r.get("results").size(), r.toString());
+    }
+
+    @Test
+    void aSourceIsReachedOnItsOwnHostButItsRedirectToAnotherInternalHostIsRefused() throws Exception {
+        // the source's host (127.0.0.1) is allowed because the admin named it; 127.0.0.2 is not, and this peer
+        // does not allow loopback in general
+        assertEquals(200, putSources(List.of(source("redirector", "yacy-json", badBase() + "/redirect?q={query}"),
+                bSources().get(0))).status());
+        JsonNode r = TestPeers.get(a.baseUrl() + "/api/search?q=quokka&count=20").json();
+        JsonNode s = bySource(r).get("redirector");
+        assertEquals("failed", s.get("status").asText(), r.toString());
+        assertTrue(s.get("error").asText().contains("refused-address"), s.toString());
+        assertEquals(0, internalHits.get(), "the unnamed internal service was asked");
+        assertEquals("answered", bySource(r).get("b-json").get("status").asText(), "a named source still answers");
     }
 
     @Test

@@ -19,7 +19,14 @@ public record CrawlServices(CrawlerSettings settings, PeerStorage storage, Fetch
 
     public static CrawlServices create(ActorSystem<?> system, CrawlerSettings settings, PeerStorage storage,
                                        ReplicationHook replication, Consumer<CrawlProgress> onEnded) {
-        Fetcher fetcher = new Fetcher(settings, new AddressGuard(settings));
+        return create(system, settings, storage, replication, onEnded, new GuardedHttp(new AddressGuard(settings)));
+    }
+
+    /** The services over a given HTTP stack (the node's one, shared with snippet verification). */
+    public static CrawlServices create(ActorSystem<?> system, CrawlerSettings settings, PeerStorage storage,
+                                       ReplicationHook replication, Consumer<CrawlProgress> onEnded,
+                                       GuardedHttp http) {
+        Fetcher fetcher = new Fetcher(settings, http);
         HtmlDocumentParser parser = new HtmlDocumentParser(settings.maxBodyBytes(),
                 HtmlDocumentParser.DEFAULT_MAX_DEPTH, HtmlDocumentParser.DEFAULT_MAX_LINKS,
                 HtmlDocumentParser.DEFAULT_MAX_TEXT_CHARS);

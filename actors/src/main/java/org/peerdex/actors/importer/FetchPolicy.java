@@ -4,14 +4,23 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.List;
+import org.peerdex.actors.crawl.AddressGuard;
 
 /**
  * Which addresses an importer may fetch from: public addresses always; loopback only when allowed (tests, a
  * peer importing from a server on its own machine); private, link-local and unique-local ranges only in
- * intranet mode. Checked on every hop of a redirect.
+ * intranet mode. Enforced as an {@link AddressGuard} by the importers' {@link org.peerdex.actors.crawl.GuardedHttp}
+ * (every hop of a redirect, and at connect time).
  */
 public record FetchPolicy(boolean allowLoopback, boolean allowPrivate) {
     public static final FetchPolicy PUBLIC_ONLY = new FetchPolicy(false, false);
+
+    /** This policy as the address guard of the shared HTTP stack (intranet mode lets every range through). */
+    public AddressGuard guard() {
+        return new AddressGuard(allowPrivate, allowLoopback, List::of, List.of(), InetAddress::getAllByName,
+                "peerdex.importer");
+    }
 
     /** Thrown when a URL points where this policy does not let the importer go. */
     public static final class RefusedException extends RuntimeException {
@@ -28,22 +37,12 @@ public record FetchPolicy(boolean allowLoopback, boolean allowPrivate) {
         }
         String host = uri.getHost();
         if (host == null || host.isEmpty()) throw new RefusedException("URL without a host: " + uri);
-        InetAddress[] addresses;
         try {
-            addresses = InetAddress.getAllByName(host);
+            guard().check(host);
+        } catch (AddressGuard.RefusedAddressException e) {
+            throw new RefusedException(e.getMessage());
         } catch (UnknownHostException e) {
             throw new RefusedException("unknown host: " + host);
-        }
-        for (InetAddress a : addresses) {
-            if (a.isLoopbackAddress()) {
-                if (!allowLoopback && !allowPrivate) {
-                    throw new RefusedException(host + " is a loopback address; set peerdex.importer.allow-loopback"
-                            + " or run in intranet mode");
-                }
-            } else if (isPrivate(a) && !allowPrivate) {
-                throw new RefusedException(host + " (" + a.getHostAddress() + ") is in a private range; "
-                        + "only intranet mode imports from there");
-            }
         }
     }
 

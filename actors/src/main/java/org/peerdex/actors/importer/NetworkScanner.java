@@ -5,11 +5,7 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
 import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.peerdex.actors.crawl.GuardedHttp;
 
 /**
  * Finds HTTP(S) servers in address ranges (IPv4: single addresses, CIDR blocks, first-last ranges) by a TCP
@@ -105,8 +102,8 @@ public final class NetworkScanner {
 
     /** Probes every (address, port); returns the HTTP(S) servers found, in address and port order. */
     public List<Server> scan(List<InetAddress> addresses, java.util.function.BooleanSupplier stopped) {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).proxy(HttpClient.Builder.NO_PROXY)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        // the shared stack under intranet policy (a scan runs only in intranet mode): deadlines and a body cap
+        GuardedHttp client = new GuardedHttp(new FetchPolicy(true, true).guard());
         ExecutorService pool = Executors.newFixedThreadPool(16, r -> {
             Thread t = new Thread(r, "peerdex-scanner");
             t.setDaemon(true);
@@ -131,10 +128,11 @@ public final class NetworkScanner {
             return Collections.unmodifiableList(found);
         } finally {
             pool.shutdownNow();
+            client.close();
         }
     }
 
-    private Server probe(HttpClient client, InetAddress a, int port) {
+    private Server probe(GuardedHttp client, InetAddress a, int port) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(a, port), (int) timeout.toMillis());
         } catch (IOException e) {
@@ -143,18 +141,15 @@ public final class NetworkScanner {
         boolean tls = port == 443 || port == 8443;
         String url = (tls ? "https://" : "http://") + a.getHostAddress() + ((tls && port == 443) || (!tls && port == 80)
                 ? "" : ":" + port) + "/";
+        long ms = timeout.toMillis();
         try {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout.multipliedBy(4))
-                    .header("User-Agent", PageFetcher.USER_AGENT).GET().build(), HttpResponse.BodyHandlers.ofString());
-            String body = r.body() == null ? "" : r.body();
-            Matcher m = TITLE.matcher(body.length() > 65536 ? body.substring(0, 65536) : body);
-            return new Server(url, r.statusCode(), r.headers().firstValue("server").orElse(""),
-                    m.find() ? m.group(1).strip() : "");
-        } catch (IOException e) {
+            GuardedHttp.Response r = client.get(url, new GuardedHttp.Limits(ms, ms * 4, ms * 4, 65536, 0).returningRedirects(),
+                    java.util.Map.of("User-Agent", PageFetcher.USER_AGENT));
+            String body = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+            Matcher m = TITLE.matcher(body);
+            return new Server(url, r.status(), r.header("Server"), m.find() ? m.group(1).strip() : "");
+        } catch (GuardedHttp.FetchException e) {
             return null; // an open port that does not speak HTTP
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
         }
     }
 

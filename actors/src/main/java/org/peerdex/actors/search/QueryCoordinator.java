@@ -1,10 +1,5 @@
 package org.peerdex.actors.search;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -77,9 +72,9 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                        Timing timing, Network network, List<SourceReport> sources) implements Event {}
 
     /** What is known of one URL after its metadata (and maybe text) were read; {@code external}: from a federated hit. */
-    record Resolution(UrlMetadata metadata, boolean pass, String snippet, boolean external) {
+    record Resolution(UrlMetadata metadata, boolean pass, String snippet, boolean external, String verification) {
         Resolution(UrlMetadata metadata, boolean pass, String snippet) {
-            this(metadata, pass, snippet, false);
+            this(metadata, pass, snippet, false, "");
         }
     }
 
@@ -97,8 +92,6 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     }
 
     private static final int NAV_SAMPLE = 50;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3))
-            .followRedirects(HttpClient.Redirect.NORMAL).build();
 
     private final SearchRequest request;
     private final SearchContext context;
@@ -352,7 +345,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         return new SearchResult(m.url(), m.urlHash().value(), m.title().isBlank() ? m.url() : m.title(), r.snippet(),
                 round(rc.score()), m.host(), m.filetype(), m.language(), date, m.author(), m.size(), m.lastModified(),
                 rc.candidate().cached(), rc.explanation(), rc.candidate().isExternal() ? rc.candidate().external().source()
-                : indexSource.getOrDefault(rc.candidate().url(), "local"));
+                : indexSource.getOrDefault(rc.candidate().url(), "local"), r.verification());
     }
 
     private static double round(double v) {
@@ -450,13 +443,23 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 continue;
             }
             String text = stored.orElse("");
+            String verification = "";
             if (request.verify().equals("true") && needText.contains(u)) {
-                Optional<String> live = fetchText(m.url());
-                if (live.isEmpty() || !PhraseMatcher.containsAll(live.get(), q.terms())) {
+                // through the guarded stack: a refused address is never fetched and the result stays unverified
+                PageVerifier.Outcome live = context.verifier().fetch(m.url());
+                if (live instanceof PageVerifier.Fetched f) {
+                    if (!PhraseMatcher.containsAll(f.text(), q.terms())) {
+                        out.put(u, new Resolution(m, false, null));
+                        continue;
+                    }
+                    text = f.text();
+                    verification = "verified";
+                } else if (live instanceof PageVerifier.Refused) {
+                    verification = "unverified";
+                } else {
                     out.put(u, new Resolution(m, false, null));
                     continue;
                 }
-                text = live.get();
             }
             String searchable = m.title() + " \n " + String.join(" \n ", m.headings()) + " \n " + m.description()
                     + " \n " + text;
@@ -472,7 +475,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 continue;
             }
             String snippet = needText.contains(u) ? Snippets.build(text, q.highlightWords(), m.description()) : null;
-            out.put(u, new Resolution(m, true, snippet));
+            out.put(u, new Resolution(m, true, snippet, false, verification));
         }
         return out;
     }
@@ -485,7 +488,8 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         UrlMetadata m = new UrlMetadata(u, hit.url(), hit.title(), hit.snippet(), "", List.of(), "", "h", "", 0,
                 hit.lastModified(), 0, 0, 0, 0, null, "", List.of());
         boolean pass = filtersPass(m) && context.metadata().shows(m) && !request.verify().equals("cacheonly");
-        return new Resolution(m, pass, pass ? hit.snippet() : null, true);
+        return new Resolution(m, pass, pass ? hit.snippet() : null, true,
+                request.verify().equals("true") ? "unverified" : "");
     }
 
     private boolean filtersPass(UrlMetadata m) {
@@ -500,19 +504,5 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         if (q.author().isPresent() && !m.author().toLowerCase(java.util.Locale.ROOT).contains(q.author().get())) return false;
         if (q.language().isPresent() && !m.language().isEmpty() && !m.language().equals(q.language().get())) return false;
         return true;
-    }
-
-    /** Fetches a page and returns its visible text (verify=true); empty on any failure. */
-    static Optional<String> fetchText(String url) {
-        try {
-            HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5))
-                    .header("User-Agent", "Peerdex snippet verifier").GET().build();
-            HttpResponse<String> resp = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
-            if (resp.statusCode() / 100 != 2) return Optional.empty();
-            return Optional.of(org.jsoup.Jsoup.parse(resp.body(), url).text());
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-            return Optional.empty();
-        }
     }
 }

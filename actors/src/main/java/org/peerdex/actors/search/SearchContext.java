@@ -16,11 +16,28 @@ import org.peerdex.storage.rwi.ReverseWordIndex;
  * @param remoteSources     sources used for resource=global (empty on a peer without a network yet)
  * @param cache             where remote postings are kept as CACHED with {@code cacheTtl}; null = no caching
  * @param preferredLanguage the peer's language for the LANGUAGE factor ("" = none)
+ * @param verifier          re-reads pages for verify=true through the peer's guarded HTTP stack
  */
 public record SearchContext(CandidateSource localSource, Supplier<List<CandidateSource>> remoteSources,
                             MetadataSource metadata, Supplier<RankingProfile> profile, Supplier<LinkRank> linkRank,
                             FeedbackStore feedback, Executor blocking, Duration sourceTimeout,
-                            ReverseWordIndex cache, Duration cacheTtl, String preferredLanguage) {
+                            ReverseWordIndex cache, Duration cacheTtl, String preferredLanguage,
+                            PageVerifier verifier) {
+    /** A context that verifies nothing by fetching (verify=true leaves results unverified). */
+    public SearchContext(CandidateSource localSource, Supplier<List<CandidateSource>> remoteSources,
+                         MetadataSource metadata, Supplier<RankingProfile> profile, Supplier<LinkRank> linkRank,
+                         FeedbackStore feedback, Executor blocking, Duration sourceTimeout,
+                         ReverseWordIndex cache, Duration cacheTtl, String preferredLanguage) {
+        this(localSource, remoteSources, metadata, profile, linkRank, feedback, blocking, sourceTimeout, cache,
+                cacheTtl, preferredLanguage, PageVerifier.NONE);
+    }
+
+    /** The same context with another verifier. */
+    public SearchContext withVerifier(PageVerifier v) {
+        return new SearchContext(localSource, remoteSources, metadata, profile, linkRank, feedback, blocking,
+                sourceTimeout, cache, cacheTtl, preferredLanguage, v == null ? PageVerifier.NONE : v);
+    }
+
     /** The local index always; remote peers for resource=global; federated sources when the request federates. */
     public List<CandidateSource> sources(SearchRequest r) {
         boolean global = r.resource().equals("global");

@@ -21,6 +21,7 @@ import org.peerdex.actors.crawl.CrawlProfile;
 import org.peerdex.actors.crawl.CrawlProgress;
 import org.peerdex.actors.crawl.CrawlServices;
 import org.peerdex.actors.crawl.CrawlerSettings;
+import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.search.ranking.HostPageRank;
 import org.peerdex.node.NetworkBackend;
@@ -43,17 +44,20 @@ public final class CrawlBackend {
     private final NodeContext ctx;
     private final CrawlServices services;
     private final AddressGuard guard;
+    private final GuardedHttp http;
     private volatile ActorRef<CrawlManager.Command> manager;
 
     private CrawlBackend(NodeContext ctx, CrawlerSettings settings) {
         this.ctx = ctx;
-        this.guard = new AddressGuard(settings);
+        // the node's one HTTP stack for the crawler's policy: crawls and snippet verification share it
+        this.http = new GuardedHttp(new AddressGuard(settings));
+        this.guard = http.guard();
         java.util.concurrent.Executor blocking = ctx.system().dispatchers().lookup(
                 org.apache.pekko.actor.typed.DispatcherSelector.fromConfig(CrawlServices.BLOCKING_DISPATCHER));
         this.services = CrawlServices.create(ctx.system(), settings, ctx.storage(), (postings, metadata) -> {
             DhtPeer dht = NetworkBackend.of(ctx);
             if (dht != null) dht.replicate(postings, metadata);
-        }, p -> blocking.execute(this::updateLinkRank));
+        }, p -> blocking.execute(this::updateLinkRank), http);
     }
 
     /** Creates the backend and spawns the crawl manager (resuming unfinished crawls). Called by PeerNode.start. */
@@ -76,6 +80,11 @@ public final class CrawlBackend {
                 org.apache.pekko.actor.CoordinatedShutdown.PhaseServiceStop(), "stop-crawls", () ->
                         AskPattern.<CrawlManager.Command, org.apache.pekko.Done>ask(b.manager, CrawlManager.Shutdown::new,
                                 Duration.ofSeconds(20), ctx.system().scheduler()));
+        org.apache.pekko.actor.CoordinatedShutdown.get(ctx.system()).addTask(
+                org.apache.pekko.actor.CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-http", () -> {
+                    b.http.close();
+                    return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+                });
         b.services.blocking().execute(b::updateLinkRank);
         return b;
     }
@@ -83,6 +92,16 @@ public final class CrawlBackend {
     /** The backend of a running peer, or null if none was started. */
     public static synchronized CrawlBackend of(NodeContext ctx) {
         return BACKENDS.get(ctx);
+    }
+
+    /** The node's outgoing HTTP stack under the crawler's address policy (crawls, snippet verification). */
+    public GuardedHttp http() {
+        return http;
+    }
+
+    /** The crawler's address policy (federation builds on it). */
+    public AddressGuard guard() {
+        return guard;
     }
 
     /** Pages fetched per minute by all crawls of this node (last minute). */

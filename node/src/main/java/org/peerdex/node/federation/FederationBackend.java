@@ -1,12 +1,13 @@
 package org.peerdex.node.federation;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.http.HttpClient;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import org.peerdex.actors.crawl.AddressGuard;
+import org.peerdex.actors.crawl.CrawlerSettings;
+import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.federation.FederatedSource;
 import org.peerdex.actors.search.federation.FederatedSourceConfig;
@@ -24,15 +25,25 @@ public final class FederationBackend {
 
     private final NodeContext ctx;
     private final SearchBackend search;
-    private final HttpClient http;
+    private final GuardedHttp http;
     private volatile List<FederatedSourceConfig> sources;
     private volatile boolean stored;
 
     private FederationBackend(NodeContext ctx) {
         this.ctx = ctx;
         this.search = SearchBackend.of(ctx);
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-                .followRedirects(HttpClient.Redirect.NORMAL).build();
+        // the shared stack under the crawler's address policy, plus the hosts of the configured sources: naming a
+        // source (config or PUT /api/federation, both admin-only) is the admin's explicit allow for its host, so a
+        // local Solr or SearXNG works; a redirect from a source to any other internal host is still refused
+        CrawlerSettings crawler = CrawlerSettings.from(ctx.config().raw(),
+                ctx.config().mode() == org.peerdex.node.NodeConfig.Mode.INTRANET);
+        this.http = new GuardedHttp(new AddressGuard(crawler).allowing(this::sourceHosts));
+        org.apache.pekko.actor.CoordinatedShutdown.get(ctx.system()).addTask(
+                org.apache.pekko.actor.CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-federation-http",
+                () -> {
+                    http.close();
+                    return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+                });
         this.sources = load();
         apply();
     }
@@ -82,6 +93,20 @@ public final class FederationBackend {
         var raw = ctx.config().raw();
         if (!raw.hasPath("peerdex.federation.sources")) return List.of();
         return FederatedSourceConfig.listFromMaps(raw.getList("peerdex.federation.sources").unwrapped());
+    }
+
+    /** The hosts of the enabled sources (read on every guard check, so an edited list applies at once). */
+    private List<String> sourceHosts() {
+        List<FederatedSourceConfig> list = sources;
+        List<String> hosts = new ArrayList<>();
+        if (list == null) return hosts;
+        for (FederatedSourceConfig c : list) {
+            String h = c.enabled() ? c.host() : null;
+            if (h == null) continue;
+            hosts.add(h);
+            if (h.startsWith("[")) hosts.add(h.substring(1, h.length() - 1)); // IPv6 literal, as the resolver sees it
+        }
+        return hosts;
     }
 
     /** Swaps the enabled sources into search's remote sources (a query running meanwhile keeps its own list). */

@@ -50,6 +50,9 @@ public final class SearchBackend {
                 () -> List.copyOf(remoteSources), new org.peerdex.actors.search.BlacklistFilter(
                 MetadataSource.of(ctx.storage().metadata()), ctx.storage().blacklist()), profile::get,
                 linkRank::get, feedback, blocking, Duration.ofSeconds(10), ctx.storage().rwi(), Duration.ofDays(1), "");
+        // verify=true re-reads pages through the crawler's guarded stack (same address policy as crawling)
+        org.peerdex.node.crawl.CrawlBackend crawl = org.peerdex.node.crawl.CrawlBackend.of(ctx);
+        if (crawl != null) sc = sc.withVerifier(new org.peerdex.actors.search.PageVerifier(crawl.http()));
         this.service = new SearchService(ctx.system(), sc);
     }
 

@@ -174,6 +174,7 @@ public final class SearchRoutes {
         m.put("size", sr.size());
         m.put("cached", sr.cached());
         m.put("source", sr.source());
+        if (!sr.verification().isEmpty()) m.put("verification", sr.verification());
         if (sr.explain() != null) {
             Map<String, Object> ex = new LinkedHashMap<>();
             ex.put("score", sr.explain().score());

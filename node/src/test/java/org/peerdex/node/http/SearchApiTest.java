@@ -156,6 +156,7 @@ class SearchApiTest extends TarnPeerTest {
         JsonNode v = peer.search("restore", "verify=true");
         assertFalse(v.get("results").isEmpty());
         assertTrue(v.get("results").get(0).get("snippet").asText().toLowerCase().contains("restore"));
+        for (JsonNode x : v.get("results")) assertEquals("verified", x.get("verification").asText());
         JsonNode c = peer.search("restore", "verify=cacheonly");
         assertEquals(urls(v), urls(c));
     }

@@ -48,7 +48,9 @@ final class SearchTestPeer implements AutoCloseable {
         siteBase = "http://127.0.0.1:" + site.getAddress().getPort() + "/tarn/";
         node = PeerNode.start(ConfigFactory.parseString(
                 "peerdex.data-dir = \"" + dataDir.toString().replace("\\", "/") + "\"\n"
-                        + "peerdex.http.port = 0\npeerdex.cluster.port = 0\n")
+                        + "peerdex.http.port = 0\npeerdex.cluster.port = 0\n"
+                        // verify=true re-reads the corpus from the loopback site above
+                        + "peerdex.crawler.allow-loopback = on\n")
                 .withFallback(ConfigFactory.load()));
         corpus = CorpusIndexer.index(node.context().storage(), corpusDir, siteBase, 1000);
         SearchBackend.of(node.context()).setLinkRank(HostPageRank.compute(corpus.hostEdges()));

@@ -1,20 +1,17 @@
 package org.peerdex.actors.search.federation;
 
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.search.Candidate;
 import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.ExternalHit;
@@ -23,20 +20,21 @@ import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.url.UrlClaim;
 
 /**
- * An outside search engine as a candidate source: one non-blocking HTTP GET per query (java.net.http), bounded by
- * the source's timeout, answer size, result count and concurrent requests; the answer is parsed on the blocking
- * executor into external candidates. Whatever goes wrong ends in a {@link CandidateSource.SourceFailed} or
+ * An outside search engine as a candidate source: one HTTP GET per query over the peer's {@link GuardedHttp} stack
+ * (run on the blocking executor), bounded by the source's timeout (connect, silence and in all), answer size,
+ * result count and concurrent requests; the answer is parsed into external candidates. Whatever goes wrong ends in a {@link CandidateSource.SourceFailed} or
  * {@link CandidateSource.SourceTimedOut} within the timeout, so a bad source never stalls a search.
  */
 public final class FederatedSource implements CandidateSource {
     /** Sent with every request; a Peerdex peer does not federate a request that carries it (no loops). */
     public static final String HEADER = "X-Peerdex-Federation";
     private final FederatedSourceConfig config;
-    private final HttpClient http;
+    private final GuardedHttp http;
     private final Executor blocking;
     private final Semaphore slots;
 
-    public FederatedSource(FederatedSourceConfig config, HttpClient http, Executor blocking) {
+    /** @param http the federation stack: its guard lets the configured sources' hosts through, and only those */
+    public FederatedSource(FederatedSourceConfig config, GuardedHttp http, Executor blocking) {
         this.config = config;
         this.http = http;
         this.blocking = blocking;
@@ -74,35 +72,44 @@ public final class FederatedSource implements CandidateSource {
             return;
         }
         long timeoutMs = config.timeout().toMillis();
-        HttpRequest req;
+        String url;
         try {
-            req = HttpRequest.newBuilder(config.uri(request.query().raw(), request.offset() + request.count()))
-                    .timeout(config.timeout()).header("User-Agent", "Peerdex federation")
-                    .header("Accept", accept()).header(HEADER, "1").GET().build();
+            url = config.uri(request.query().raw(), request.offset() + request.count()).toString();
         } catch (IllegalArgumentException e) {
             slots.release();
             replyTo.tell(new SourceFailed(name(), "bad request URL: " + e.getMessage()));
             return;
         }
-        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(req, CappedBody.handler(config.maxBytes()));
-        // the bound on a copy, so that a timeout can still cancel (and so abort) the exchange itself
-        exchange.copy().orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-                .thenApplyAsync(this::candidates, blocking)
-                .whenComplete((found, error) -> {
-                    slots.release();
-                    if (error == null) {
-                        replyTo.tell(new CandidatesFound(name(), found, null, true));
-                        return;
-                    }
-                    Throwable cause = error instanceof CompletionException && error.getCause() != null
-                            ? error.getCause() : error;
-                    if (cause instanceof TimeoutException || cause instanceof HttpTimeoutException) {
-                        exchange.cancel(true); // stop reading a source that is still talking
-                        replyTo.tell(new SourceTimedOut(name(), timeoutMs));
-                    } else {
-                        replyTo.tell(new SourceFailed(name(), describe(cause)));
-                    }
-                });
+        GuardedHttp.Limits limits = new GuardedHttp.Limits(timeoutMs, timeoutMs, timeoutMs, config.maxBytes(), 5);
+        Map<String, String> headers = Map.of("User-Agent", "Peerdex federation", "Accept", accept(), HEADER, "1");
+        CompletableFuture<List<Candidate>> answer;
+        try {
+            answer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return candidates(http.get(url, limits, headers));
+                } catch (GuardedHttp.FetchException e) {
+                    throw new CompletionException(e);
+                }
+            }, blocking);
+        } catch (RejectedExecutionException e) {
+            slots.release();
+            replyTo.tell(new SourceFailed(name(), "busy: " + e.getMessage()));
+            return;
+        }
+        answer.whenComplete((found, error) -> {
+            slots.release();
+            if (error == null) {
+                replyTo.tell(new CandidatesFound(name(), found, null, true));
+                return;
+            }
+            Throwable cause = error instanceof CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            if (cause instanceof GuardedHttp.FetchException f && f.kind().equals("timeout")) {
+                replyTo.tell(new SourceTimedOut(name(), timeoutMs));
+            } else {
+                replyTo.tell(new SourceFailed(name(), describe(cause)));
+            }
+        });
     }
 
     private String accept() {
@@ -111,9 +118,10 @@ public final class FederatedSource implements CandidateSource {
                 : "application/json, */*;q=0.1";
     }
 
-    /** Blocking: checks the status, parses the body, turns hits into candidates in the source's order. */
-    List<Candidate> candidates(HttpResponse<byte[]> resp) {
-        if (resp.statusCode() / 100 != 2) throw new IllegalArgumentException("HTTP " + resp.statusCode());
+    /** Blocking: checks the status and size, parses the body, turns hits into candidates in the source's order. */
+    List<Candidate> candidates(GuardedHttp.Response resp) {
+        if (resp.status() / 100 != 2) throw new IllegalArgumentException("HTTP " + resp.status());
+        if (resp.truncated()) throw new IllegalArgumentException("answer larger than " + config.maxBytes() + " bytes");
         List<ResultParsers.Hit> hits = ResultParsers.parse(config.kind(), resp.body(), config.maxResults());
         List<Candidate> out = new ArrayList<>(hits.size());
         Set<UrlHash> seen = new HashSet<>();
@@ -136,8 +144,9 @@ public final class FederatedSource implements CandidateSource {
     }
 
     private static String describe(Throwable t) {
-        if (t instanceof CappedBody.TooLarge || t instanceof IllegalArgumentException) return t.getMessage();
-        if (t instanceof java.net.ConnectException) return "connection refused";
+        if (t instanceof IllegalArgumentException) return t.getMessage();
+        if (t instanceof GuardedHttp.FetchException f) return f.kind().equals("connect") ? "connection refused"
+                : f.kind() + ": " + f.getMessage();
         String m = t.getMessage();
         return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
     }

@@ -83,6 +83,11 @@ public record FederatedSourceConfig(String name, Kind kind, String url, Duration
 
 
     /** The request URL for a query, the query URL-encoded into {@code {query}}, the count into {@code {count}}. */
+    /** The host the admin named in the URL template: the federation stack's guard lets it through. */
+    public String host() {
+        return uri("q", 1).getHost();
+    }
+
     public URI uri(String query, int count) {
         return URI.create(url.replace("{query}", URLEncoder.encode(query, StandardCharsets.UTF_8))
                 .replace("{count}", Integer.toString(Math.min(count, maxResults))));
