@@ -134,6 +134,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
     private final Set<String> seedsInFlight = new HashSet<>();
     private final Map<String, Long> refusedRecords = new ConcurrentHashMap<>();
     private SignedPeerRecord self;
+    private final long startedAt = System.currentTimeMillis();
     private int answersSeen;
     private boolean reachedBySomeone;
     private int linkSeq;
@@ -183,7 +184,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
 
     private void resign() {
         self = SignedPeerRecord.sign(keys, network, address, settings.acceptIndex(), System.currentTimeMillis(),
-                settings.recordValidity(), false);
+                settings.recordValidity(), startedAt, false);
         handle.self.set(self);
     }
 
@@ -195,7 +196,8 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
         if (problem.isEmpty() && id.isPresent() && !id.get().equals(keys.id())) {
             Member mem = members.get(id.get());
             if (mem != null) {
-                if (mem.record.address().equals(r.address()) && r.issuedAt() > mem.record.issuedAt()) mem.record = r;
+                // the hello is signed by this key (the endpoint checked): its record may replace the one held
+                if (mem.record.address().equals(r.address()) && r.issuedAt() > mem.record.issuedAt()) renew(id.get(), mem, r);
                 else if (!mem.record.address().equals(r.address())) offer(r);
             } else {
                 offer(r);
@@ -281,7 +283,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
                 && believable(theirs).isEmpty();
         if (mem != null) {
             mem.failures = 0;
-            if (proven && theirs.issuedAt() > mem.record.issuedAt()) mem.record = theirs;
+            if (proven && theirs.issuedAt() > mem.record.issuedAt()) renew(probedId, mem, theirs);
         } else if (proven) {
             admit(theirs);
         } else if (m.seed() && believable(theirs).isEmpty()) {
@@ -368,6 +370,26 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
         members.put(id, new Member(r, link, prefix));
         publishAdmitted();
         ctx.getLog().info("peer {} at {} admitted to the ring ({} peers)", id, r.address(), members.size());
+        directory.tell(new PeerDirectory.Learn(List.of(info(r, link))));
+    }
+
+    /**
+     * A newer record of an admitted peer. When it comes from a new run of the peer (another {@code startedAt}),
+     * the peer gets a new link: the DHT actors take a new shard owner under the same id for a peer that was away
+     * and offer it what it may have missed (the Replicator's new-incarnation repair), as a restarted cluster member.
+     */
+    private void renew(PeerId id, Member mem, SignedPeerRecord r) {
+        boolean restarted = r.startedAt() != mem.record.startedAt();
+        if (!restarted) {
+            mem.record = r;
+            return;
+        }
+        ctx.stop(mem.link);
+        ActorRef<ShardOwner.Command> link = ctx.spawn(PeerLink.create(client, id, r.key(), r.address(), stats),
+                "link-" + id.value() + "-" + (linkSeq++));
+        Member renewed = new Member(r, link, mem.prefix);
+        members.put(id, renewed);
+        ctx.getLog().info("peer {} at {} restarted; offering it what it may have missed", id, r.address());
         directory.tell(new PeerDirectory.Learn(List.of(info(r, link))));
     }
 

@@ -20,10 +20,12 @@ import org.peerdex.protocol.hash.PeerId;
  * @param version    the peer's protocol version
  * @param issuedAt   ms since the epoch
  * @param expiresAt  ms since the epoch
+ * @param startedAt  when this run of the peer started (ms since the epoch): a new value tells others that the peer
+ *                   restarted and may have lost what it was sent while it was down
  * @param signature  Ed25519 over {@link #signedBytes()}, base64url
  */
 public record SignedPeerRecord(String key, String network, String address, boolean acceptsIndex, int version,
-                               long issuedAt, long expiresAt, boolean leaving, String signature) {
+                               long issuedAt, long expiresAt, long startedAt, boolean leaving, String signature) {
     public static final int VERSION = 1;
     /** a record may not claim to be valid for longer than this */
     public static final Duration MAX_VALIDITY = Duration.ofHours(2);
@@ -38,19 +40,25 @@ public record SignedPeerRecord(String key, String network, String address, boole
     /** A new record for these keys, valid for {@code validity} from {@code now}. */
     public static SignedPeerRecord sign(PeerKeys keys, String network, String address, boolean acceptsIndex,
                                         long now, Duration validity, boolean leaving) {
+        return sign(keys, network, address, acceptsIndex, now, validity, now, leaving);
+    }
+
+    /** A new record of a run of the peer that started at {@code startedAt}. */
+    public static SignedPeerRecord sign(PeerKeys keys, String network, String address, boolean acceptsIndex,
+                                        long now, Duration validity, long startedAt, boolean leaving) {
         SignedPeerRecord unsigned = new SignedPeerRecord(keys.publicKey(), network, address, acceptsIndex, VERSION,
-                now, now + validity.toMillis(), leaving, "");
+                now, now + validity.toMillis(), startedAt, leaving, "");
         return unsigned.withSignature(keys.sign(unsigned.signedBytes()));
     }
 
     SignedPeerRecord withSignature(String s) {
-        return new SignedPeerRecord(key, network, address, acceptsIndex, version, issuedAt, expiresAt, leaving, s);
+        return new SignedPeerRecord(key, network, address, acceptsIndex, version, issuedAt, expiresAt, startedAt, leaving, s);
     }
 
     /** The bytes the signature covers: every field but the signature, one per line. */
     public byte[] signedBytes() {
         return String.join("\n", "peerdex-peer-record", key, network, address, Boolean.toString(acceptsIndex),
-                Integer.toString(version), Long.toString(issuedAt), Long.toString(expiresAt),
+                Integer.toString(version), Long.toString(issuedAt), Long.toString(expiresAt), Long.toString(startedAt),
                 Boolean.toString(leaving)).getBytes(StandardCharsets.UTF_8);
     }
 
@@ -72,6 +80,7 @@ public record SignedPeerRecord(String key, String network, String address, boole
         if (issuedAt > now + clockSkew.toMillis()) return Optional.of("issued in the future");
         if (expiresAt <= now) return Optional.of("expired");
         if (expiresAt - issuedAt > MAX_VALIDITY.toMillis()) return Optional.of("valid for too long");
+        if (startedAt > issuedAt) return Optional.of("started after it was issued");
         if (!PeerIdentity.verify(k.get(), signedBytes(), signature)) return Optional.of("bad signature");
         return Optional.empty();
     }

@@ -67,10 +67,10 @@ class PeerIdentityTest {
         assertEquals("record of another network: net", r.problem("other", now, 0, SKEW).orElseThrow());
         assertEquals("expired", r.problem("net", now + Duration.ofMinutes(31).toMillis(), 0, SKEW).orElseThrow());
         SignedPeerRecord moved = new SignedPeerRecord(r.key(), r.network(), "10.0.0.1:8070", true, r.version(),
-                r.issuedAt(), r.expiresAt(), false, r.signature());
+                r.issuedAt(), r.expiresAt(), r.startedAt(), false, r.signature());
         assertEquals("bad signature", moved.problem("net", now, 0, SKEW).orElseThrow());
         SignedPeerRecord stolen = new SignedPeerRecord(PeerKeys.generate(0).publicKey(), r.network(), r.address(), true,
-                r.version(), r.issuedAt(), r.expiresAt(), false, r.signature());
+                r.version(), r.issuedAt(), r.expiresAt(), r.startedAt(), false, r.signature());
         assertEquals("bad signature", stolen.problem("net", now, 0, SKEW).orElseThrow());
         SignedPeerRecord forever = SignedPeerRecord.sign(k, "net", "127.0.0.1:8070", true, now, Duration.ofDays(30), false);
         assertEquals("valid for too long", forever.problem("net", now, 0, SKEW).orElseThrow());
