@@ -14,6 +14,7 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.HttpCharsets;
@@ -192,6 +193,21 @@ public final class CompatRoutes {
         }
         b.append("</channel>\n</rss>\n");
         return b.toString();
+    }
+
+    /**
+     * An error as an RSS feed with no items (status set by the caller): a feed reader shows the message instead of
+     * failing to parse JSON.
+     */
+    static HttpEntity.Strict rssError(String message) {
+        String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<rss version=\"2.0\" xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\">\n<channel>\n"
+                + "<title>Peerdex search: error</title>\n"
+                + "<link>/yacysearch.rss</link>\n"
+                + "<description>" + xml(message) + "</description>\n"
+                + "<opensearch:totalResults>0</opensearch:totalResults>\n"
+                + "</channel>\n</rss>\n";
+        return HttpEntities.create(XML_UTF8, body);
     }
 
     static String openSearch(String base) {
