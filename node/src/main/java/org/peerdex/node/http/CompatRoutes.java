@@ -58,10 +58,15 @@ public final class CompatRoutes {
                 path("suggest.json", () -> get(() -> parameterMap(p -> {
                     String q = p.getOrDefault("query", p.getOrDefault("q", ""));
                     int max = Math.max(1, Math.min(20, SearchRoutes.intParam(p, "count", 10)));
-                    List<String> completions = q.isBlank() ? List.of() : backend.suggestions().complete(q, max);
-                    return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
-                            Json.write(List.of(q, completions)))));
+                    if (q.isBlank()) return suggestions(q, List.of());
+                    // the snapshot is (re)built on the blocking dispatcher, never on the HTTP one
+                    return onSuccess(backend.suggestions(), s -> suggestions(q, s.complete(q, max)));
                 }))));
+    }
+
+    private static Route suggestions(String q, List<String> completions) {
+        return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
+                Json.write(List.of(q, completions)))));
     }
 
     static String base(String scheme, String host, int port) {

@@ -65,15 +65,15 @@ public final class SolrRoutes {
     /** Text fields a {@code q} term may name; the index searches them all. */
     static final Set<String> TEXT_FIELDS = Set.of("text", "text_t", "_text_", "content", "title", "description",
             "description_txt", "keywords");
-    /** Bounds the metadata scan of a {@code *:*} query. */
-    static final int MATCH_ALL_SCAN_LIMIT = 200_000;
-
     private final SearchBackend backend;
     private final PeerStorage storage;
+    /** Records a {@code *:*} query reads at most ({@code peerdex.scan-limits.solr-match-all}). */
+    private final int matchAllScanLimit;
 
-    public SolrRoutes(SearchBackend backend, PeerStorage storage) {
+    public SolrRoutes(SearchBackend backend, PeerStorage storage, int matchAllScanLimit) {
         this.backend = backend;
         this.storage = storage;
+        this.matchAllScanLimit = matchAllScanLimit;
     }
 
     public Route route() {
@@ -283,12 +283,13 @@ public final class SolrRoutes {
             for (String f : s.facetFields()) navs.add(FACETS.get(f));
             Navigators nav = new Navigators(navs, Set.of());
             List<Map<String, Object>> all = new ArrayList<>();
-            int[] scanned = {0};
-            storage.metadata().scanAll(m -> {
-                if (scanned[0]++ >= MATCH_ALL_SCAN_LIMIT) return;
-                if (!passes(m, filter) || storage.blacklist().blocks(BlacklistRule.Scope.SEARCH, m.url())) return;
-                all.add(doc(m));
-                nav.add(m, null);
+            // the scan stops reading at the bound (it used to decode every record and ignore those past it)
+            storage.metadata().scan(matchAllScanLimit, m -> {
+                if (passes(m, filter) && !storage.blacklist().blocks(BlacklistRule.Scope.SEARCH, m.url())) {
+                    all.add(doc(m));
+                    nav.add(m, null);
+                }
+                return true;
             });
             if (!s.sortField().equals("score")) all.sort(order(s));
             List<Map<String, Object>> page = all.subList(Math.min(s.start(), all.size()),
