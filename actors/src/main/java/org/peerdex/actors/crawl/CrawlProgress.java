@@ -9,13 +9,14 @@ import java.util.Map;
  * {@code skippedBy} and {@code errorsBy}; {@code linksRejected} counts links the profile did not follow;
  * {@code timingMs} sums where the time went (fetch, parse, index) over the pages of this run of the crawl;
  * {@code paused} is true while writes fail (a full disk) and {@code error} says why: the crawl stays running,
- * fetches nothing new and continues on its own when writes succeed again.
+ * fetches nothing new and continues on its own when writes succeed again; {@code hostQueues} counts the host queue
+ * actors alive now (queues of hosts without work are stopped, so it stays near the hosts being fetched).
  */
 public record CrawlProgress(String id, String state, String url, long queued, long fetched, long indexed,
                             long skipped, long errors, double pagesPerMinute, Map<String, Long> skippedBy,
                             Map<String, Long> errorsBy, Map<String, Long> linksRejected, List<HostProgress> hosts,
                             long startedAt, long finishedAt, String message, CrawlProfile profile,
-                            Map<String, Long> timingMs, boolean paused, String error) {
+                            Map<String, Long> timingMs, boolean paused, String error, int hostQueues) {
 
     /** One host of a running crawl: URLs dispatched and not done, its politeness delay, where its rules came from. */
     public record HostProgress(String site, long pending, long delayMs, String robots) {}
@@ -26,6 +27,6 @@ public record CrawlProgress(String id, String state, String url, long queued, lo
         double ppm = Math.round(r.fetched() * 60_000.0 / ran * 10) / 10.0;
         return new CrawlProgress(r.id(), r.state(), r.profile().url(), 0, r.fetched(), r.indexed(), r.skipped(),
                 r.errors(), r.state().equals(CrawlRecord.RUNNING) ? 0 : ppm, r.skippedBy(), r.errorsBy(), Map.of(),
-                List.of(), r.createdAt(), r.finishedAt(), r.message(), r.profile(), Map.of(), false, "");
+                List.of(), r.createdAt(), r.finishedAt(), r.message(), r.profile(), Map.of(), false, "", 0);
     }
 }

@@ -41,6 +41,12 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     /** From a host queue: its robots rules are in and its delay is known. */
     public record HostReady(String site, long delayMs, String robots, boolean sitemapsPending) implements Command {}
 
+    /**
+     * From a host queue: it has had nothing to do for a while, after {@code received} URLs. The crawler stops it if
+     * it sent it no more than that (otherwise the queue has work again), and starts a new one on the next URL.
+     */
+    public record HostIdle(String site, ActorRef<HostQueue.Command> queue, long received) implements Command {}
+
     /** From a host queue: page URLs listed in the host's sitemaps. */
     public record SitemapUrls(String site, List<String> urls) implements Command {}
 
@@ -74,7 +80,11 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private final Map<String, Long> skippedBy = new TreeMap<>();
     private final Map<String, Long> errorsBy = new TreeMap<>();
     private final Map<String, Long> linksRejected = new TreeMap<>();
-    private final Map<String, ActorRef<HostQueue.Command>> hosts = new HashMap<>();
+    /** The live host queue of each host with work, and how many URLs it was sent. */
+    private final Map<String, Host> hosts = new HashMap<>();
+    /** Hosts whose sitemaps this crawl has read (a new queue for the host does not read them again). */
+    private final java.util.Set<String> sitemapsRead = new java.util.HashSet<>();
+    private long hostQueuesStarted;
     private final Map<String, long[]> hostPending = new LinkedHashMap<>();
     private final Map<String, CrawlProgress.HostProgress> hostInfo = new HashMap<>();
     private long lastSeq = -1;
@@ -167,6 +177,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                 .onMessage(PageDone.class, this::onPageDone)
                 .onMessage(Indexed.class, this::onIndexed)
                 .onMessage(HostReady.class, this::onHostReady)
+                .onMessage(HostIdle.class, this::onHostIdle)
                 .onMessage(SitemapUrls.class, this::onSitemapUrls)
                 .onMessage(GetProgress.class, m -> {
                     m.replyTo().tell(Optional.of(progress()));
@@ -228,8 +239,11 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                 pending++;
                 String site = site(e.url());
                 hostPending.computeIfAbsent(site, s -> new long[1])[0]++;
-                hosts.computeIfAbsent(site, s -> ctx.spawn(HostQueue.create(s, services, profile, scope,
-                        record.createdAt(), ctx.getSelf()), "host-" + hosts.size())).tell(new HostQueue.Enqueue(e));
+                Host h = hosts.computeIfAbsent(site, s -> new Host(ctx.spawn(HostQueue.create(s, services, profile,
+                        scope, record.createdAt(), !sitemapsRead.contains(s), ctx.getSelf()),
+                        "host-" + hostQueuesStarted++)));
+                h.sent++;
+                h.queue.tell(new HostQueue.Enqueue(e));
             }
         }
         if (pending == 0 && sitemapsPending == 0) return end(CrawlRecord.FINISHED, "");
@@ -290,9 +304,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     }
 
     private void pauseHosts(boolean pause) {
-        for (ActorRef<HostQueue.Command> h : hosts.values()) {
-            h.tell(pause ? HostQueue.Pause.INSTANCE : HostQueue.Resume.INSTANCE);
-        }
+        for (Host h : hosts.values()) h.queue.tell(pause ? HostQueue.Pause.INSTANCE : HostQueue.Resume.INSTANCE);
     }
 
     private void writesFailed(RuntimeException e) {
@@ -386,16 +398,37 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
 
     private Behavior<Command> onHostReady(HostReady m) {
         hostInfo.put(m.site(), new CrawlProgress.HostProgress(m.site(), 0, m.delayMs(), m.robots()));
-        if (m.sitemapsPending()) sitemapsPending++;
+        if (m.sitemapsPending()) {
+            sitemapsPending++;
+            sitemapsRead.add(m.site());
+        }
         return this;
+    }
+
+    private Behavior<Command> onHostIdle(HostIdle m) {
+        Host h = hosts.get(m.site());
+        // a URL sent after the queue reported idle is on its way to it: the queue lives on
+        if (h == null || !h.queue.equals(m.queue()) || h.sent != m.received()) return this;
+        ctx.stop(h.queue);
+        hosts.remove(m.site());
+        long[] hp = hostPending.get(m.site());
+        if (hp == null || hp[0] <= 0) forgetHost(m.site());
+        return this;
+    }
+
+    /** Drops what progress shows of a host without a queue and without pages at the indexer. */
+    private void forgetHost(String site) {
+        hostPending.remove(site);
+        hostInfo.remove(site);
     }
 
     private Behavior<Command> onIndexed(Indexed m) {
         indexMs += m.flushMs();
         for (Indexer.Verdict v : m.verdicts()) {
             pending--;
-            long[] hp = hostPending.get(site(v.entry().url()));
-            if (hp != null) hp[0]--;
+            String site = site(v.entry().url());
+            long[] hp = hostPending.get(site);
+            if (hp != null && --hp[0] <= 0 && !hosts.containsKey(site)) forgetHost(site);
             switch (v.kind()) {
                 case Indexer.Verdict.INDEXED -> indexed++;
                 case Indexer.Verdict.SKIPPED -> {
@@ -446,7 +479,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         CrawlProgress p = CrawlProgress.of(r);
         return new CrawlProgress(p.id(), p.state(), p.url(), 0, p.fetched(), p.indexed(), p.skipped(), p.errors(),
                 p.pagesPerMinute(), p.skippedBy(), p.errorsBy(), Map.copyOf(linksRejected), List.of(), p.startedAt(),
-                p.finishedAt(), p.message(), p.profile(), timing(), false, "");
+                p.finishedAt(), p.message(), p.profile(), timing(), false, "", 0);
     }
 
     /** Persists the counters; a failure (a full disk) pauses the crawl until a retry succeeds. */
@@ -479,6 +512,17 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         return new CrawlProgress(record.id(), CrawlRecord.RUNNING, profile.url(), frontier.queued(), fetched, indexed,
                 skipped, errors, meter.perMinute(System.currentTimeMillis()), Map.copyOf(skippedBy),
                 Map.copyOf(errorsBy), Map.copyOf(linksRejected), hs, record.createdAt(), 0, "", profile, timing(),
-                paused(), indexerPaused != null ? indexerPaused : writesFailed != null ? writesFailed : "");
+                paused(), indexerPaused != null ? indexerPaused : writesFailed != null ? writesFailed : "",
+                ctx.getChildren().size());
+    }
+
+    /** A host's live queue and the URLs this crawl sent it. */
+    private static final class Host {
+        final ActorRef<HostQueue.Command> queue;
+        long sent;
+
+        Host(ActorRef<HostQueue.Command> queue) {
+            this.queue = queue;
+        }
     }
 }

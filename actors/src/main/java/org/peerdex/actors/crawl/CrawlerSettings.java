@@ -11,7 +11,8 @@ public record CrawlerSettings(String userAgent, long minDelayMs, List<String> un
                               long totalTimeoutMs, int maxBodyBytes, int maxRedirects, int maxRetries,
                               long maxRetryAfterMs, long retryDefaultMs, long robotsRetryMs, long robotsCacheTtlMs,
                               int maxParallelPerHost, int dispatchWindow, int maxSitemapUrls, long progressIntervalMs,
-                              long flushIntervalMs, int maxBatchDocuments, long pauseRetryMs) {
+                              long flushIntervalMs, int maxBatchDocuments, long pauseRetryMs,
+                              int robotsCacheMaxHosts, long hostIdleStopMs) {
 
     public static CrawlerSettings from(Config root, boolean intranet) {
         Config c = root.getConfig("peerdex.crawler");
@@ -23,7 +24,7 @@ public record CrawlerSettings(String userAgent, long minDelayMs, List<String> un
                 ms(c, "max-retry-after"), ms(c, "retry-default"), ms(c, "robots-retry"), ms(c, "robots-cache-ttl"),
                 c.getInt("max-parallel-per-host"), c.getInt("dispatch-window"), c.getInt("max-sitemap-urls"),
                 ms(c, "progress-interval"), ms(i, "flush-interval"), i.getInt("max-batch-documents"),
-                ms(i, "pause-retry-interval"));
+                ms(i, "pause-retry-interval"), c.getInt("robots-cache-max-hosts"), ms(c, "host-idle-stop"));
     }
 
     private static long ms(Config c, String key) {

@@ -23,7 +23,10 @@ import org.peerdex.storage.meta.UrlMetadata;
  * The URLs of one crawl on one host (scheme://host:port), fetched politely: robots.txt first (shared cache), then
  * one request at a time with the host's delay between the end of one and the start of the next (several at once
  * only when the delay is 0), a 429/503 backs the whole host off for Retry-After (capped) and the URL is retried.
- * Fetch and parse run on the blocking dispatcher; every outcome goes to the {@link Crawler}.
+ * Fetch and parse run on the blocking dispatcher; every outcome goes to the {@link Crawler}. Once it has had nothing
+ * to do for {@code host-idle-stop} after its politeness delay and any back-off ran out, it tells the crawler
+ * ({@link Crawler.HostIdle}), which stops it unless it has sent more URLs meanwhile: a wide crawl does not keep one
+ * actor per host it ever met, and a new queue for the host may start at once without breaking politeness.
  */
 public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     /** What a host queue understands. */
@@ -43,6 +46,8 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
 
     private enum Tick implements Command { INSTANCE }
 
+    private enum IdleCheck implements Command { INSTANCE }
+
     private final ActorContext<Command> ctx;
     private final TimerScheduler<Command> timers;
     private final String site;
@@ -50,6 +55,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private final CrawlProfile profile;
     private final CrawlScope scope;
     private final long crawlStartedAt;
+    private final boolean readSitemaps;
     private final ActorRef<Crawler.Command> crawler;
     private final Deque<Frontier.Entry> queue = new ArrayDeque<>();
     private final Map<String, Integer> retries = new HashMap<>();
@@ -62,15 +68,22 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private long nextAt;
     private long backoffUntil;
     private boolean paused;
+    /** URLs received from the crawler so far: it stops this queue only if it has sent no more than that. */
+    private long received;
 
+    /**
+     * @param readSitemaps false when an earlier queue of this crawl read the host's sitemaps already
+     */
     public static Behavior<Command> create(String site, CrawlServices services, CrawlProfile profile,
-                                           CrawlScope scope, long crawlStartedAt, ActorRef<Crawler.Command> crawler) {
+                                           CrawlScope scope, long crawlStartedAt, boolean readSitemaps,
+                                           ActorRef<Crawler.Command> crawler) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-                new HostQueue(ctx, timers, site, services, profile, scope, crawlStartedAt, crawler)));
+                new HostQueue(ctx, timers, site, services, profile, scope, crawlStartedAt, readSitemaps, crawler)));
     }
 
     private HostQueue(ActorContext<Command> ctx, TimerScheduler<Command> timers, String site, CrawlServices services,
-                      CrawlProfile profile, CrawlScope scope, long crawlStartedAt, ActorRef<Crawler.Command> crawler) {
+                      CrawlProfile profile, CrawlScope scope, long crawlStartedAt, boolean readSitemaps,
+                      ActorRef<Crawler.Command> crawler) {
         super(ctx);
         this.ctx = ctx;
         this.timers = timers;
@@ -79,6 +92,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         this.profile = profile;
         this.scope = scope;
         this.crawlStartedAt = crawlStartedAt;
+        this.readSitemaps = readSitemaps;
         this.crawler = crawler;
         this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         String host = URI.create(site).getHost();
@@ -117,6 +131,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
                     pump();
                     return this;
                 })
+                .onMessageEquals(IdleCheck.INSTANCE, this::onIdleCheck)
                 .onMessageEquals(Pause.INSTANCE, () -> {
                     paused = true;
                     return this;
@@ -124,14 +139,40 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
                 .onMessageEquals(Resume.INSTANCE, () -> {
                     paused = false;
                     pump();
+                    watchIdle();
                     return this;
                 })
                 .build();
     }
 
     private Behavior<Command> onEnqueue(Enqueue m) {
+        received++;
+        timers.cancel(IdleCheck.INSTANCE);
         queue.add(m.entry());
         pump();
+        watchIdle(); // URLs refused or disallowed by robots.txt are answered at once
+        return this;
+    }
+
+    private boolean idle() {
+        return rules != null && queue.isEmpty() && inFlight == 0;
+    }
+
+    /** When idle, checks again once the politeness delay, any back-off and the idle time have passed. */
+    private void watchIdle() {
+        if (!idle()) return;
+        long quietFrom = Math.max(nextAt, backoffUntil);
+        long wait = Math.max(0, quietFrom - System.currentTimeMillis()) + services.settings().hostIdleStopMs();
+        timers.startSingleTimer(IdleCheck.INSTANCE, Duration.ofMillis(wait));
+    }
+
+    private Behavior<Command> onIdleCheck() {
+        if (!idle()) return this;
+        if (System.currentTimeMillis() < Math.max(nextAt, backoffUntil)) {
+            watchIdle();
+            return this;
+        }
+        crawler.tell(new Crawler.HostIdle(site, ctx.getSelf(), received));
         return this;
     }
 
@@ -147,11 +188,13 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
             delayMs = delayMs(services.settings(), profile, m.unpolite(), rules.crawlDelayMs());
             parallel = delayMs == 0 ? Math.max(1, services.settings().maxParallelPerHost()) : 1;
         }
-        boolean sitemaps = refused == null && profile.sitemaps() && !rules.sitemaps().isEmpty() && profile.depth() >= 1;
+        boolean sitemaps = readSitemaps && refused == null && profile.sitemaps() && !rules.sitemaps().isEmpty()
+                && profile.depth() >= 1;
         // the crawler learns of the pending sitemaps first, so it does not finish before their URLs arrive
         crawler.tell(new Crawler.HostReady(site, delayMs, refused != null ? "refused" : rules.source(), sitemaps));
         if (sitemaps) readSitemaps();
         pump();
+        watchIdle();
         return this;
     }
 
@@ -234,6 +277,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
             crawler.tell(new Crawler.PageDone(m.entry(), m.outcome()));
         }
         pump();
+        watchIdle();
         return this;
     }
 }

@@ -1,14 +1,18 @@
 package org.peerdex.actors.crawl;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
- * robots.txt per host (scheme://host:port), parsed with crawler-commons and kept for {@code robots-cache-ttl},
- * shared by all crawls of the node. Answers follow RFC 9309: 2xx is parsed; 4xx ("unavailable") allows
+ * robots.txt per host (scheme://host:port), parsed with crawler-commons and kept for {@code robots-cache-ttl} for
+ * at most {@code robots-cache-max-hosts} hosts (Caffeine; a wide crawl meets hosts without end), shared by all
+ * crawls of the node. Answers follow RFC 9309: 2xx is parsed; 4xx ("unavailable") allows
  * everything; 5xx or no answer ("unreachable") disallows everything and is asked again after
  * {@code robots-retry}. Blocking ({@link #rules} may fetch): call it on the blocking dispatcher.
  */
@@ -28,21 +32,54 @@ public final class RobotsCache {
     private final Fetcher fetcher;
     // the parser's own limit turns a long Crawl-delay into "disallow all"; we cap the delay ourselves instead
     private final SimpleRobotRulesParser parser = new SimpleRobotRulesParser(Long.MAX_VALUE / 4, 50);
-    private final ConcurrentHashMap<String, HostRules> cache = new ConcurrentHashMap<>();
+    private final Cache<String, HostRules> cache;
 
     public RobotsCache(CrawlerSettings settings, Fetcher fetcher) {
         this.settings = settings;
         this.fetcher = fetcher;
+        this.cache = Caffeine.newBuilder()
+                .maximumSize(Math.max(1, settings.robotsCacheMaxHosts()))
+                .expireAfter(new UntilExpiresAt())
+                // eviction runs on the calling thread (the blocking dispatcher), not on the common pool
+                .executor(Runnable::run)
+                .build();
     }
 
-    /** The rules for a site root like {@code http://example.org:8080}; fetched when absent or expired. */
+    /**
+     * The rules for a site root like {@code http://example.org:8080}; fetched when absent or expired. Not computed
+     * under the cache's lock: a fetch may take the whole request timeout, and other hosts must not wait for it.
+     */
     public HostRules rules(String siteRoot) throws Fetcher.FetchException {
         long now = System.currentTimeMillis();
-        HostRules cached = cache.get(siteRoot);
+        HostRules cached = cache.getIfPresent(siteRoot);
         if (cached != null && cached.expiresAt() > now) return cached;
         HostRules fresh = fetch(siteRoot, now);
         cache.put(siteRoot, fresh);
         return fresh;
+    }
+
+    /** Hosts whose rules are held now (after pending evictions ran). */
+    public long size() {
+        cache.cleanUp();
+        return cache.estimatedSize();
+    }
+
+    /** Each entry lives until its own {@code expiresAt}: a 2xx for the TTL, an unreachable host until the retry. */
+    private static final class UntilExpiresAt implements Expiry<String, HostRules> {
+        @Override
+        public long expireAfterCreate(String site, HostRules rules, long currentTime) {
+            return TimeUnit.MILLISECONDS.toNanos(Math.max(0, rules.expiresAt() - System.currentTimeMillis()));
+        }
+
+        @Override
+        public long expireAfterUpdate(String site, HostRules rules, long currentTime, long currentDuration) {
+            return expireAfterCreate(site, rules, currentTime);
+        }
+
+        @Override
+        public long expireAfterRead(String site, HostRules rules, long currentTime, long currentDuration) {
+            return currentDuration;
+        }
     }
 
     private HostRules fetch(String siteRoot, long now) throws Fetcher.FetchException {

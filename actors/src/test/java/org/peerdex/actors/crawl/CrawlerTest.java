@@ -323,4 +323,93 @@ class CrawlerTest {
             KIT.stop(strict);
         }
     }
+
+    @Test
+    void queuesOfHostsWithoutWorkAreStoppedWhileTheCrawlRunsAndStartAgainOnDemand() throws Exception {
+        ActorRef<CrawlManager.Command> quick = startManager(ConfigFactory.parseString(
+                "peerdex.crawler.host-idle-stop = 50ms").withFallback(CONFIG));
+        int leaves = 24;
+        int chain = 15;
+        List<TestSite> others = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < leaves; i++) others.add(new TestSite().page("/", leaf("leaf" + i)));
+            TestSite first = others.get(0);
+            // the first leaf host is met again at the end of the chain: a new queue must take it, without
+            // reading its robots.txt (cached) or its sitemaps (read once per crawl) again
+            first.page("/robots.txt", n -> TestSite.Reply.of(200, Map.of("Content-Type", "text/plain"),
+                            "User-agent: *\nAllow: /\nSitemap: " + first.url("/sitemap.xml") + "\n"))
+                    .page("/sitemap.xml", n -> TestSite.Reply.of(200, Map.of("Content-Type", "application/xml"),
+                            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><urlset xmlns=\"http://www.sitemaps.org/"
+                                    + "schemas/sitemap/0.9\"><url><loc>" + first.url("/mapped") + "</loc></url></urlset>"))
+                    .page("/mapped", leaf("mapped")).page("/again", leaf("again"));
+            List<String> hubLinks = new java.util.ArrayList<>();
+            for (TestSite o : others) hubLinks.add(o.url("/"));
+            hubLinks.add("/c1");
+            site.page("/", links(hubLinks.toArray(String[]::new)));
+            for (int i = 1; i < chain; i++) site.page("/c" + i, links("/c" + (i + 1)));
+            site.page("/c" + chain, links(first.url("/again")));
+            // the hub is slow, so the crawl runs on long after the leaf hosts are done
+            site.responseDelay(150);
+
+            TestProbe<CrawlManager.Started> started = KIT.createTestProbe();
+            quick.tell(new CrawlManager.Start(fast("/").withRange("wide").withDepth(chain + 2), started.getRef()));
+            String id = started.receiveMessage().id();
+            TestProbe<Optional<CrawlProgress>> probe = KIT.createTestProbe();
+            int[] most = {0};
+            CrawlProgress drained = probe.awaitAssert(Duration.ofSeconds(20), Duration.ofMillis(20), () -> {
+                quick.tell(new CrawlManager.Get(id, probe.getRef()));
+                CrawlProgress p = probe.receiveMessage().orElseThrow();
+                most[0] = Math.max(most[0], p.hostQueues());
+                assertEquals(CrawlRecord.RUNNING, p.state(), "the crawl ended before the leaf queues were seen stopped");
+                assertTrue(p.indexed() >= 1 + leaves, p.toString());
+                assertTrue(p.hostQueues() <= 2, p.hostQueues() + " host queues alive, " + p.indexed() + " indexed");
+                return p;
+            });
+            System.out.printf("wide crawl over %d hosts: %d host queues alive at most (seen), %d while the crawl "
+                    + "still ran with %d pages indexed%n", leaves + 1, most[0], drained.hostQueues(), drained.indexed());
+            CrawlProgress done = probe.awaitAssert(Duration.ofSeconds(30), Duration.ofMillis(20), () -> {
+                quick.tell(new CrawlManager.Get(id, probe.getRef()));
+                CrawlProgress p = probe.receiveMessage().orElseThrow();
+                assertFalse(p.state().equals(CrawlRecord.RUNNING), "crawl still running: " + p);
+                return p;
+            });
+            assertEquals(CrawlRecord.FINISHED, done.state());
+            assertEquals(1 + leaves + chain + 2, done.indexed(), done.toString());
+            assertEquals(1, first.count("/again"));
+            assertEquals(1, first.count("/mapped"));
+            assertEquals(1, first.count("/robots.txt"), "robots.txt comes from the cache for the new queue");
+            assertEquals(1, first.count("/sitemap.xml"), "the sitemaps are read once per crawl");
+        } finally {
+            KIT.stop(quick);
+            others.forEach(TestSite::close);
+        }
+    }
+
+    @Test
+    void robotsCacheHoldsAtMostItsBoundOfHosts() throws Exception {
+        int bound = 5;
+        CrawlerSettings settings = CrawlerSettings.from(ConfigFactory.parseString(
+                "peerdex.crawler.robots-cache-max-hosts = " + bound).withFallback(CONFIG), false);
+        RobotsCache robots = new RobotsCache(settings, new Fetcher(settings, new AddressGuard(settings)));
+        List<TestSite> hosts = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 4 * bound; i++) {
+                hosts.add(new TestSite().page("/robots.txt", n -> TestSite.Reply.of(200,
+                        Map.of("Content-Type", "text/plain"), "User-agent: *\nDisallow: /private/\n")));
+            }
+            for (TestSite h : hosts) {
+                assertFalse(robots.rules(h.base()).allowed(h.url("/private/x")));
+                assertTrue(robots.size() <= bound, robots.size() + " hosts held, bound " + bound);
+            }
+            // asked again, the hosts the cache dropped are fetched again: it did not keep them all
+            for (TestSite h : hosts) robots.rules(h.base());
+            int fetches = hosts.stream().mapToInt(h -> h.count("/robots.txt")).sum();
+            System.out.printf("robots cache: %d hosts held after %d hosts asked twice (bound %d), %d fetches%n",
+                    robots.size(), hosts.size(), bound, fetches);
+            assertTrue(robots.size() <= bound, robots.size() + " hosts held");
+            assertTrue(fetches >= 2 * hosts.size() - bound, fetches + " robots.txt fetches");
+        } finally {
+            hosts.forEach(TestSite::close);
+        }
+    }
 }

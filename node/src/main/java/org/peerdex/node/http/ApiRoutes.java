@@ -14,8 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.extractRequest;
 import static org.apache.pekko.http.javadsl.server.Directives.handleExceptions;
 import static org.apache.pekko.http.javadsl.server.Directives.handleRejections;
+import static org.apache.pekko.http.javadsl.server.Directives.mapResponse;
 import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
 import static org.apache.pekko.http.javadsl.server.Directives.withRequestTimeoutResponse;
 
@@ -55,12 +57,15 @@ public final class ApiRoutes {
                 new RankingPreviewRoutes(search, admin).route(),
                 new UrlEditRoutes(ctx, search, admin).route(),
                 new FederationRoutes(org.peerdex.node.federation.FederationBackend.of(ctx), admin, search.blocking()).route()));
-        return boundary.guard(() -> withRequestTimeoutResponse(ApiRoutes::timedOut, () -> handleExceptions(exceptions(), () ->
+        // errors leave in the caller's format (RSS for feed readers, Solr's shape for Solr clients): CallerFormat
+        return boundary.guard(() -> withRequestTimeoutResponse(ApiRoutes::timedOut, () -> extractRequest(request -> mapResponse(
+                response -> CallerFormat.adapt(request, response), () -> handleExceptions(exceptions(), () ->
                 handleRejections(rejections(), () -> org.apache.pekko.http.javadsl.server.Directives.mapRequest(
                 FederationRoutes::noFederationForFederated, () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
                 searchGuard.search(() -> concat(new CompatRoutes(search).route(),
-                        new SolrRoutes(search, ctx.storage()).route())),
-                new UiRoutes().route())))))));
+                        new SolrRoutes(search, ctx.storage(),
+                        ctx.config().raw().getInt("peerdex.scan-limits.solr-match-all")).route())),
+                new UiRoutes().route())))))))));
     }
 
     private Route crawlRoutes(SearchBackend search) {
@@ -80,7 +85,7 @@ public final class ApiRoutes {
 
     /** The answer when a route has not answered within pekko.http.server.request-timeout. */
     static org.apache.pekko.http.javadsl.model.HttpResponse timedOut(org.apache.pekko.http.javadsl.model.HttpRequest r) {
-        return Json.errorResponse(StatusCodes.SERVICE_UNAVAILABLE, "the request timed out");
+        return CallerFormat.adapt(r, Json.errorResponse(StatusCodes.SERVICE_UNAVAILABLE, "the request timed out"));
     }
 
     static ExceptionHandler exceptions() {

@@ -14,6 +14,7 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.HttpCharsets;
@@ -57,10 +58,15 @@ public final class CompatRoutes {
                 path("suggest.json", () -> get(() -> parameterMap(p -> {
                     String q = p.getOrDefault("query", p.getOrDefault("q", ""));
                     int max = Math.max(1, Math.min(20, SearchRoutes.intParam(p, "count", 10)));
-                    List<String> completions = q.isBlank() ? List.of() : backend.suggestions().complete(q, max);
-                    return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
-                            Json.write(List.of(q, completions)))));
+                    if (q.isBlank()) return suggestions(q, List.of());
+                    // the snapshot is (re)built on the blocking dispatcher, never on the HTTP one
+                    return onSuccess(backend.suggestions(), s -> suggestions(q, s.complete(q, max)));
                 }))));
+    }
+
+    private static Route suggestions(String q, List<String> completions) {
+        return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
+                Json.write(List.of(q, completions)))));
     }
 
     static String base(String scheme, String host, int port) {
@@ -192,6 +198,21 @@ public final class CompatRoutes {
         }
         b.append("</channel>\n</rss>\n");
         return b.toString();
+    }
+
+    /**
+     * An error as an RSS feed with no items (status set by the caller): a feed reader shows the message instead of
+     * failing to parse JSON.
+     */
+    static HttpEntity.Strict rssError(String message) {
+        String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<rss version=\"2.0\" xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\">\n<channel>\n"
+                + "<title>Peerdex search: error</title>\n"
+                + "<link>/yacysearch.rss</link>\n"
+                + "<description>" + xml(message) + "</description>\n"
+                + "<opensearch:totalResults>0</opensearch:totalResults>\n"
+                + "</channel>\n</rss>\n";
+        return HttpEntities.create(XML_UTF8, body);
     }
 
     static String openSearch(String base) {

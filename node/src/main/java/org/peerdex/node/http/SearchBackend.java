@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
@@ -40,6 +42,8 @@ public final class SearchBackend {
     private volatile long suggestionsBuiltAt;
     private volatile long suggestionsDocs = -1;
     private volatile long suggestionsSettings = -1;
+    private final AtomicReference<CompletableFuture<Suggestions>> rebuilding = new AtomicReference<>();
+    private final int suggestionTitles;
 
     private SearchBackend(NodeContext ctx) {
         this.ctx = ctx;
@@ -54,6 +58,7 @@ public final class SearchBackend {
         org.peerdex.node.crawl.CrawlBackend crawl = org.peerdex.node.crawl.CrawlBackend.of(ctx);
         if (crawl != null) sc = sc.withVerifier(new org.peerdex.actors.search.PageVerifier(crawl.http()));
         this.service = new SearchService(ctx.system(), sc);
+        this.suggestionTitles = ctx.config().raw().getInt("peerdex.scan-limits.suggestion-titles");
     }
 
     /** The backend of a peer (created on first use). */
@@ -124,28 +129,40 @@ public final class SearchBackend {
     }
 
     /**
-     * Completions from a snapshot of the titles and the settings' word list, rebuilt when the index has grown and a
-     * minute has passed, or at once when the suggestion settings changed.
+     * Completions from a snapshot of the titles (at most {@code peerdex.scan-limits.suggestion-titles}, read on the
+     * blocking dispatcher) and the settings' word list, rebuilt when the index has grown and a minute has passed,
+     * or at once when the suggestion settings changed. Requests that arrive during a rebuild share it.
      */
-    public Suggestions suggestions() {
+    public CompletionStage<Suggestions> suggestions() {
         long docs = ctx.storage().stats().documents();
         long now = System.currentTimeMillis();
         org.peerdex.node.settings.SettingsBackend settings = org.peerdex.node.settings.SettingsBackend.of(ctx);
         long version = settings.version();
-        if (suggestions == null || version != suggestionsSettings
-                || (docs != suggestionsDocs && (suggestions.size() == 0 || now - suggestionsBuiltAt > 60_000))) {
+        Suggestions current = suggestions;
+        if (current != null && version == suggestionsSettings
+                && (docs == suggestionsDocs || (current.size() > 0 && now - suggestionsBuiltAt <= 60_000))) {
+            return CompletableFuture.completedFuture(current);
+        }
+        CompletableFuture<Suggestions> mine = new CompletableFuture<>();
+        CompletableFuture<Suggestions> running = rebuilding.compareAndExchange(null, mine);
+        if (running != null) return running;
+        CompletableFuture.supplyAsync(() -> {
             var dictionary = settings.current().suggestions();
             List<String> titles = new ArrayList<>();
             if (dictionary.fromIndex()) {
-                ctx.storage().metadata().scanAll(m -> {
-                    if (titles.size() < 50_000) titles.add(m.title());
-                });
+                ctx.storage().metadata().scan(suggestionTitles, m -> titles.add(m.title()));
             }
-            suggestions = new Suggestions(titles, dictionary.minFrequency(), dictionary.words());
+            Suggestions built = new Suggestions(titles, dictionary.minFrequency(), dictionary.words());
+            suggestions = built;
             suggestionsBuiltAt = now;
             suggestionsDocs = docs;
             suggestionsSettings = version;
-        }
-        return suggestions;
+            return built;
+        }, blocking).whenComplete((built, failure) -> {
+            rebuilding.set(null);
+            if (failure != null) mine.completeExceptionally(failure);
+            else mine.complete(built);
+        });
+        return mine;
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpCharsets;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -64,15 +65,15 @@ public final class SolrRoutes {
     /** Text fields a {@code q} term may name; the index searches them all. */
     static final Set<String> TEXT_FIELDS = Set.of("text", "text_t", "_text_", "content", "title", "description",
             "description_txt", "keywords");
-    /** Bounds the metadata scan of a {@code *:*} query. */
-    static final int MATCH_ALL_SCAN_LIMIT = 200_000;
-
     private final SearchBackend backend;
     private final PeerStorage storage;
+    /** Records a {@code *:*} query reads at most ({@code peerdex.scan-limits.solr-match-all}). */
+    private final int matchAllScanLimit;
 
-    public SolrRoutes(SearchBackend backend, PeerStorage storage) {
+    public SolrRoutes(SearchBackend backend, PeerStorage storage, int matchAllScanLimit) {
         this.backend = backend;
         this.storage = storage;
+        this.matchAllScanLimit = matchAllScanLimit;
     }
 
     public Route route() {
@@ -282,12 +283,13 @@ public final class SolrRoutes {
             for (String f : s.facetFields()) navs.add(FACETS.get(f));
             Navigators nav = new Navigators(navs, Set.of());
             List<Map<String, Object>> all = new ArrayList<>();
-            int[] scanned = {0};
-            storage.metadata().scanAll(m -> {
-                if (scanned[0]++ >= MATCH_ALL_SCAN_LIMIT) return;
-                if (!passes(m, filter) || storage.blacklist().blocks(BlacklistRule.Scope.SEARCH, m.url())) return;
-                all.add(doc(m));
-                nav.add(m, null);
+            // the scan stops reading at the bound (it used to decode every record and ignore those past it)
+            storage.metadata().scan(matchAllScanLimit, m -> {
+                if (passes(m, filter) && !storage.blacklist().blocks(BlacklistRule.Scope.SEARCH, m.url())) {
+                    all.add(doc(m));
+                    nav.add(m, null);
+                }
+                return true;
             });
             if (!s.sortField().equals("score")) all.sort(order(s));
             List<Map<String, Object>> page = all.subList(Math.min(s.start(), all.size()),
@@ -414,20 +416,38 @@ public final class SolrRoutes {
         return h;
     }
 
-    /** Solr's error shape: {@code {"responseHeader":{...}, "error":{"msg":..., "code":400}}}. */
+    /** Solr's error shape: {@code {"responseHeader":{...}, "error":{"msg":..., "code":400}}} (XML with wt=xml). */
     private static Route error(Map<String, List<String>> params, int code, String msg, long started) {
         Map<String, Object> echo = new LinkedHashMap<>();
         params.forEach((k, v) -> echo.put(k, v.size() == 1 ? v.get(0) : v));
+        String wt = first(params, "wt");
+        return complete(HttpResponse.create().withStatus(StatusCodes.get(code)).withEntity(errorEntity(code, msg,
+                wt == null ? "json" : wt.toLowerCase(Locale.ROOT), echo,
+                (int) ((System.nanoTime() - started) / 1_000_000))));
+    }
+
+    /** The body of a Solr error: XML for {@code wt=xml}, JSON otherwise (Solr answers an unknown wt in JSON too). */
+    static HttpEntity.Strict errorEntity(int code, String msg, String wt, Map<String, Object> echo, int qtime) {
+        if (wt.equals("xml")) {
+            StringBuilder b = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<response>\n");
+            b.append("<lst name=\"responseHeader\"><int name=\"status\">").append(code)
+                    .append("</int><int name=\"QTime\">").append(qtime).append("</int></lst>\n");
+            b.append("<lst name=\"error\"><arr name=\"metadata\"><str>error-class</str>")
+                    .append("<str>org.apache.solr.common.SolrException</str><str>root-error-class</str>")
+                    .append("<str>org.apache.solr.common.SolrException</str></arr>")
+                    .append("<str name=\"msg\">").append(CompatRoutes.xml(msg)).append("</str>")
+                    .append("<int name=\"code\">").append(code).append("</int></lst>\n</response>\n");
+            return HttpEntities.create(MediaTypes.APPLICATION_XML.toContentType(HttpCharsets.UTF_8), b.toString());
+        }
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("responseHeader", header(code, (int) ((System.nanoTime() - started) / 1_000_000), echo));
+        out.put("responseHeader", header(code, qtime, echo));
         Map<String, Object> err = new LinkedHashMap<>();
         err.put("metadata", List.of("error-class", "org.apache.solr.common.SolrException",
                 "root-error-class", "org.apache.solr.common.SolrException"));
         err.put("msg", msg);
         err.put("code", code);
         out.put("error", err);
-        return complete(HttpResponse.create().withStatus(StatusCodes.get(code))
-                .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, Json.write(out))));
+        return HttpEntities.create(ContentTypes.APPLICATION_JSON, Json.write(out));
     }
 
     static String xml(Select s, Answer a, List<Map<String, Object>> docs, int qtime) {

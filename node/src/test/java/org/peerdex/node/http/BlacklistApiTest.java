@@ -44,6 +44,24 @@ class BlacklistApiTest extends TarnPeerTest {
     }
 
     @Test
+    void aSearchRuleWrittenWithTheLeadingSlashHidesTheResultToo() throws Exception {
+        // "/tarn/.*" used to block nothing: paths were matched only without their leading slash
+        HttpResponse<String> put = peer.send("PUT", "/api/blacklist",
+                "{\"rules\":[{\"scope\":\"search\",\"host\":\"127.0.0.1\",\"path\":\"/tarn/backup\\\\.html\"}]}");
+        assertEquals(200, put.statusCode(), put.body());
+        List<String> after = SearchApiTest.urls(peer.search("backup", "count=20"));
+        assertFalse(after.isEmpty(), "other pages still match");
+        assertFalse(after.stream().anyMatch(u -> u.endsWith("/backup.html")), after.toString());
+        JsonNode yacy = Json.MAPPER.readTree(peer.get("/yacysearch.json?query=backup&maximumRecords=20").body());
+        yacy.get("channels").get(0).get("items").forEach(i ->
+                assertFalse(i.get("link").asText().endsWith("/backup.html"), i.toString()));
+        JsonNode test = Json.MAPPER.readTree(peer.get("/api/blacklist/test?url="
+                + SearchTestPeer.enc(peer.siteBase + "backup.html")).body());
+        assertTrue(test.get("blocked").asBoolean(), test.toString());
+        assertEquals("/tarn/backup\\.html", test.get("scopes").get("search").get("path").asText());
+    }
+
+    @Test
     void aSharedFileImportsIntoScopesAndExportsBack() throws Exception {
         HttpResponse<String> imp = peer.http.send(java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create(peer.base() + "/api/blacklist/import?scopes=search,crawler"))

@@ -67,7 +67,7 @@ class SearchApiTest extends TarnPeerTest {
 
     @Test
     void malformedQueriesAreAnsweredWith400AndAMessage() throws Exception {
-        for (String q : List.of("\"unbalanced", "-only -exclusions", "x".repeat(600))) {
+        for (String q : List.of("-only -exclusions", "x".repeat(600))) {
             HttpResponse<String> r = peer.get("/api/search?q=" + SearchTestPeer.enc(q));
             assertEquals(400, r.statusCode(), q + " -> " + r.body());
             assertTrue(Json.MAPPER.readTree(r.body()).get("error").asText().length() > 5);

@@ -75,18 +75,24 @@ public final class Blacklist {
         List<Compiled> list = byScope.get(scope);
         if (list.isEmpty() || url == null) return Optional.empty();
         String host;
-        String path;
+        String bare;
         try {
             URI u = URI.create(url.trim());
             host = u.getHost();
             String p = u.getRawPath() == null ? "" : u.getRawPath();
-            path = (p.startsWith("/") ? p.substring(1) : p) + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
+            bare = (p.startsWith("/") ? p.substring(1) : p) + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
         if (host == null) return Optional.empty();
+        // YaCy matches the path without its leading slash, and people write rules with it ("/library/.*"): a rule
+        // that silently matched nothing blocked nothing, so both forms match (tried only where the host matched)
+        String slashed = "/" + bare;
         for (Compiled c : list) {
-            if (c.host().matcher(host).matches() && c.path().matcher(path).matches()) return Optional.of(c.rule());
+            if (c.host().matcher(host).matches()
+                    && (c.path().matcher(bare).matches() || c.path().matcher(slashed).matches())) {
+                return Optional.of(c.rule());
+            }
         }
         return Optional.empty();
     }

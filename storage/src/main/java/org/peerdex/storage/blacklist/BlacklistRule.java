@@ -8,7 +8,8 @@ import java.util.regex.PatternSyntaxException;
  * One blacklist rule: a scope, a host regex and a path regex (YaCy's {@code host/path} entries). The host is matched
  * whole and case-insensitively against the URL's host; a leading {@code *.} also matches the bare domain
  * ({@code *.example.org} blocks {@code example.org} and every subdomain). The path regex is matched whole against
- * the path without its leading slash plus {@code ?query}, as YaCy does; an empty path means {@code .*}.
+ * the path plus {@code ?query}, without its leading slash as YaCy does or with it ({@code library/.*} and
+ * {@code /library/.*} block the same URLs); an empty path means {@code .*}.
  */
 public record BlacklistRule(Scope scope, String host, String path) {
     /** Where a rule applies. */

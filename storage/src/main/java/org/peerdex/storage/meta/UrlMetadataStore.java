@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.kv.Keys;
@@ -17,6 +19,7 @@ public final class UrlMetadataStore {
     public static final int MAX_TEXT_CHARS = 64 * 1024;
     private static final int MAX_HISTORY = 20;
     private final KeyValueStore store;
+    private final LongAdder scanned = new LongAdder();
 
     public UrlMetadataStore(KeyValueStore store) {
         this.store = store;
@@ -67,9 +70,35 @@ public final class UrlMetadataStore {
     public void scanAll(java.util.function.LongPredicate positions, Consumer<UrlMetadata> sink) {
         try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.META})) {
             while (c.next()) {
-                if (positions.test(HashBytes.position(c.key(), 1))) sink.accept(Cbor.read(c.value(), UrlMetadata.class));
+                if (positions.test(HashBytes.position(c.key(), 1))) sink.accept(decode(c.value()));
             }
         }
+    }
+
+    /**
+     * Decodes records in key order into {@code sink} until {@code limit} were decoded or the sink returns false, and
+     * stops reading there: a scan that serves a request costs at most {@code limit} records whatever the index
+     * holds. Returns how many records were decoded.
+     */
+    public int scan(int limit, Predicate<UrlMetadata> sink) {
+        int n = 0;
+        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.META})) {
+            while (n < limit && c.next()) {
+                n++;
+                if (!sink.test(decode(c.value()))) break;
+            }
+        }
+        return n;
+    }
+
+    /** Records decoded by scans of this store since it was opened: what scans cost (tests and benchmarks read it). */
+    public long recordsScanned() {
+        return scanned.sum();
+    }
+
+    private UrlMetadata decode(byte[] value) {
+        scanned.increment();
+        return Cbor.read(value, UrlMetadata.class);
     }
 
     public long count() {

@@ -48,6 +48,35 @@ class BlacklistTest {
     }
 
     @Test
+    void aPathRuleWrittenWithItsLeadingSlashMatchesTooInEveryScope() {
+        try (KeyValueStore store = LevelDbStore.open(dir.resolve("db"), 1 << 20)) {
+            Blacklist b = new Blacklist(store);
+            for (Scope scope : Scope.values()) {
+                b.replace(List.of(new BlacklistRule(scope, "*.example.org", "/library/.*"),
+                        new BlacklistRule(scope, "shop.test", "/cart\\?session=.*"),
+                        new BlacklistRule(scope, "root.test", "/")));
+                assertEquals("/library/.*", b.match(scope, "http://www.example.org/library/book.html")
+                        .orElseThrow(() -> new AssertionError(scope + ": /library/.* blocked nothing")).path());
+                assertTrue(b.blocks(scope, "http://example.org/library/"), scope.key());
+                assertFalse(b.blocks(scope, "http://example.org/public/library/book.html"), scope.key());
+                assertFalse(b.blocks(scope, "http://example.org/librarian"), scope.key());
+                assertTrue(b.blocks(scope, "http://shop.test/cart?session=42"), scope.key());
+                assertFalse(b.blocks(scope, "http://shop.test/cart"), scope.key());
+                assertTrue(b.blocks(scope, "http://root.test/"), scope.key());
+                assertTrue(b.blocks(scope, "http://root.test"), scope.key());
+                assertFalse(b.blocks(scope, "http://root.test/page"), scope.key());
+                // the other scopes are untouched
+                for (Scope other : Scope.values()) {
+                    if (other != scope) assertFalse(b.blocks(other, "http://www.example.org/library/book.html"));
+                }
+            }
+            // and a shared file line "host//path" (the path keeps its slash) reads the same
+            b.replace(Blacklist.parseFile("example.org//library/.*\n", Set.of(Scope.SEARCH)));
+            assertTrue(b.blocks(Scope.SEARCH, "http://example.org/library/book.html"));
+        }
+    }
+
+    @Test
     void rulesSurviveReopeningTheStore() {
         try (KeyValueStore store = LevelDbStore.open(dir.resolve("db"), 1 << 20)) {
             new Blacklist(store).replace(List.of(new BlacklistRule(Scope.DHT, "bad\\.test", "x/.*"),

@@ -89,4 +89,25 @@ class UrlMetadataStoreTest {
             assertEquals(20, meta.history(u).size(), "the history outlives the metadata");
         }
     }
+
+    @Test
+    void aBoundedScanStopsReadingAtItsLimitOrWhenTheSinkSaysSo() {
+        try (KeyValueStore store = LevelDbStore.open(dir, 1 << 20)) {
+            UrlMetadataStore meta = new UrlMetadataStore(store);
+            UrlMetadata m = full();
+            for (int i = 0; i < 50; i++) {
+                String url = "https://example.org/page" + i;
+                meta.put(new UrlMetadata(UrlHash.of(url), url, "t" + i, "", "", List.of(), "en", "h", "text/html",
+                        1, 0, 0, 0, 0, 1, m.holder(), "", List.of()));
+            }
+            List<String> seen = new java.util.ArrayList<>();
+            assertEquals(10, meta.scan(10, x -> seen.add(x.url())));
+            assertEquals(10, seen.size());
+            assertEquals(10, meta.recordsScanned());
+            assertEquals(3, meta.scan(10, x -> seen.size() < 12 && seen.add(x.url())));
+            assertEquals(13, meta.recordsScanned());
+            assertEquals(50, meta.scan(1000, x -> true));
+            assertEquals(63, meta.recordsScanned());
+        }
+    }
 }

@@ -13,7 +13,9 @@ import org.peerdex.storage.text.Tokenizer;
  * Parses the query language: words, {@code -exclusion}, {@code "a phrase"}, {@code site:}, {@code filetype:},
  * {@code inurl:}, {@code lang:} (and YaCy's {@code /language/xx}), {@code author:}. Words go through the same
  * {@link Tokenizer} as documents: a compound such as {@code pg_dump} becomes the one whole-word term, which the
- * index holds beside its parts.
+ * index holds beside its parts. Quotes are read leniently: a quote inside a word is part of the word (the tokenizer
+ * drops it), and a phrase without its closing quote runs to the end. The only failure is a
+ * {@link QuerySyntaxException} (HTTP 400) for a query with nothing to look for or over the limits.
  */
 public final class QueryParser {
     public static final int MAX_QUERY_CHARS = 512;
@@ -28,9 +30,6 @@ public final class QueryParser {
             throw new QuerySyntaxException("the query is too long: " + raw.length() + " characters, at most "
                     + MAX_QUERY_CHARS);
         }
-        long quotes = raw.chars().filter(c -> c == '"').count();
-        if (quotes % 2 != 0) throw new QuerySyntaxException("unbalanced quotes: a phrase needs a closing \"");
-
         Set<String> terms = new LinkedHashSet<>();
         Set<String> exclusions = new LinkedHashSet<>();
         List<List<String>> phrases = new ArrayList<>();
@@ -51,9 +50,12 @@ public final class QueryParser {
                 c = raw.charAt(i);
             }
             if (c == '"') {
+                // a phrase opened and never closed runs to the end of the query (YaCy reads it so); SearXNG and
+                // other clients turn a 400 into an engine failure, so a stray quote must not fail the search
                 int close = raw.indexOf('"', i + 1);
+                if (close < 0) close = n;
                 String inside = raw.substring(i + 1, close);
-                i = close + 1;
+                i = Math.min(n, close + 1);
                 List<String> words = Tokenizer.plainWords(inside);
                 if (words.isEmpty()) continue;
                 if (negated) {
