@@ -493,6 +493,9 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     }
 
     private boolean filtersPass(UrlMetadata m) {
+        // a record stored before metadata was validated on receipt (a javascript: URL cached by an older peer)
+        // never reaches a result, whatever format the result is rendered in
+        if (org.peerdex.protocol.url.UrlClaim.formProblem(m.url()).isPresent()) return false;
         var q = request.query();
         if (q.site().isPresent()) {
             String host = m.host().toLowerCase(java.util.Locale.ROOT);

@@ -109,4 +109,30 @@ class RemoteMetadataResolutionTest {
         assertEquals(Set.of("http://a.test/crawled.html", "http://b.test/held.html"),
                 Set.copyOf(done.results().stream().map(SearchResult::url).toList()));
     }
+
+    @Test
+    void aStoredRecordWithAScriptUrlNeverBecomesAResult() {
+        PeerStorage storage = PeerStorage.inMemory(new Partitions(Partitions.DEFAULT_EXPONENT));
+        // as an older peer cached it before metadata was checked on receipt
+        IndexedDocument trap = doc("http://evil.test/x", "Tape trap", "tape tape tape");
+        UrlMetadata m = trap.metadata();
+        storage.writer().add(new IndexedDocument(new UrlMetadata(m.urlHash(), "javascript:alert(document.cookie)//x",
+                m.title(), m.description(), m.author(), m.keywords(), m.language(), m.doctype(), m.mimeType(), m.size(),
+                m.lastModified(), m.fetched(), m.linksLocal(), m.linksOther(), m.wordsInText(), m.holder(),
+                m.contentHash(), m.headings()), trap.text(), trap.postings()));
+        storage.writer().add(doc("http://a.test/real.html", "Tape notes", "tape drives"));
+        storage.writer().flush();
+        Executor blocking = KIT.system().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        SearchContext context = new SearchContext(new LocalIndexSource(storage, blocking), List::of,
+                MetadataSource.of(storage.metadata()), RankingProfile::defaults, () -> LinkRank.NONE, null, blocking,
+                Duration.ofSeconds(10), null, Duration.ofDays(1), "");
+        TestProbe<QueryCoordinator.Event> events = KIT.createTestProbe();
+        KIT.spawn(QueryCoordinator.create(new SearchRequest(QueryParser.parse("tape"), 10, 0, "local", "false",
+                Set.of(), false, "text"), context, events.getRef()));
+        QueryCoordinator.Done done = (QueryCoordinator.Done) events.fishForMessage(Duration.ofSeconds(10), e ->
+                e instanceof QueryCoordinator.Done ? org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.complete()
+                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes.continueAndIgnore())
+                .get(0);
+        assertEquals(List.of("http://a.test/real.html"), done.results().stream().map(SearchResult::url).toList());
+    }
 }
