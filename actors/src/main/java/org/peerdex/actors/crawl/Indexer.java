@@ -37,7 +37,7 @@ import org.peerdex.storage.text.Tokenizer;
  * each page's out-links in the link graph before it follows them); {@code noindex},
  * a canonical URL elsewhere and duplicate content (by content hash) keep it out of the index. Every URL gets its
  * crawl history (fetched, redirects, why skipped). After the write is durable the URLs are marked done in their
- * frontiers, the crawlers told, and the DHT replication hook called. One per node, on the blocking dispatcher.
+ * frontiers, the crawlers told, and the DHT replication hook called. One per node, on the index dispatcher.
  */
 public final class Indexer extends AbstractBehavior<Indexer.Command> {
     /** What the indexer understands. */

@@ -12,7 +12,7 @@ import org.peerdex.storage.meta.UrlMetadata;
 /**
  * The Replicator's durable outbox ({@code Keyspace.OUTBOX}): a batch owed to a target peer stays here until the
  * target acknowledges a durable write, so a crash of the sender loses no replication it had promised.
- * Blocking (LevelDB): call it on the blocking dispatcher.
+ * Blocking (LevelDB): call it on the index dispatcher.
  */
 public final class Outbox {
     private final KeyValueStore store;

@@ -13,12 +13,12 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
@@ -147,7 +147,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final Placement placement;
     private final DhtSettings settings;
     private final DhtStats stats;
-    private final Executor blocking;
+    private final Executor io;
     private final Outbox outbox;
     /** the buckets a rebalance that is not full reads besides the ones this peer holds */
     private final ForeignBuckets foreign;
@@ -207,7 +207,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         this.placement = placement;
         this.settings = settings;
         this.stats = stats;
-        this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.io = Dispatchers.index(ctx.getSystem());
         this.outbox = new Outbox(storage.store());
         this.foreign = new ForeignBuckets(storage);
         // ids grow over restarts: time-based start, then +1
@@ -215,7 +215,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         this.ids = new AtomicLong(env.millis() << 12);
         this.storeReplies = ctx.messageAdapter(ShardOwner.StoreReply.class, StoreAnswered::new);
         this.digestReplies = ctx.messageAdapter(ShardOwner.DigestReply.class, DigestAnswered::new);
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(outbox::loadAll, blocking),
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(outbox::loadAll, io),
                 (entries, e) -> new Loaded(e == null ? entries : List.of()));
     }
 
@@ -334,7 +334,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     entries.addAll(Batching.batches(t, share, settings, "replicate", ids::incrementAndGet)));
             outbox.putAll(entries);
             return new Enqueued(entries, 0, List.of());
-        }, blocking);
+        }, io);
         ctx.pipeToSelf(f, (r, e) -> {
             if (e != null) ctx.getLog().warn("could not plan replication: {}", e.toString());
             return e == null ? r : new Enqueued(List.of(), 0, List.of());
@@ -405,7 +405,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         if (cost == null) cost = new WireCost(ctx.getSystem());
         WireCost c = cost;
         // measuring means serializing again: off the actor's thread
-        CompletableFuture.runAsync(() -> stats.traffic.sent(target.value(), c.bytes(message)), blocking);
+        CompletableFuture.runAsync(() -> stats.traffic.sent(target.value(), c.bytes(message)), io);
     }
 
     private void retryLater(Pending p, long now, String why) {
@@ -430,7 +430,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             if (g.open.isEmpty()) groups.remove(p.group);
         }
         long id = p.entry.id();
-        CompletableFuture.runAsync(() -> outbox.delete(id), blocking);
+        CompletableFuture.runAsync(() -> outbox.delete(id), io);
         updateGauges();
     }
 
@@ -471,7 +471,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         pending.remove(p.entry.id());
         stats.acknowledgedBatches.incrementAndGet();
         long id = p.entry.id();
-        CompletableFuture.runAsync(() -> outbox.delete(id), blocking);
+        CompletableFuture.runAsync(() -> outbox.delete(id), io);
         Group g = groups.get(p.group);
         if (g != null) {
             g.open.remove(id);
@@ -494,7 +494,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             storage.rwi().delete(gone);
             storage.stats().add(0, -gone.size());
             stats.deletedAfterHandoff.addAndGet(gone.size());
-        }, blocking);
+        }, io);
     }
 
     private Behavior<Command> startRebalance(Mode requested) {
@@ -524,7 +524,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }
         rebalancing = true;
         List<Ring> planBases = List.copyOf(bases);
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring, planBases, mode), blocking),
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring, planBases, mode), io),
                 (plan, e) -> new Rebalanced(plan, e, mode, overflowed ? -1 : covered));
         return this;
     }
@@ -556,7 +556,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /**
      * Scans the index and the metadata: what to hand off, which digests to offer (see {@link Mode}). With a
      * {@code bases} (DELTA: the ring of the last DELTA or FULL rebalance and every ring seen since) digests go only
-     * to holders that were not holders in one of the bases. Runs on the blocking pool.
+     * to holders that were not holders in one of the bases. Runs on the index dispatcher.
      */
     Plan plan(Ring ring, List<Ring> bases, Mode mode) {
         Map<PeerId, Digests> digests = new HashMap<>();
@@ -664,7 +664,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                             entries.addAll(Batching.batches(t, share, settings, "handoff", ids::incrementAndGet)));
                     outbox.putAll(entries);
                     return new Enqueued(entries, group, plan.handoffPostings());
-                }, blocking);
+                }, io);
                 ctx.pipeToSelf(f, (r, e) -> e == null ? r : new Enqueued(List.of(), 0, List.of()));
             }
         } else {
@@ -758,7 +758,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     entries.addAll(Batching.batches(target, share, settings, "repair", ids::incrementAndGet)));
             outbox.putAll(entries);
             return new Enqueued(entries, 0, List.of());
-        }, blocking);
+        }, io);
         ctx.pipeToSelf(f, (res, e) -> {
             if (e != null) ctx.getLog().warn("repair planning failed: {}", e.toString());
             return new RepairsPlanned(e == null ? res : new Enqueued(List.of(), 0, List.of()));

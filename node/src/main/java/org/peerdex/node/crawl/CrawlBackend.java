@@ -15,6 +15,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.SpawnProtocol;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.actors.crawl.AddressGuard;
 import org.peerdex.actors.crawl.CrawlManager;
 import org.peerdex.actors.crawl.CrawlProfile;
@@ -48,8 +49,7 @@ public final class CrawlBackend {
     private CrawlBackend(NodeContext ctx, CrawlerSettings settings) {
         this.ctx = ctx;
         this.guard = new AddressGuard(settings);
-        java.util.concurrent.Executor blocking = ctx.system().dispatchers().lookup(
-                org.apache.pekko.actor.typed.DispatcherSelector.fromConfig(CrawlServices.BLOCKING_DISPATCHER));
+        java.util.concurrent.Executor blocking = Dispatchers.index(ctx.system());
         this.services = CrawlServices.create(ctx.system(), settings, ctx.storage(), (postings, metadata) -> {
             DhtPeer dht = NetworkBackend.of(ctx);
             if (dht != null) dht.replicate(postings, metadata);
@@ -66,7 +66,7 @@ public final class CrawlBackend {
         try {
             b.manager = AskPattern.<SpawnProtocol.Command, ActorRef<CrawlManager.Command>>ask(ctx.system(),
                     replyTo -> new SpawnProtocol.Spawn<>(CrawlManager.create(b.services), "crawls",
-                            Props.empty().withDispatcherFromConfig(CrawlServices.BLOCKING_DISPATCHER), replyTo),
+                            Props.empty().withDispatcherFromConfig(Dispatchers.INDEX), replyTo),
                     ASK, ctx.system().scheduler()).toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the crawl manager", e);
@@ -76,7 +76,7 @@ public final class CrawlBackend {
                 org.apache.pekko.actor.CoordinatedShutdown.PhaseServiceStop(), "stop-crawls", () ->
                         AskPattern.<CrawlManager.Command, org.apache.pekko.Done>ask(b.manager, CrawlManager.Shutdown::new,
                                 Duration.ofSeconds(20), ctx.system().scheduler()));
-        b.services.blocking().execute(b::updateLinkRank);
+        Dispatchers.index(ctx.system()).execute(b::updateLinkRank);
         return b;
     }
 

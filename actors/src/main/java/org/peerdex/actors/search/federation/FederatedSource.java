@@ -23,7 +23,7 @@ import org.peerdex.protocol.hash.UrlHash;
 
 /**
  * An outside search engine as a candidate source: one non-blocking HTTP GET per query (java.net.http), bounded by
- * the source's timeout, answer size, result count and concurrent requests; the answer is parsed on the blocking
+ * the source's timeout, answer size, result count and concurrent requests; the answer is parsed on the search
  * executor into external candidates. Whatever goes wrong ends in a {@link CandidateSource.SourceFailed} or
  * {@link CandidateSource.SourceTimedOut} within the timeout, so a bad source never stalls a search.
  */
