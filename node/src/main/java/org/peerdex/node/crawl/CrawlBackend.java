@@ -23,12 +23,15 @@ import org.peerdex.actors.crawl.CrawlProgress;
 import org.peerdex.actors.crawl.CrawlServices;
 import org.peerdex.actors.crawl.CrawlerSettings;
 import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.ReplicationHook;
 import org.peerdex.actors.search.ranking.HostPageRank;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeConfig;
 import org.peerdex.node.NodeContext;
 import org.peerdex.node.http.SearchBackend;
 import org.peerdex.storage.links.LinkGraph;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,9 +53,18 @@ public final class CrawlBackend {
         this.ctx = ctx;
         this.guard = new AddressGuard(settings);
         java.util.concurrent.Executor blocking = Dispatchers.index(ctx.system());
-        this.services = CrawlServices.create(ctx.system(), settings, ctx.storage(), (postings, metadata) -> {
-            DhtPeer dht = NetworkBackend.of(ctx);
-            if (dht != null) dht.replicate(postings, metadata);
+        this.services = CrawlServices.create(ctx.system(), settings, ctx.storage(), new ReplicationHook() {
+            @Override
+            public void indexed(List<Posting> postings, List<UrlMetadata> metadata) {
+                DhtPeer dht = NetworkBackend.of(ctx);
+                if (dht != null) dht.replicate(postings, metadata);
+            }
+
+            @Override
+            public String holdBack() {
+                DhtPeer dht = NetworkBackend.of(ctx); // null until the network started, and in portal mode
+                return dht == null ? null : dht.stats().backlog();
+            }
         }, p -> blocking.execute(this::updateLinkRank));
     }
 
