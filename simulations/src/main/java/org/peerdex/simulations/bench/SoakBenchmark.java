@@ -75,9 +75,13 @@ public final class SoakBenchmark {
         AtomicLong searchErrors = new AtomicLong();
         ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
         List<Sample> samples = new ArrayList<>();
+        // the lab's seconds-fast failure detection would down a peer for a forced GC on a busy machine
         try (RealLab lab = RealLab.start(3, Map.of("peerdex.crawler.allow-loopback", true,
-                "peerdex.indexer.flush-interval", "100ms"))) {
-            Thread crawler = new Thread(() -> crawlRounds(lab, start, pagesPerRound, running, rounds), "soak-crawl");
+                "peerdex.indexer.flush-interval", "100ms",
+                "pekko.cluster.failure-detector.acceptable-heartbeat-pause", "10s",
+                "pekko.cluster.split-brain-resolver.stable-after", "20s"))) {
+            Thread crawler = new Thread(() -> crawlRounds(lab, start, generated, pagesPerRound, running, rounds),
+                    "soak-crawl");
             crawler.setDaemon(true);
             crawler.start();
             List<Thread> searchers = new ArrayList<>();
@@ -122,12 +126,18 @@ public final class SoakBenchmark {
                 samples.size() - samples.size() / 3, loadAverage());
     }
 
-    /** Crawl rounds until the soak ends: each from the next peer, recrawling pages older than a second. */
-    private static void crawlRounds(RealLab lab, String start, int pages, AtomicBoolean running, AtomicLong rounds) {
+    /**
+     * Crawl rounds until the soak ends: each from the next peer, recrawling pages older than a second; on the
+     * generated site each round starts at another page, so the index also grows.
+     */
+    private static void crawlRounds(RealLab lab, String start, boolean generated, int pages, AtomicBoolean running,
+                                    AtomicLong rounds) {
         for (int round = 0; running.get(); round++) {
             int peer = round % lab.peers();
+            String url = generated && round > 0 ? start.replace("/index.html", "/" + (round * 997) % 20_000 + ".html")
+                    : start;
             try {
-                JsonNode r = send(lab.node(peer), "POST", "/api/crawl", Json.write(Map.of("url", start, "depth", 50,
+                JsonNode r = send(lab.node(peer), "POST", "/api/crawl", Json.write(Map.of("url", url, "depth", 50,
                         "maxPages", pages, "minDelayMs", 0, "recrawlAfter", "PT1S")));
                 String id = r.path("id").asText();
                 while (running.get()) {
