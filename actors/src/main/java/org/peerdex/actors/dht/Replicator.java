@@ -465,8 +465,11 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             durableEntries++;
             durablePostings += e.count();
             Pending known = pending.get(e.id()); // a window read may have found it on disk first
+            boolean done = deleting.contains(e.id()); // ... and it may even be acknowledged already
             if (known != null) {
                 known.group = m.group();
+            } else if (done) {
+                // nothing left to send; its acknowledgement already took it off the counts
             } else if (g != null || (!spilled && heapBytes + st.bytes() <= heapLimit)) {
                 // hand-off batches stay in heap: their group waits for every acknowledgement, and the plan that
                 // made them holds their postings anyway
@@ -475,7 +478,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             } else {
                 spill(e.id());
             }
-            if (g != null) g.open.add(e.id());
+            if (g != null && !done) g.open.add(e.id());
             if ("replicate".equals(e.purpose())) stats.replicatedPostings.addAndGet(e.count());
             else if ("handoff".equals(e.purpose())) stats.handedOffPostings.addAndGet(e.count());
             else {
