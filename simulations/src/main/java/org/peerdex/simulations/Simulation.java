@@ -129,8 +129,8 @@ public final class Simulation implements AutoCloseable {
                 // the internal dispatcher too: it runs the system guardian, which starts every systemActorOf child
                 // (the DHT candidate source's lookups); on a real thread those started at wall-clock times
                 + "pekko.actor.internal-dispatcher { executor = \"org.peerdex.simulations.sim.SimExecutorConfigurator\" }\n"
-                + "peerdex.blocking-dispatcher { type = Dispatcher\n"
-                + "  executor = \"org.peerdex.simulations.sim.SimExecutorConfigurator\" }\n"
+                // every blocking-work dispatcher of the peer (org.peerdex.actors.Dispatchers) runs in simulated time
+                + simDispatcher("fetch") + simDispatcher("import") + simDispatcher("index") + simDispatcher("search")
                 + "peerdex.dht.use-receptionist = off\n"
                 + "pekko.loglevel = WARNING\n"
                 + "pekko.loggers-dispatcher = \"pekko.actor.internal-dispatcher\"\n"
@@ -184,6 +184,12 @@ public final class Simulation implements AutoCloseable {
         }
         rt.drain();
         return created.join();
+    }
+
+    /** The config of one of the peer's dispatchers, driven by the simulation's event queue. */
+    private static String simDispatcher(String kind) {
+        return "peerdex." + kind + "-dispatcher { type = Dispatcher\n"
+                + "  executor = \"org.peerdex.simulations.sim.SimExecutorConfigurator\" }\n";
     }
 
     private static void quietLogs() {

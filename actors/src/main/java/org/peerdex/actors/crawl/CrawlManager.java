@@ -10,6 +10,7 @@ import java.util.Optional;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.peerdex.actors.Dispatchers;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -19,8 +20,9 @@ import org.peerdex.storage.frontier.Frontier;
 /**
  * The crawls of a node: starts a {@link Crawler} per job, answers progress, stops jobs, and on start resumes
  * every crawl whose stored state is still running (after a crash or kill -9) from its LevelDB frontier. Spawns
- * the node's {@link Indexer}. A crawler that dies without ending its crawl marks it failed. Runs on the blocking
- * dispatcher (it reads and writes crawl records).
+ * the node's {@link Indexer}. A crawler that dies without ending its crawl marks it failed. Runs on the index
+ * dispatcher (it reads and writes crawl records), as do its crawlers and the indexer; fetches run on the fetch
+ * dispatcher.
  */
 public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
     /** What the manager understands. */
@@ -69,9 +71,9 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
         return Behaviors.setup(ctx -> new CrawlManager(ctx, services));
     }
 
-    /** Where the crawl actors run: the blocking dispatcher. */
+    /** Where the crawl actors run: the index dispatcher (frontier and index I/O; fetches go to the fetch pool). */
     public static DispatcherSelector dispatcher() {
-        return DispatcherSelector.fromConfig(CrawlServices.BLOCKING_DISPATCHER);
+        return Dispatchers.selector(Dispatchers.INDEX);
     }
 
     private CrawlManager(ActorContext<Command> ctx, CrawlServices services) {

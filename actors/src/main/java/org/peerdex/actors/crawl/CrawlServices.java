@@ -3,19 +3,19 @@ package org.peerdex.actors.crawl;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.actors.dht.ReplicationHook;
 import org.peerdex.actors.parse.HtmlDocumentParser;
 import org.peerdex.storage.PeerStorage;
 
 /**
  * What the crawl actors of one node share: settings, storage, the HTTP fetcher (one connection pool), robots
- * cache, node-wide fetch rate, the DHT replication hook and a listener for ended crawls.
+ * cache, node-wide fetch rate, the DHT replication hook, a listener for ended crawls and the fetch dispatcher
+ * (fetch and parse workers; the crawl actors themselves run on the index dispatcher).
  */
 public record CrawlServices(CrawlerSettings settings, PeerStorage storage, Fetcher fetcher, PageProcessor processor,
                             RobotsCache robots, Sitemaps sitemaps, CrawlStore crawls, RateMeter rates,
-                            ReplicationHook replication, Consumer<CrawlProgress> onEnded, Executor blocking) {
-    public static final String BLOCKING_DISPATCHER = "peerdex.blocking-dispatcher";
+                            ReplicationHook replication, Consumer<CrawlProgress> onEnded, Executor fetch) {
 
     public static CrawlServices create(ActorSystem<?> system, CrawlerSettings settings, PeerStorage storage,
                                        ReplicationHook replication, Consumer<CrawlProgress> onEnded) {
@@ -34,6 +34,6 @@ public record CrawlServices(CrawlerSettings settings, PeerStorage storage, Fetch
                 new RobotsCache(settings, fetcher), new Sitemaps(fetcher), new CrawlStore(storage.store()),
                 new RateMeter(), replication == null ? ReplicationHook.NONE : replication,
                 onEnded == null ? p -> { } : onEnded,
-                system.dispatchers().lookup(DispatcherSelector.fromConfig(BLOCKING_DISPATCHER)));
+                Dispatchers.fetch(system));
     }
 }

@@ -24,7 +24,7 @@ import org.peerdex.storage.frontier.Frontier;
  * One crawl job: owns its profile, its LevelDB {@link Frontier} and its counters. Reads queued URLs from the
  * frontier (a window at a time) into one {@link HostQueue} per host, admits the links of fetched pages through the
  * {@link CrawlScope} and the frontier's limits, and hands every outcome to the {@link Indexer}, which marks the URL
- * done once its result is durable. Finished when nothing is queued or in flight. Runs on the blocking dispatcher
+ * done once its result is durable. Finished when nothing is queued or in flight. Runs on the index dispatcher
  * (frontier reads and writes are LevelDB calls).
  */
 public final class Crawler extends AbstractBehavior<Crawler.Command> {

@@ -23,7 +23,8 @@ import org.peerdex.storage.meta.UrlMetadata;
  * The URLs of one crawl on one host (scheme://host:port), fetched politely: robots.txt first (shared cache), then
  * one request at a time with the host's delay between the end of one and the start of the next (several at once
  * only when the delay is 0), a 429/503 backs the whole host off for Retry-After (capped) and the URL is retried.
- * Fetch and parse run on the blocking dispatcher; every outcome goes to the {@link Crawler}. Once it has had nothing
+ * Fetch and parse run on the fetch dispatcher (a slow host holds a fetch thread, never a search thread); every
+ * outcome goes to the {@link Crawler}. Once it has had nothing
  * to do for {@code host-idle-stop} after its politeness delay and any back-off ran out, it tells the crawler
  * ({@link Crawler.HostIdle}), which stops it unless it has sent more URLs meanwhile: a wide crawl does not keep one
  * actor per host it ever met, and a new queue for the host may start at once without breaking politeness.
@@ -96,7 +97,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         this.crawler = crawler;
         this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         String host = URI.create(site).getHost();
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> loadRules(host), services.blocking()),
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> loadRules(host), services.fetch()),
                 (r, t) -> r != null ? r : new RobotsReady(null, false, "robots.txt: " + t));
     }
 
@@ -201,7 +202,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private void readSitemaps() {
         List<String> maps = rules.sitemaps();
         int max = services.settings().maxSitemapUrls();
-        CompletableFuture.supplyAsync(() -> services.sitemaps().urls(maps, max), services.blocking())
+        CompletableFuture.supplyAsync(() -> services.sitemaps().urls(maps, max), services.fetch())
                 .whenComplete((urls, t) -> crawler.tell(new Crawler.SitemapUrls(site, urls == null ? List.of() : urls)));
     }
 
@@ -225,7 +226,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
                 continue;
             }
             inFlight++;
-            ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> process(e), services.blocking()),
+            ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> process(e), services.fetch()),
                     (o, t) -> new FetchDone(e, o != null ? o
                             : new PageOutcome.Failed("internal", 0, String.valueOf(t), List.of())));
         }

@@ -37,7 +37,9 @@ import org.peerdex.storage.text.Tokenizer;
  * each page's out-links in the link graph before it follows them); {@code noindex},
  * a canonical URL elsewhere and duplicate content (by content hash) keep it out of the index. Every URL gets its
  * crawl history (fetched, redirects, why skipped). After the write is durable the URLs are marked done in their
- * frontiers, the crawlers told, and the DHT replication hook called. One per node, on the blocking dispatcher.
+ * frontiers, the crawlers told, and the DHT replication hook called. A failing write (a full disk) or a replication
+ * backlog over its bound ({@link ReplicationHook#holdBack}) pauses it: the batch is kept, the crawlers stop fetching,
+ * and it tries again every pause-retry-interval. One per node, on the index dispatcher.
  */
 public final class Indexer extends AbstractBehavior<Indexer.Command> {
     /** What the indexer understands. */
@@ -120,20 +122,17 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
         timers.cancel(Flush.INSTANCE);
         if (buffer.isEmpty()) return;
         List<Index> items = new ArrayList<>(buffer);
+        // back-pressure: while the replication outbox is over its bound the batch waits, as on a full disk
+        String held = replication.holdBack();
+        if (held != null) {
+            pause(held, items);
+            return;
+        }
         try {
             write(items);
         } catch (RuntimeException e) {
             // nothing of the batch is acknowledged (no URL left its frontier): keep it all and retry until it writes
-            String why = org.peerdex.storage.kv.WriteFailure.describe(e);
-            if (pausedBy == null) {
-                ctx.getLog().warn("indexing paused, crawls wait: {}; {} pages kept, retrying every {} ms", why,
-                        items.size(), settings.pauseRetryMs());
-            }
-            pausedBy = why;
-            for (Index item : items) {
-                if (notified.add(item.replyTo())) item.replyTo().tell(new Crawler.WritesPaused(why));
-            }
-            timers.startSingleTimer(Flush.INSTANCE, Duration.ofMillis(settings.pauseRetryMs()));
+            pause(org.peerdex.storage.kv.WriteFailure.describe(e), items);
             return;
         }
         buffer.subList(0, items.size()).clear();
@@ -144,6 +143,19 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
             notified.clear();
         }
         if (!buffer.isEmpty()) timers.startSingleTimer(Flush.INSTANCE, Duration.ofMillis(settings.flushIntervalMs()));
+    }
+
+    /** Keeps the batch, tells its crawlers to stop fetching, and tries again after pause-retry-interval. */
+    private void pause(String why, List<Index> items) {
+        if (pausedBy == null) {
+            ctx.getLog().warn("indexing paused, crawls wait: {}; {} pages kept, retrying every {} ms", why,
+                    items.size(), settings.pauseRetryMs());
+        }
+        pausedBy = why;
+        for (Index item : items) {
+            if (notified.add(item.replyTo())) item.replyTo().tell(new Crawler.WritesPaused(why));
+        }
+        timers.startSingleTimer(Flush.INSTANCE, Duration.ofMillis(settings.pauseRetryMs()));
     }
 
     /** Writes one batch; throws (and acknowledges nothing) if a write fails. */

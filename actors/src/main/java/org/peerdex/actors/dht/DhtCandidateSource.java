@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.peerdex.actors.search.Candidate;
@@ -21,6 +20,7 @@ import org.peerdex.actors.search.ranking.CorpusStats;
 import org.peerdex.actors.search.ranking.LinkRank;
 import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.actors.search.ranking.Scorer;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.storage.rwi.Posting;
 
@@ -38,7 +38,7 @@ public final class DhtCandidateSource implements CandidateSource {
     private static final AtomicLong SEQ = new AtomicLong();
     private final ActorSystem<?> system;
     private final DhtPeer dht;
-    private final Executor blocking;
+    private final Executor search;
     /** how long after a ring change lookups also ask previous holders */
     private final java.time.Duration handoffWindow;
 
@@ -53,7 +53,7 @@ public final class DhtCandidateSource implements CandidateSource {
         this.profile = profile;
         this.system = system;
         this.dht = dht;
-        this.blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.search = Dispatchers.search(system);
         var config = system.settings().config();
         this.handoffWindow = config.hasPath("peerdex.dht.handoff-window")
                 ? config.getDuration("peerdex.dht.handoff-window") : java.time.Duration.ofSeconds(60);
@@ -109,7 +109,7 @@ public final class DhtCandidateSource implements CandidateSource {
                 chain[0] = chain[0].thenRunAsync(() -> {
                     storeMetadata(found);
                     replyTo.tell(new CandidatesFound(name(), cs, st, false));
-                }, blocking);
+                }, search);
                 return Behaviors.same();
             }
             RemoteSearch.Finished fin = (RemoteSearch.Finished) e;

@@ -72,7 +72,23 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
         replicator.tell(Replicator.RebalanceNow.INSTANCE);
     }
 
-    /** The indexer's hook: call after a durable flush of these postings and metadata. */
+    /** The indexer's hook: new postings to the Replicator, and its back-pressure. */
+    public ReplicationHook replicationHook() {
+        return new ReplicationHook() {
+            @Override
+            public void indexed(List<org.peerdex.storage.rwi.Posting> postings,
+                                List<org.peerdex.storage.meta.UrlMetadata> metadata) {
+                replicate(postings, metadata);
+            }
+
+            @Override
+            public String holdBack() {
+                return stats.backlog();
+            }
+        };
+    }
+
+    /** Call after a durable flush of these postings and metadata. */
     public void replicate(List<org.peerdex.storage.rwi.Posting> postings,
                           List<org.peerdex.storage.meta.UrlMetadata> metadata) {
         replicator.tell(new Replicator.Replicate(postings, metadata));

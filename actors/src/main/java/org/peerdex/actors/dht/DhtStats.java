@@ -32,8 +32,15 @@ public final class DhtStats {
     public final AtomicLong replicatedPostings = new AtomicLong();
     /** postings and metadata the dht-scope blacklist kept from being sent (replication, repair, lookup answers) */
     public final AtomicLong blacklistedOutgoing = new AtomicLong();
+    /** batches and postings in the durable outbox, not yet acknowledged */
     public final AtomicLong outboxEntries = new AtomicLong();
     public final AtomicLong outboxPostings = new AtomicLong();
+    /** the part of the outbox held in heap (bounded by peerdex.dht.outbox-heap-bytes) */
+    public final AtomicLong outboxHeapEntries = new AtomicLong();
+    public final AtomicLong outboxHeapBytes = new AtomicLong();
+    /** true while the outbox holds more than {@link #outboxPauseAt} postings: new documents wait (back-pressure) */
+    public volatile boolean outboxFull;
+    public volatile long outboxPauseAt;
     public final AtomicLong acknowledgedBatches = new AtomicLong();
     public final AtomicLong retries = new AtomicLong();
     public final AtomicLong handoffPending = new AtomicLong();
@@ -49,6 +56,12 @@ public final class DhtStats {
     public volatile int ringSize;
     /** messages and bytes per remote peer (the console's live traffic) */
     public final PeerTraffic traffic = new PeerTraffic();
+
+    /** Why new documents should wait before they are indexed (the replication backlog is over its bound), or null. */
+    public String backlog() {
+        return outboxFull ? "replication backlog: " + outboxPostings.get() + " postings wait for their holders' "
+                + "acknowledgement (more than peerdex.dht.outbox-pause-postings = " + outboxPauseAt + ")" : null;
+    }
 
     /** A JSON-friendly snapshot, grouped as /api/status shows it. */
     public Map<String, Object> snapshot() {
@@ -70,6 +83,10 @@ public final class DhtStats {
         repl.put("blacklistedOutgoing", blacklistedOutgoing.get());
         repl.put("outboxEntries", outboxEntries.get());
         repl.put("outboxPostings", outboxPostings.get());
+        repl.put("outboxHeapEntries", outboxHeapEntries.get());
+        repl.put("outboxHeapBytes", outboxHeapBytes.get());
+        repl.put("outboxPauseAtPostings", outboxPauseAt);
+        repl.put("indexingPaused", outboxFull);
         repl.put("acknowledgedBatches", acknowledgedBatches.get());
         repl.put("retries", retries.get());
         Map<String, Object> handoff = new LinkedHashMap<>();

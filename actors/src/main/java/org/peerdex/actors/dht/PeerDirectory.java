@@ -14,7 +14,6 @@ import java.util.concurrent.Executor;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -25,6 +24,7 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.protocol.WireMessage;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Ring;
@@ -103,7 +103,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private boolean publishPending;
     private final PeerInfo self;
     private final KeyValueStore store;
-    private final Executor blocking;
+    private final Executor io;
     private final DhtEnvironment env;
     /** the peer table: this directory's own, or a Learn batch's map shared with other directories until a change */
     private Map<PeerId, PeerInfo> peers = new HashMap<>();
@@ -142,7 +142,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         this.proof = NetworkProof.from(ctx.getSystem().settings().config());
         this.self = proof.sign(self);
         this.store = store;
-        this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.io = Dispatchers.index(ctx.getSystem());
         writablePeers().put(this.self.peerId(), this.self);
         this.env = DhtEnvironment.get(ctx.getSystem());
         lastSeen.put(this.self.peerId(), env.millis());
@@ -421,7 +421,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private void persist(PeerInfo i) {
         if (store == null) return;
         PeerRecord r = record(i);
-        CompletableFuture.runAsync(() -> store.put(key(r.peerId()), Cbor.write(r)), blocking);
+        CompletableFuture.runAsync(() -> store.put(key(r.peerId()), Cbor.write(r)), io);
     }
 
     private static byte[] key(String peerId) {

@@ -14,12 +14,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.protocol.filter.BloomFilter;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
@@ -150,7 +150,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private final long queryId;
     private final DhtEnvironment env;
     private final long started;
-    private final Executor blocking;
+    private final Executor cacheWrites;
     private final Map<Long, Outstanding> outstanding = new HashMap<>();
     private final Set<PeerId> asked = new HashSet<>();
     private final Set<PeerId> answered = new HashSet<>();
@@ -216,7 +216,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         this.env = DhtEnvironment.get(ctx.getSystem());
         this.started = env.millis();
         this.queryId = env.nextLong(Long.MAX_VALUE);
-        this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.cacheWrites = Dispatchers.index(ctx.getSystem());
         timers.startSingleTimer(Deadline.INSTANCE, settings.searchTimeout());
         if (view.ring().isEmpty()) {
             phase = Phase.DONE;
@@ -725,6 +725,6 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             cache.store().write(batch, false);
             cache.stats().add(0, n);
-        }, blocking);
+        }, cacheWrites);
     }
 }

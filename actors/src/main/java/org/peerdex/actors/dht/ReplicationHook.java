@@ -13,4 +13,12 @@ public interface ReplicationHook {
     ReplicationHook NONE = (postings, metadata) -> {};
 
     void indexed(List<Posting> postings, List<UrlMetadata> metadata);
+
+    /**
+     * Why the indexer should not write new documents now, or null: while the replication outbox holds more than its
+     * bound of unacknowledged postings, indexing waits (as on a full disk) so the backlog cannot grow without end.
+     */
+    default String holdBack() {
+        return null;
+    }
 }

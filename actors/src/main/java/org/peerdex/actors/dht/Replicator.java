@@ -13,12 +13,12 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
@@ -87,17 +87,22 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /** Local: is everything sent and acknowledged? */
     public record GetProgress(ActorRef<Progress> replyTo) implements Command, LocalOnly {}
 
-    /** Outbox size and whether a rebalance is running or pending. */
+    /**
+     * Outbox size and whether a rebalance is running or pending: {@code outboxEntries} and {@code outboxPostings}
+     * count the durable outbox, {@code heapEntries} and {@code heapBytes} the part of it held in heap;
+     * {@code backlogged} while the outbox is over {@code outbox-pause-postings} (the indexer waits).
+     */
     public record Progress(int outboxEntries, int outboxPostings, boolean rebalancing, int handoffGroups,
-                           int digestExchangesOpen) {
+                           int digestExchangesOpen, int heapEntries, long heapBytes, boolean backlogged) {
         public boolean idle() {
-            return outboxEntries == 0 && !rebalancing && handoffGroups == 0 && digestExchangesOpen == 0;
+            return outboxEntries <= 0 && heapEntries == 0 && !rebalancing && handoffGroups == 0
+                    && digestExchangesOpen == 0;
         }
     }
 
     private record ViewChanged(PeerView view) implements Command, LocalOnly {}
 
-    private record Enqueued(List<Outbox.Entry> entries, long group, List<Posting> deleteAfter) implements Command, LocalOnly {}
+    private record Enqueued(List<Outbox.Stored> entries, long group, List<Posting> deleteAfter) implements Command, LocalOnly {}
 
     private record StoreAnswered(ShardOwner.StoreReply reply) implements Command, LocalOnly {}
 
@@ -106,7 +111,14 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /** A plan made; {@code ringsCovered} of {@link #ringsSincePlan} were among its bases. */
     private record Rebalanced(Plan plan, Throwable error, Mode mode, int ringsCovered) implements Command, LocalOnly {}
 
-    private record Loaded(List<Outbox.Entry> entries) implements Command, LocalOnly {}
+    /** The batches an earlier run left in the outbox (counted, not loaded: the window reads them). */
+    private record Loaded(Outbox.Totals totals) implements Command, LocalOnly {}
+
+    /** The next window of the durable outbox, read from disk (null if the read failed). */
+    private record Reloaded(Outbox.Window window) implements Command, LocalOnly {}
+
+    /** An acknowledged or dropped batch is gone from disk too. */
+    private record Deleted(long id) implements Command, LocalOnly {}
 
     private enum Tick implements Command, LocalOnly { INSTANCE }
 
@@ -123,10 +135,13 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         long sentAt;
         boolean inFlight;
         long group;
+        /** its encoded size: what it costs in heap, roughly */
+        final int bytes;
 
-        Pending(Outbox.Entry entry, long group) {
+        Pending(Outbox.Entry entry, long group, int bytes) {
             this.entry = entry;
             this.group = group;
+            this.bytes = bytes;
         }
     }
 
@@ -147,13 +162,31 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final Placement placement;
     private final DhtSettings settings;
     private final DhtStats stats;
-    private final Executor blocking;
+    private final Executor io;
     private final Outbox outbox;
     /** the buckets a rebalance that is not full reads besides the ones this peer holds */
     private final ForeignBuckets foreign;
     private final AtomicLong ids;
     private final DhtEnvironment env;
+    /** The batches of the durable outbox held in heap: a window of at most {@link #heapLimit} bytes (see spill). */
     private final Map<Long, Pending> pending = new HashMap<>();
+    private final long heapLimit;
+    private final long pauseAt;
+    private long heapBytes;
+    /** batches and postings in the durable outbox (the truth: heap window and disk alike) */
+    private long durableEntries;
+    private long durablePostings;
+    /**
+     * True while the durable outbox may hold batches that are not in heap; they are read back in id order from
+     * {@link #reloadFrom} on as the window drains. New batches then wait on disk behind them. True at start: the
+     * outbox may hold batches of an earlier run.
+     */
+    private boolean spilled = true;
+    private long reloadFrom;
+    private boolean reloading;
+    private long spilledDuringReload = Long.MAX_VALUE;
+    /** ids whose delete from disk is under way: a window read must not take them back */
+    private final Set<Long> deleting = new HashSet<>();
     private WireCost cost;
     private final Map<Long, Group> groups = new HashMap<>();
     private final Map<Long, PeerId> digestExchanges = new HashMap<>();
@@ -207,16 +240,21 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         this.placement = placement;
         this.settings = settings;
         this.stats = stats;
-        this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.io = Dispatchers.index(ctx.getSystem());
         this.outbox = new Outbox(storage.store());
         this.foreign = new ForeignBuckets(storage);
         // ids grow over restarts: time-based start, then +1
         this.env = DhtEnvironment.get(ctx.getSystem());
         this.ids = new AtomicLong(env.millis() << 12);
+        com.typesafe.config.Config dht = ctx.getSystem().settings().config().getConfig("peerdex.dht");
+        this.heapLimit = Math.max(1, dht.getBytes("outbox-heap-bytes"));
+        this.pauseAt = Math.max(1, dht.getLong("outbox-pause-postings"));
+        stats.outboxPauseAt = pauseAt;
+        long firstId = ids.get() + 1;
         this.storeReplies = ctx.messageAdapter(ShardOwner.StoreReply.class, StoreAnswered::new);
         this.digestReplies = ctx.messageAdapter(ShardOwner.DigestReply.class, DigestAnswered::new);
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(outbox::loadAll, blocking),
-                (entries, e) -> new Loaded(e == null ? entries : List.of()));
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> outbox.totals(firstId), io),
+                (totals, e) -> new Loaded(e == null ? totals : new Outbox.Totals(0, 0)));
     }
 
     @Override
@@ -227,6 +265,11 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     return this;
                 })
                 .onMessage(Loaded.class, this::onLoaded)
+                .onMessage(Reloaded.class, this::onReloaded)
+                .onMessage(Deleted.class, m -> {
+                    deleting.remove(m.id());
+                    return this;
+                })
                 .onMessage(ViewChanged.class, this::onView)
                 .onMessage(Replicate.class, this::onReplicate)
                 .onMessage(Enqueued.class, this::onEnqueued)
@@ -256,26 +299,89 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     }
 
     private Progress progress() {
-        int postings = 0;
-        for (Pending p : pending.values()) postings += p.entry.count();
-        return new Progress(pending.size(), postings, rebalancing || rebalanceAgain || repairPlanning || !repairWanted.isEmpty(),
-                groups.size(), digestExchanges.size());
+        return new Progress((int) Math.min(Integer.MAX_VALUE, durableEntries),
+                (int) Math.min(Integer.MAX_VALUE, durablePostings),
+                rebalancing || rebalanceAgain || repairPlanning || !repairWanted.isEmpty(), groups.size(),
+                digestExchanges.size(), pending.size(), heapBytes, stats.outboxFull);
     }
 
     private void updateGauges() {
-        Progress p = progress();
-        stats.outboxEntries.set(p.outboxEntries());
-        stats.outboxPostings.set(p.outboxPostings());
+        stats.outboxEntries.set(durableEntries);
+        stats.outboxPostings.set(durablePostings);
+        stats.outboxHeapEntries.set(pending.size());
+        stats.outboxHeapBytes.set(heapBytes);
         long handoff = 0;
         for (Group g : groups.values()) handoff += g.deleteAfter.size();
         stats.handoffPending.set(handoff);
+        // back-pressure with hysteresis: the indexer waits above the bound and goes on once half of it is drained
+        if (!stats.outboxFull && durablePostings > pauseAt) {
+            stats.outboxFull = true;
+            ctx.getLog().warn("replication outbox holds {} postings not yet acknowledged (over {}): indexing waits",
+                    durablePostings, pauseAt);
+        } else if (stats.outboxFull && durablePostings <= pauseAt / 2) {
+            stats.outboxFull = false;
+            ctx.getLog().info("replication outbox down to {} postings: indexing goes on", durablePostings);
+        }
     }
 
     private Behavior<Command> onLoaded(Loaded m) {
-        for (Outbox.Entry e : m.entries()) pending.putIfAbsent(e.id(), new Pending(e, 0));
-        if (!m.entries().isEmpty()) ctx.getLog().info("outbox: {} batches still owed from before", m.entries().size());
+        durableEntries += m.totals().entries();
+        durablePostings += m.totals().postings();
+        if (m.totals().entries() > 0) ctx.getLog().info("outbox: {} batches still owed from before", m.totals().entries());
         updateGauges();
         return this;
+    }
+
+    /** Reads the next window of the durable outbox once the heap part has drained to half its bound. */
+    private void maybeReload() {
+        if (!spilled || reloading || heapBytes > heapLimit / 2) return;
+        reloading = true;
+        spilledDuringReload = Long.MAX_VALUE;
+        long from = reloadFrom;
+        long budget = Math.max(1, heapLimit - heapBytes);
+        Set<Long> skip = new HashSet<>(pending.keySet());
+        skip.addAll(deleting);
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> outbox.load(from, budget, skip), io), (w, e) -> {
+            if (e != null) ctx.getLog().warn("outbox read failed: {}", e.toString());
+            return new Reloaded(e == null ? w : null);
+        });
+    }
+
+    private Behavior<Command> onReloaded(Reloaded m) {
+        reloading = false;
+        if (m.window() == null) return this; // tried again on the next tick
+        for (Outbox.Stored st : m.window().entries()) {
+            long id = st.entry().id();
+            if (pending.containsKey(id) || deleting.contains(id)) continue;
+            pending.put(id, new Pending(st.entry(), 0, st.bytes()));
+            heapBytes += st.bytes();
+        }
+        // batches written while the read ran wait on disk; the next read starts at the earliest of them
+        long next = Math.min(m.window().end() ? Long.MAX_VALUE : m.window().nextId(), spilledDuringReload);
+        spilledDuringReload = Long.MAX_VALUE;
+        spilled = next != Long.MAX_VALUE;
+        reloadFrom = spilled ? next : Long.MAX_VALUE;
+        if (view != null) dropForDepartedTargets();
+        updateGauges();
+        return onTick();
+    }
+
+    /** A batch stays on disk only (the window is full, or older batches wait there): read back later. */
+    private void spill(long id) {
+        spilled = true;
+        reloadFrom = Math.min(reloadFrom, id);
+        if (reloading) spilledDuringReload = Math.min(spilledDuringReload, id);
+    }
+
+    /** Removes an acknowledged or dropped batch from heap, the counts and (in the background) the disk. */
+    private void forget(Pending p) {
+        long id = p.entry.id();
+        pending.remove(id);
+        heapBytes -= p.bytes;
+        durableEntries--;
+        durablePostings -= p.entry.count();
+        deleting.add(id);
+        ctx.pipeToSelf(CompletableFuture.runAsync(() -> outbox.delete(id), io), (r, e) -> new Deleted(id));
     }
 
     private Behavior<Command> onView(ViewChanged m) {
@@ -298,7 +404,18 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             if (restartedAway != null) rememberRing(restartedAway);
         }
         stats.ringSize = view.ring().size();
-        // batches for peers that left the ring are dropped: the rebalance re-plans their content for the new holders
+        dropForDepartedTargets();
+        if (ringChanged || restartedAway != null) {
+            timers.startSingleTimer("rebalance", RingChanged.INSTANCE, settings.rebalanceDelay());
+        }
+        return this;
+    }
+
+    /**
+     * Batches for peers that left the ring are dropped: the rebalance re-plans their content for the new holders.
+     * (Batches on disk only are judged when the window reads them.)
+     */
+    private void dropForDepartedTargets() {
         for (Pending p : new ArrayList<>(pending.values())) {
             PeerId target = PeerId.parse(p.entry.target());
             if (!view.ring().contains(target)) {
@@ -309,10 +426,6 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 }
             }
         }
-        if (ringChanged || restartedAway != null) {
-            timers.startSingleTimer("rebalance", RingChanged.INSTANCE, settings.rebalanceDelay());
-        }
-        return this;
     }
 
     private void rememberRing(Ring ring) {
@@ -332,9 +445,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             stats.blacklistedOutgoing.addAndGet(out.dropped());
             Batching.byTarget(self, postings, metadata, placement, ring).forEach((t, share) ->
                     entries.addAll(Batching.batches(t, share, settings, "replicate", ids::incrementAndGet)));
-            outbox.putAll(entries);
-            return new Enqueued(entries, 0, List.of());
-        }, blocking);
+            return new Enqueued(outbox.putAll(entries), 0, List.of());
+        }, io);
         ctx.pipeToSelf(f, (r, e) -> {
             if (e != null) ctx.getLog().warn("could not plan replication: {}", e.toString());
             return e == null ? r : new Enqueued(List.of(), 0, List.of());
@@ -348,10 +460,25 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             g = new Group(m.deleteAfter());
             groups.put(m.group(), g);
         }
-        for (Outbox.Entry e : m.entries()) {
-            Pending p = new Pending(e, m.group());
-            pending.put(e.id(), p);
-            if (g != null) g.open.add(e.id());
+        for (Outbox.Stored st : m.entries()) {
+            Outbox.Entry e = st.entry();
+            durableEntries++;
+            durablePostings += e.count();
+            Pending known = pending.get(e.id()); // a window read may have found it on disk first
+            boolean done = deleting.contains(e.id()); // ... and it may even be acknowledged already
+            if (known != null) {
+                known.group = m.group();
+            } else if (done) {
+                // nothing left to send; its acknowledgement already took it off the counts
+            } else if (g != null || (!spilled && heapBytes + st.bytes() <= heapLimit)) {
+                // hand-off batches stay in heap: their group waits for every acknowledgement, and the plan that
+                // made them holds their postings anyway
+                pending.put(e.id(), new Pending(e, m.group(), st.bytes()));
+                heapBytes += st.bytes();
+            } else {
+                spill(e.id());
+            }
+            if (g != null && !done) g.open.add(e.id());
             if ("replicate".equals(e.purpose())) stats.replicatedPostings.addAndGet(e.count());
             else if ("handoff".equals(e.purpose())) stats.handedOffPostings.addAndGet(e.count());
             else {
@@ -365,6 +492,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     }
 
     private Behavior<Command> onTick() {
+        maybeReload();
         if (view == null) return this;
         long now = env.millis();
         Map<String, Integer> inFlight = new HashMap<>();
@@ -405,7 +533,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         if (cost == null) cost = new WireCost(ctx.getSystem());
         WireCost c = cost;
         // measuring means serializing again: off the actor's thread
-        CompletableFuture.runAsync(() -> stats.traffic.sent(target.value(), c.bytes(message)), blocking);
+        CompletableFuture.runAsync(() -> stats.traffic.sent(target.value(), c.bytes(message)), io);
     }
 
     private void retryLater(Pending p, long now, String why) {
@@ -421,7 +549,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     }
 
     private void drop(Pending p, String why) {
-        pending.remove(p.entry.id());
+        forget(p);
         ctx.getLog().debug("dropping batch {} for {}: {}", p.entry.id(), p.entry.target(), why);
         Group g = groups.get(p.group);
         if (g != null) {
@@ -429,8 +557,6 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             g.open.remove(p.entry.id());
             if (g.open.isEmpty()) groups.remove(p.group);
         }
-        long id = p.entry.id();
-        CompletableFuture.runAsync(() -> outbox.delete(id), blocking);
         updateGauges();
     }
 
@@ -468,10 +594,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     }
 
     private void acknowledged(Pending p) {
-        pending.remove(p.entry.id());
+        forget(p);
         stats.acknowledgedBatches.incrementAndGet();
         long id = p.entry.id();
-        CompletableFuture.runAsync(() -> outbox.delete(id), blocking);
         Group g = groups.get(p.group);
         if (g != null) {
             g.open.remove(id);
@@ -494,7 +619,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             storage.rwi().delete(gone);
             storage.stats().add(0, -gone.size());
             stats.deletedAfterHandoff.addAndGet(gone.size());
-        }, blocking);
+        }, io);
     }
 
     private Behavior<Command> startRebalance(Mode requested) {
@@ -524,7 +649,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }
         rebalancing = true;
         List<Ring> planBases = List.copyOf(bases);
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring, planBases, mode), blocking),
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring, planBases, mode), io),
                 (plan, e) -> new Rebalanced(plan, e, mode, overflowed ? -1 : covered));
         return this;
     }
@@ -556,7 +681,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /**
      * Scans the index and the metadata: what to hand off, which digests to offer (see {@link Mode}). With a
      * {@code bases} (DELTA: the ring of the last DELTA or FULL rebalance and every ring seen since) digests go only
-     * to holders that were not holders in one of the bases. Runs on the blocking pool.
+     * to holders that were not holders in one of the bases. Runs on the index dispatcher.
      */
     Plan plan(Ring ring, List<Ring> bases, Mode mode) {
         Map<PeerId, Digests> digests = new HashMap<>();
@@ -662,9 +787,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     List<Outbox.Entry> entries = new ArrayList<>();
                     plan.handoff().forEach((t, share) ->
                             entries.addAll(Batching.batches(t, share, settings, "handoff", ids::incrementAndGet)));
-                    outbox.putAll(entries);
-                    return new Enqueued(entries, group, plan.handoffPostings());
-                }, blocking);
+                    return new Enqueued(outbox.putAll(entries), group, plan.handoffPostings());
+                }, io);
                 ctx.pipeToSelf(f, (r, e) -> e == null ? r : new Enqueued(List.of(), 0, List.of()));
             }
         } else {
@@ -756,9 +880,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             List<Outbox.Entry> entries = new ArrayList<>();
             shares.forEach((target, share) ->
                     entries.addAll(Batching.batches(target, share, settings, "repair", ids::incrementAndGet)));
-            outbox.putAll(entries);
-            return new Enqueued(entries, 0, List.of());
-        }, blocking);
+            return new Enqueued(outbox.putAll(entries), 0, List.of());
+        }, io);
         ctx.pipeToSelf(f, (res, e) -> {
             if (e != null) ctx.getLog().warn("repair planning failed: {}", e.toString());
             return new RepairsPlanned(e == null ? res : new Enqueued(List.of(), 0, List.of()));

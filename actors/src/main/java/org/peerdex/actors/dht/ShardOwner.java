@@ -11,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -19,6 +18,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.protocol.WireMessage;
 import org.peerdex.protocol.filter.BloomFilter;
 import org.peerdex.protocol.hash.PeerId;
@@ -114,7 +114,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final Placement placement;
     private final DhtSettings settings;
     private final DhtStats stats;
-    private final Executor blocking;
+    /** lookups for other peers' searches run beside local search */
+    private final Executor lookups;
+    /** stored transfers, digest answers and traffic metering are index work */
+    private final Executor io;
     private final SenderRateLimiter limiter;
     private final DhtEnvironment env;
     private final SenderGuard guard;
@@ -122,11 +125,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final int maxLookupsInFlight;
     /** a private network: only peers in the view (they proved the secret) are answered and stored for */
     private final boolean privateNetwork;
-    /** URLs the dht-scope blacklist blocked (see DhtBlacklist); touched on the blocking dispatcher */
+    /** URLs the dht-scope blacklist blocked (see DhtBlacklist); touched on the index and search dispatchers */
     private final java.util.Set<org.peerdex.protocol.hash.UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
     private PeerView view;
     private WireCost cost;
-    private DigestIndex digestIndex; // guarded by this; the lookups that read it run on the blocking pool
+    private DigestIndex digestIndex; // guarded by this; the digest requests that read it run on the index dispatcher
     private boolean stopped; // guarded by this
 
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
@@ -143,7 +146,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         this.placement = placement;
         this.settings = settings;
         this.stats = stats;
-        this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.lookups = Dispatchers.search(ctx.getSystem());
+        this.io = Dispatchers.index(ctx.getSystem());
         this.limiter = new SenderRateLimiter(settings.senderRate(), settings.senderBurst());
         this.env = DhtEnvironment.get(ctx.getSystem());
         com.typesafe.config.Config c = ctx.getSystem().settings().config();
@@ -224,7 +228,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         String sender = peer == null ? addressOf(replyTo) : peer;
         WireCost c = cost;
         // measuring means serializing again: off the actor's thread, so lookups are not slowed down
-        CompletableFuture.runAsync(() -> stats.traffic.received(sender, c.bytes(m)), blocking);
+        CompletableFuture.runAsync(() -> stats.traffic.received(sender, c.bytes(m)), io);
     }
 
     /** Runs a handler; a message that makes it throw is counted and dropped, the actor lives on. */
@@ -293,8 +297,12 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         return this;
     }
 
-    /** Runs blocking lookup work on the blocking dispatcher, counted against the in-flight bound. */
+    /** Runs blocking lookup work on the search dispatcher, counted against the in-flight bound. */
     private void runLookup(Runnable work) {
+        runLookup(work, lookups);
+    }
+
+    private void runLookup(Runnable work, Executor on) {
         lookupsInFlight.incrementAndGet();
         CompletableFuture.runAsync(() -> {
             try {
@@ -304,7 +312,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             } finally {
                 lookupsInFlight.decrementAndGet();
             }
-        }, blocking);
+        }, on);
     }
 
     /** A malformed or oversized message: counted, and its sender struck (blocked after too many). */
@@ -371,7 +379,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             ctx.getLog().debug("refused batch {} from {}: {}", m.batchId(), m.from(), outside.get());
             return reply(m, Outcome.REFUSED, 0, outside.get(), 0);
         }
-        CompletableFuture.supplyAsync(() -> write(m.from(), postings, m.metadata()), blocking).whenComplete((n, e) -> {
+        CompletableFuture.supplyAsync(() -> write(m.from(), postings, m.metadata()), io).whenComplete((n, e) -> {
             if (e != null) {
                 m.replyTo().tell(new StoreReply(m.batchId(), self, Outcome.BUSY, 0, "write failed: " + e.getMessage(),
                         settings.busyRetryAfter().toMillis()));
@@ -410,7 +418,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         return Optional.empty();
     }
 
-    /** The durable write; runs on the blocking dispatcher. Returns the number of entries written. */
+    /** The durable write; runs on the index dispatcher. Returns the number of entries written. */
     private int write(PeerId from, List<Posting> received, List<UrlMetadata> receivedMetadata) {
         // the dht-scope blacklist: blocked entries are acknowledged (the sender must not retry) but not stored
         DhtBlacklist.Kept kept = DhtBlacklist.keep(storage, received, receivedMetadata, blockedUrls);
@@ -623,7 +631,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             DigestIndex index = digestIndex();
             m.replyTo().tell(new DigestReply(m.exchangeId(), self,
                     index.differing(m.digests(), self, placement, v == null ? null : v.ring()), ""));
-        });
+        }, io);
         return this;
     }
 }

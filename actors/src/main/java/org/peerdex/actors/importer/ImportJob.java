@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run of an {@link ImportSource}: counts what was imported, skipped and failed, holds the state the API shows,
- * and can be stopped. Runs on the blocking dispatcher (see {@link ImportJobs}); its counters are read from any
+ * and can be stopped. Runs on the import dispatcher (see {@link ImportJobs}); its counters are read from any
  * thread.
  */
 public final class ImportJob {

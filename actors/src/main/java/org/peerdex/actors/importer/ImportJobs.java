@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The imports of one peer: starts {@link ImportJob}s on the blocking executor, lists them, stops them, re-runs
+ * The imports of one peer: starts {@link ImportJob}s on the import dispatcher, lists them, stops them, re-runs
  * scheduled ones (feeds re-read every so often), and keeps the history of finished imports per source in the
  * peer's settings so it survives a restart.
  */
@@ -34,7 +34,7 @@ public final class ImportJobs implements AutoCloseable {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
     private final PeerStorage storage;
-    private final Executor blocking;
+    private final Executor runner;
     private final int flushEvery;
     private final Runnable onFlush;
     private final Map<String, ImportJob> jobs = new ConcurrentHashMap<>();
@@ -55,9 +55,9 @@ public final class ImportJobs implements AutoCloseable {
         }
     }
 
-    public ImportJobs(PeerStorage storage, Executor blocking, int flushEvery, Runnable onFlush) {
+    public ImportJobs(PeerStorage storage, Executor runner, int flushEvery, Runnable onFlush) {
         this.storage = storage;
-        this.blocking = blocking;
+        this.runner = runner;
         this.flushEvery = flushEvery;
         this.onFlush = onFlush;
         storage.setting(HISTORY_SETTING).ifPresent(json -> {
@@ -73,7 +73,7 @@ public final class ImportJobs implements AutoCloseable {
     /** Starts an import now; returns its job at once. */
     public ImportJob start(ImportKind kind, String source, ImportSource body) {
         ImportJob job = newJob(kind, source, body);
-        blocking.execute(() -> runAndRecord(job));
+        runner.execute(() -> runAndRecord(job));
         return job;
     }
 
@@ -82,18 +82,18 @@ public final class ImportJobs implements AutoCloseable {
         ImportJob first = newJob(kind, source, body);
         Schedule schedule = new Schedule(new java.util.concurrent.atomic.AtomicReference<>(), every);
         schedules.put(first.id(), schedule);
-        blocking.execute(() -> runScheduled(first, schedule, kind, source, body));
+        runner.execute(() -> runScheduled(first, schedule, kind, source, body));
         return first;
     }
 
-    /** Runs one round on the blocking executor; the timer only hands the next round back to it after the delay. */
+    /** Runs one round on the import dispatcher; the timer only hands the next round back to it after the delay. */
     private void runScheduled(ImportJob job, Schedule schedule, ImportKind kind, String source, ImportSource body) {
         if (schedules.get(job.id()) != schedule) return;
         jobs.put(job.id(), job);
         runAndRecord(job);
         if (schedules.get(job.id()) != schedule) return;
         try {
-            schedule.next().set(timer.schedule(() -> blocking.execute(() -> runScheduled(
+            schedule.next().set(timer.schedule(() -> runner.execute(() -> runScheduled(
                     new ImportJob(job.id(), kind, source, body, storage, flushEvery, onFlush), schedule, kind, source,
                     body)), schedule.every().toMillis(), TimeUnit.MILLISECONDS));
         } catch (java.util.concurrent.RejectedExecutionException e) {

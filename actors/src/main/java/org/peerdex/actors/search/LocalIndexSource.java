@@ -15,7 +15,7 @@ import org.peerdex.storage.rwi.Posting;
 
 /**
  * This peer's own index as a candidate source: reads each term's posting list (sorted by URL hash) on the
- * blocking executor, drops expired cached postings and other languages, and merge-joins them.
+ * search dispatcher, drops expired cached postings and other languages, and merge-joins them.
  */
 public final class LocalIndexSource implements CandidateSource {
     /** At most this many candidates are handed to ranking (the lists are still joined in full). */

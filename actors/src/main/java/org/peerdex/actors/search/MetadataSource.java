@@ -5,7 +5,7 @@ import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.meta.UrlMetadataStore;
 
-/** URL metadata and stored text for results. Blocking: call it on the blocking dispatcher. */
+/** URL metadata and stored text for results. Blocking: call it on the search dispatcher. */
 public interface MetadataSource {
     Optional<UrlMetadata> metadata(UrlHash url);
 

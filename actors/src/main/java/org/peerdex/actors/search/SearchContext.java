@@ -11,7 +11,7 @@ import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /**
  * What a query coordinator needs from its peer: candidate sources (local, and remote for resource=global),
- * metadata, ranking inputs, the blocking executor, and where to cache remote answers.
+ * metadata, ranking inputs, the executor of blocking search work (the search dispatcher), and where to cache remote answers.
  *
  * @param remoteSources     sources used for resource=global (empty on a peer without a network yet)
  * @param cache             where remote postings are kept as CACHED with {@code cacheTtl}; null = no caching

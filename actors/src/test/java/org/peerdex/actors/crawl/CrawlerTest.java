@@ -54,7 +54,7 @@ class CrawlerTest {
         CrawlServices services = CrawlServices.create(KIT.system(), CrawlerSettings.from(config, false), storage,
                 null, null);
         return KIT.spawn(CrawlManager.create(services), "crawls-" + System.nanoTime(),
-                org.apache.pekko.actor.typed.Props.empty().withDispatcherFromConfig(CrawlServices.BLOCKING_DISPATCHER));
+                org.apache.pekko.actor.typed.Props.empty().withDispatcherFromConfig(org.peerdex.actors.Dispatchers.INDEX));
     }
 
     @AfterEach

@@ -188,7 +188,7 @@ class HostileBodiesTest {
             CrawlServices services = CrawlServices.create(kit.system(), CrawlerSettings.from(CONFIG, false), storage,
                     null, null);
             ActorRef<CrawlManager.Command> m = kit.spawn(CrawlManager.create(services), "crawls",
-                    org.apache.pekko.actor.typed.Props.empty().withDispatcherFromConfig(CrawlServices.BLOCKING_DISPATCHER));
+                    org.apache.pekko.actor.typed.Props.empty().withDispatcherFromConfig(org.peerdex.actors.Dispatchers.INDEX));
             TestProbe<CrawlManager.Started> started = kit.createTestProbe();
             long t0 = System.nanoTime();
             m.tell(new CrawlManager.Start(CrawlProfile.of(url("/")).withMinDelayMs(0).withDepth(2), started.getRef()));

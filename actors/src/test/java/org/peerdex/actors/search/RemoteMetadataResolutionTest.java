@@ -87,7 +87,7 @@ class RemoteMetadataResolutionTest {
         storage.writer().flush();
         storage.rwi().add(held.postings(), false); // a holder's copy: postings only, the metadata is elsewhere
         HeldBackSource dht = new HeldBackSource(storage, held);
-        Executor blocking = KIT.system().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        Executor blocking = KIT.system().dispatchers().lookup(DispatcherSelector.fromConfig(org.peerdex.actors.Dispatchers.SEARCH));
         SearchContext context = new SearchContext(new LocalIndexSource(storage, blocking), () -> List.of(dht),
                 MetadataSource.of(storage.metadata()), RankingProfile::defaults, () -> LinkRank.NONE, null, blocking,
                 Duration.ofSeconds(10), null, Duration.ofDays(1), "");

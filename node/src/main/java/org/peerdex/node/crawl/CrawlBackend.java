@@ -15,6 +15,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.SpawnProtocol;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.actors.crawl.AddressGuard;
 import org.peerdex.actors.crawl.CrawlManager;
 import org.peerdex.actors.crawl.CrawlProfile;
@@ -23,12 +24,15 @@ import org.peerdex.actors.crawl.CrawlServices;
 import org.peerdex.actors.crawl.CrawlerSettings;
 import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.ReplicationHook;
 import org.peerdex.actors.search.ranking.HostPageRank;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeConfig;
 import org.peerdex.node.NodeContext;
 import org.peerdex.node.http.SearchBackend;
 import org.peerdex.storage.links.LinkGraph;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,11 +56,19 @@ public final class CrawlBackend {
         // the node's one HTTP stack for the crawler's policy: crawls and snippet verification share it
         this.http = new GuardedHttp(new AddressGuard(settings));
         this.guard = http.guard();
-        java.util.concurrent.Executor blocking = ctx.system().dispatchers().lookup(
-                org.apache.pekko.actor.typed.DispatcherSelector.fromConfig(CrawlServices.BLOCKING_DISPATCHER));
-        this.services = CrawlServices.create(ctx.system(), settings, ctx.storage(), (postings, metadata) -> {
-            DhtPeer dht = NetworkBackend.of(ctx);
-            if (dht != null) dht.replicate(postings, metadata);
+        java.util.concurrent.Executor blocking = Dispatchers.index(ctx.system());
+        this.services = CrawlServices.create(ctx.system(), settings, ctx.storage(), new ReplicationHook() {
+            @Override
+            public void indexed(List<Posting> postings, List<UrlMetadata> metadata) {
+                DhtPeer dht = NetworkBackend.of(ctx);
+                if (dht != null) dht.replicate(postings, metadata);
+            }
+
+            @Override
+            public String holdBack() {
+                DhtPeer dht = NetworkBackend.of(ctx); // null until the network started, and in portal mode
+                return dht == null ? null : dht.stats().backlog();
+            }
         }, p -> blocking.execute(this::updateLinkRank), http);
     }
 
@@ -70,7 +82,7 @@ public final class CrawlBackend {
         try {
             b.manager = AskPattern.<SpawnProtocol.Command, ActorRef<CrawlManager.Command>>ask(ctx.system(),
                     replyTo -> new SpawnProtocol.Spawn<>(CrawlManager.create(b.services), "crawls",
-                            Props.empty().withDispatcherFromConfig(CrawlServices.BLOCKING_DISPATCHER), replyTo),
+                            Props.empty().withDispatcherFromConfig(Dispatchers.INDEX), replyTo),
                     ASK, ctx.system().scheduler()).toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the crawl manager", e);
@@ -85,7 +97,7 @@ public final class CrawlBackend {
                     b.http.close();
                     return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
                 });
-        b.services.blocking().execute(b::updateLinkRank);
+        Dispatchers.index(ctx.system()).execute(b::updateLinkRank);
         return b;
     }
 

@@ -49,14 +49,14 @@ public final class ApiRoutes {
                 crawlRoutes(search),
                 new DocumentRoutes(ctx, search, admin).route(),
                 new ImportRoutes(ctx, admin).route(),
-                new BlacklistRoutes(ctx.storage().blacklist(), admin, search.blocking()).route(),
-                new AccountRoutes(accounts, admin, search.blocking()).route(),
+                new BlacklistRoutes(ctx.storage().blacklist(), admin, search.io()).route(),
+                new AccountRoutes(accounts, admin, search.io()).route(),
                 new RankingProfileRoutes(search, ctx.storage().store(), admin).route(),
                 new ConsoleRoutes(ctx, search, admin).route(),
-                new SettingsRoutes(org.peerdex.node.settings.SettingsBackend.of(ctx), admin, search.blocking()).route(),
+                new SettingsRoutes(org.peerdex.node.settings.SettingsBackend.of(ctx), admin, search.io()).route(),
                 new RankingPreviewRoutes(search, admin).route(),
                 new UrlEditRoutes(ctx, search, admin).route(),
-                new FederationRoutes(org.peerdex.node.federation.FederationBackend.of(ctx), admin, search.blocking()).route()));
+                new FederationRoutes(org.peerdex.node.federation.FederationBackend.of(ctx), admin, search.io()).route()));
         // errors leave in the caller's format (RSS for feed readers, Solr's shape for Solr clients): CallerFormat
         return boundary.guard(() -> withRequestTimeoutResponse(ApiRoutes::timedOut, () -> extractRequest(request -> mapResponse(
                 response -> CallerFormat.adapt(request, response), () -> handleExceptions(exceptions(), () ->
@@ -71,7 +71,7 @@ public final class ApiRoutes {
     private Route crawlRoutes(SearchBackend search) {
         org.peerdex.node.crawl.CrawlBackend crawls = org.peerdex.node.crawl.CrawlBackend.of(ctx);
         return crawls == null ? org.apache.pekko.http.javadsl.server.Directives.reject()
-                : new CrawlRoutes(crawls, admin, search.blocking(), org.peerdex.node.settings.SettingsBackend.of(ctx)).route();
+                : new CrawlRoutes(crawls, admin, org.peerdex.actors.Dispatchers.fetch(ctx.system()), org.peerdex.node.settings.SettingsBackend.of(ctx)).route();
     }
 
     public AdminGuard admin() {

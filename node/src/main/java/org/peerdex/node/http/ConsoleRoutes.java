@@ -48,7 +48,7 @@ public final class ConsoleRoutes {
     public Route route() {
         return concat(
                 path(segment("index").slash("host").slash(segment()), host -> delete(() -> admin.admin(() ->
-                        onSuccess(CompletableFuture.supplyAsync(() -> deleteHost(host), backend.blocking()),
+                        onSuccess(CompletableFuture.supplyAsync(() -> deleteHost(host), backend.io()),
                                 r -> ((int) r.get("deletedDocuments")) == 0
                                         ? Json.error(StatusCodes.NOT_FOUND, "no document of host " + host + " in the index")
                                         : Json.ok(r))))),

@@ -47,7 +47,7 @@ public final class DocumentRoutes {
         return pathPrefix("index", () -> path("document", () -> post(() -> admin.admin(() ->
                 entity(Jackson.unmarshaller(SearchRoutes.PLAIN, Map.class), body -> {
                     IndexedDocument doc = document(body);
-                    return onSuccess(CompletableFuture.supplyAsync(() -> index(doc), backend.blocking()), Json::ok);
+                    return onSuccess(CompletableFuture.supplyAsync(() -> index(doc), backend.io()), Json::ok);
                 })))));
     }
 

@@ -59,7 +59,7 @@ public final class ImportRoutes {
                                 }
                                 @SuppressWarnings("unchecked")
                                 Map<String, Object> b = (Map<String, Object>) body;
-                                // starting only hands the job to the blocking dispatcher; bad options throw 400 here
+                                // starting only hands the job to the import dispatcher; bad options throw 400 here
                                 try {
                                     return Json.status(StatusCodes.ACCEPTED, started(imports.start(kind, b)));
                                 } catch (ImportService.ScanRefused e) {

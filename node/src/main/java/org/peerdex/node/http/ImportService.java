@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.CoordinatedShutdown;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.peerdex.actors.importer.DocumentExtractor;
 import org.peerdex.actors.importer.DocumentImport;
 import org.peerdex.actors.importer.FeedImport;
@@ -31,7 +30,7 @@ import org.peerdex.node.NodeContext;
 
 /**
  * The importers of a running peer, one per {@link NodeContext}: turns an API request into an import job on the
- * blocking dispatcher; after each flush the new documents are offered to their DHT holders.
+ * import dispatcher; after each flush the new documents are offered to their DHT holders.
  */
 public final class ImportService {
     private static final Map<NodeContext, ImportService> SERVICES = new WeakHashMap<>();
@@ -40,16 +39,16 @@ public final class ImportService {
     private final ImportJobs jobs;
     private final PageFetcher fetcher;
     private final PageImport pages;
-    private final Executor blocking;
+    private final Executor imports;
 
     private ImportService(NodeContext ctx) {
         this.ctx = ctx;
         this.settings = ImportSettings.from(ctx.config().raw());
-        this.blocking = ctx.system().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.imports = org.peerdex.actors.Dispatchers.imports(ctx.system());
         this.fetcher = new PageFetcher(settings.policy(intranet()), settings.fetchTimeout(), settings.maxFetchBytes());
         this.pages = new PageImport(fetcher, new DocumentExtractor(settings.documentMaxBytes(),
                 settings.documentTimeout(), settings.documentMaxPages()));
-        this.jobs = new ImportJobs(ctx.storage(), blocking, settings.flushEvery(), () -> {
+        this.jobs = new ImportJobs(ctx.storage(), imports, settings.flushEvery(), () -> {
             var dht = NetworkBackend.of(ctx);
             if (dht != null) dht.indexedLocally(); // offer the new postings to their DHT holders
         });
@@ -73,8 +72,8 @@ public final class ImportService {
         return settings;
     }
 
-    public Executor blocking() {
-        return blocking;
+    public Executor imports() {
+        return imports;
     }
 
     boolean intranet() {

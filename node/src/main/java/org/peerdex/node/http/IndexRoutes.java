@@ -49,23 +49,23 @@ public final class IndexRoutes {
         return pathPrefix("index", () -> concat(
                 path(segment("word").slash(segment()), w -> get(() -> parameterOptional("limit", limit ->
                         onSuccess(CompletableFuture.supplyAsync(() -> word(w, limit.map(SearchRoutes::parseLimit)
-                                .orElse(100)), backend.blocking()), Json::ok)))),
+                                .orElse(100)), backend.io()), Json::ok)))),
                 path(segment("url").slash(segment()), h -> {
                     if (!Base64Order.isHash(h, UrlHash.LENGTH)) {
                         return Json.error(StatusCodes.BAD_REQUEST, "not a 12-character URL hash: " + h);
                     }
                     UrlHash url = new UrlHash(h);
                     return concat(
-                            get(() -> onSuccess(CompletableFuture.supplyAsync(() -> url(url), backend.blocking()),
+                            get(() -> onSuccess(CompletableFuture.supplyAsync(() -> url(url), backend.io()),
                                     m -> m == null ? Json.error(StatusCodes.NOT_FOUND, "no such URL in the index: " + h)
                                             : Json.ok(m))),
                             delete(() -> admin.admin(() -> onSuccess(CompletableFuture.supplyAsync(() ->
-                                    deleteUrl(url), backend.blocking()), m -> m == null
+                                    deleteUrl(url), backend.io()), m -> m == null
                                     ? Json.error(StatusCodes.NOT_FOUND, "no such URL in the index: " + h) : Json.ok(m)))));
                 }),
                 path("manual", () -> post(() -> admin.admin(() -> extractUri(uri -> {
                     String base = CompatRoutes.base(uri.getScheme(), uri.getHost().address(), uri.getPort());
-                    return onSuccess(CompletableFuture.supplyAsync(() -> indexManual(base), backend.blocking()),
+                    return onSuccess(CompletableFuture.supplyAsync(() -> indexManual(base), backend.io()),
                             Json::ok);
                 }))))));
     }

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.LocalIndexSource;
 import org.peerdex.actors.search.MetadataSource;
@@ -33,6 +33,7 @@ public final class SearchBackend {
 
     private final NodeContext ctx;
     private final Executor blocking;
+    private final Executor io;
     private final SearchService service;
     private final FeedbackStore feedback;
     private final AtomicReference<RankingProfile> profile = new AtomicReference<>();
@@ -47,7 +48,8 @@ public final class SearchBackend {
 
     private SearchBackend(NodeContext ctx) {
         this.ctx = ctx;
-        this.blocking = ctx.system().dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        this.blocking = Dispatchers.search(ctx.system());
+        this.io = Dispatchers.index(ctx.system());
         this.feedback = new FeedbackStore(ctx.storage().store());
         this.profile.set(loadProfile());
         SearchContext sc = new SearchContext(new LocalIndexSource(ctx.storage(), blocking),
@@ -70,8 +72,14 @@ public final class SearchBackend {
         return service;
     }
 
+    /** The search dispatcher: blocking reads made for a search (lookups, metadata, suggestions, Solr scans). */
     public Executor blocking() {
         return blocking;
+    }
+
+    /** The index dispatcher: writes and admin reads of the index and settings, kept off the search threads. */
+    public Executor io() {
+        return io;
     }
 
     public FeedbackStore feedback() {

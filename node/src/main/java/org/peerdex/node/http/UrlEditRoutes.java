@@ -47,7 +47,7 @@ public final class UrlEditRoutes {
             return entity(Jackson.unmarshaller(SearchRoutes.PLAIN, Map.class), body -> {
                 @SuppressWarnings("unchecked")
                 Map<String, ?> edit = (Map<String, ?>) body;
-                return onSuccess(CompletableFuture.supplyAsync(() -> edit(url, edit), backend.blocking()),
+                return onSuccess(CompletableFuture.supplyAsync(() -> edit(url, edit), backend.io()),
                         m -> m == null ? Json.error(StatusCodes.NOT_FOUND, "no such URL in the index: " + h) : Json.ok(m));
             });
         })));

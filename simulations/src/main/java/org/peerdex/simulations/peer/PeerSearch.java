@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.actors.search.BlacklistFilter;
 import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.LocalIndexSource;
@@ -18,7 +18,7 @@ import org.peerdex.storage.PeerStorage;
 /**
  * The search context of one virtual peer, wired as a node's SearchBackend wires it: the peer's own index as
  * {@link LocalIndexSource}, the given remote sources (the DHT), metadata through the blacklist, the default
- * ranking profile, no link rank, the peer's feedback store, the blocking dispatcher (simulated), a 10-second
+ * ranking profile, no link rank, the peer's feedback store, the search dispatcher (simulated), a 10-second
  * source timeout, and remote answers cached in the peer's own index for a day.
  */
 public final class PeerSearch {
@@ -28,7 +28,7 @@ public final class PeerSearch {
     private PeerSearch() {}
 
     public static SearchContext context(ActorSystem<?> system, PeerStorage storage, List<CandidateSource> remote) {
-        Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("peerdex.blocking-dispatcher"));
+        Executor blocking = Dispatchers.search(system);
         List<CandidateSource> sources = List.copyOf(remote);
         return new SearchContext(new LocalIndexSource(storage, blocking), () -> sources,
                 new BlacklistFilter(MetadataSource.of(storage.metadata()), storage.blacklist()),
