@@ -46,6 +46,8 @@ public final class DhtStats {
     public final AtomicLong handoffPending = new AtomicLong();
     public final AtomicLong handedOffPostings = new AtomicLong();
     public final AtomicLong deletedAfterHandoff = new AtomicLong();
+    /** handed-off postings kept because their holders did not sit on distinct address prefixes (open network) */
+    public final AtomicLong keptAfterHandoff = new AtomicLong();
     public final AtomicLong repairRounds = new AtomicLong();
     /** Ring changes after which this peer's neighbourhood was the same, so its rebalance had nothing to do. */
     public final AtomicLong rebalancesSkipped = new AtomicLong();
@@ -93,6 +95,7 @@ public final class DhtStats {
         handoff.put("pendingPostings", handoffPending.get());
         handoff.put("handedOffPostings", handedOffPostings.get());
         handoff.put("deletedAfterAck", deletedAfterHandoff.get());
+        handoff.put("keptWithoutPrefixQuorum", keptAfterHandoff.get());
         Map<String, Object> repair = new LinkedHashMap<>();
         repair.put("rounds", repairRounds.get());
         repair.put("skipped", rebalancesSkipped.get());

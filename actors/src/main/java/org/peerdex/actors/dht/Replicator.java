@@ -158,6 +158,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final ActorContext<Command> ctx;
     private final TimerScheduler<Command> timers;
     private final PeerId self;
+    /** who must have acknowledged before handed-off copies go (distinct prefixes in the open network) */
+    private final HandoffQuorum quorum;
     private final PeerStorage storage;
     private final Placement placement;
     private final DhtSettings settings;
@@ -236,6 +238,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         this.ctx = ctx;
         this.timers = timers;
         this.self = self;
+        com.typesafe.config.Config conf = ctx.getSystem().settings().config();
+        this.quorum = new HandoffQuorum(placement.redundancy(),
+                conf.hasPath("peerdex.peer.prefix-bits-v4") ? conf.getInt("peerdex.peer.prefix-bits-v4") : 24);
         this.storage = storage;
         this.placement = placement;
         this.settings = settings;
@@ -611,14 +616,26 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /** Every new holder acknowledged: now (and only now) the local copies go, if we still do not hold them. */
     private void deleteHandedOff(List<Posting> postings) {
         Ring ring = view.ring();
+        Map<PeerId, PeerInfo> peers = view.peers();
         CompletableFuture.runAsync(() -> {
             List<Posting> gone = new ArrayList<>();
+            long kept = 0;
             for (Posting p : postings) {
-                if (!placement.holds(self, placement.partitions().position(p.word(), p.url()), ring)) gone.add(p);
+                long position = placement.partitions().position(p.word(), p.url());
+                if (placement.holds(self, position, ring)) continue;
+                // in the open network: only when the holders that acknowledged sit on distinct address prefixes
+                List<PeerInfo> holders = new ArrayList<>();
+                for (PeerId h : placement.holders(position, ring)) {
+                    PeerInfo i = peers.get(h);
+                    if (i != null) holders.add(i);
+                }
+                if (quorum.satisfied(holders)) gone.add(p);
+                else kept++;
             }
             storage.rwi().delete(gone);
             storage.stats().add(0, -gone.size());
             stats.deletedAfterHandoff.addAndGet(gone.size());
+            stats.keptAfterHandoff.addAndGet(kept);
         }, io);
     }
 
