@@ -55,8 +55,68 @@ class HostilePeerTest {
     @BeforeEach
     void network() throws Exception {
         nodes = OpenPeers.network(dir, 3, Map.of("peerdex.peer.max-per-prefix", 4,
-                "peerdex.peer.request-burst", 100, "peerdex.peer.request-rate", 50));
+                "peerdex.peer.request-burst", 100, "peerdex.peer.request-rate", 50,
+                "peerdex.dht.rebalance-delay", "500ms"));
         wire = new PeerWire(nodes.get(0).context().system());
+    }
+
+    /**
+     * Word capture: Sybils of one address join the ring, take over positions and acknowledge every hand-off
+     * without storing anything. The honest holders must keep their copies (the acknowledgements come from one
+     * address prefix), and searches still find the pages.
+     */
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void sybilsThatAcknowledgeHandOffsDoNotMakeHonestHoldersDropTheirCopies() throws Exception {
+        PeerNode crawler = nodes.get(0);
+        assertEquals(200, TestPeers.send(HttpRequest.newBuilder(URI.create(crawler.baseUrl() + "/api/index/manual"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build()).status());
+        long indexed = TestPeers.get(crawler.baseUrl() + "/api/status").json().get("postings").asLong();
+        // with three peers and R = 3 every peer holds every posting
+        OpenPeers.await(Duration.ofSeconds(60), () -> {
+            for (PeerNode p : nodes) {
+                if (TestPeers.get(p.baseUrl() + "/api/status").json().get("postings").asLong() < indexed) return false;
+            }
+            return true;
+        });
+        java.util.concurrent.atomic.AtomicLong claimed = new java.util.concurrent.atomic.AtomicLong();
+        for (int i = 0; i < 4; i++) {
+            PeerKeys k = PeerKeys.generate(0);
+            HttpServer s = sybil(k, claimed);
+            SignedPeerRecord r = SignedPeerRecord.sign(k, NETWORK, "127.0.0.9:" + s.getAddress().getPort(), true,
+                    System.currentTimeMillis(), Duration.ofMinutes(10), false);
+            for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new PeerWire.Hello(r), nonce(), false).status());
+        }
+        OpenPeers.await(Duration.ofSeconds(30), () -> {
+            for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 7) return false;
+            return true;
+        });
+        // the honest peers hand postings they no longer hold to the Sybils, which acknowledge them all
+        try {
+            // the crawler's own postings are never handed off; the other two hold them for it
+            OpenPeers.await(Duration.ofSeconds(60), () -> claimed.get() > 0 && nodes.subList(1, 3).stream().allMatch(p -> {
+                try {
+                    JsonNode h = TestPeers.get(p.baseUrl() + "/api/status").json().get("dht").get("handoff");
+                    return h.get("keptWithoutPrefixQuorum").asLong() + h.get("deletedAfterAck").asLong() > 0;
+                } catch (Exception e) {
+                    return false;
+                }
+            }));
+        } catch (AssertionError e) {
+            StringBuilder b = new StringBuilder("claimed by the Sybils: " + claimed.get());
+            for (PeerNode p : nodes) {
+                JsonNode st = TestPeers.get(p.baseUrl() + "/api/status").json();
+                b.append("; ").append(p.peerId()).append(" postings ").append(st.get("postings"))
+                        .append(" of ").append(indexed).append(' ').append(st.get("dht").get("handoff"));
+            }
+            throw new AssertionError(b.toString(), e);
+        }
+        for (PeerNode p : nodes) {
+            JsonNode st = TestPeers.get(p.baseUrl() + "/api/status").json();
+            assertTrue(st.get("postings").asLong() >= indexed, p.peerId() + " dropped copies the Sybils claimed to hold: "
+                    + st.get("postings") + " of " + indexed + "; " + st.get("dht").get("handoff"));
+        }
+        assertTrue(TestPeers.get(nodes.get(2).baseUrl() + "/api/search?q=peer").json().get("results").size() > 0);
     }
 
     @AfterEach
@@ -208,16 +268,36 @@ class HostilePeerTest {
 
     /** A Sybil identity that answers hello challenges correctly (and nothing else) on its own port of 127.0.0.9. */
     private HttpServer sybil(PeerKeys k) throws IOException {
+        return sybil(k, null);
+    }
+
+    /**
+     * A Sybil on its own port of 127.0.0.9; with {@code acked} it also acknowledges every store as STORED without
+     * keeping anything (counting the postings it claimed), as a word-capturing operator would.
+     */
+    private HttpServer sybil(PeerKeys k, java.util.concurrent.atomic.AtomicLong acked) throws IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.9", 0), 16);
         int port = s.getAddress().getPort();
         s.createContext("/", ex -> {
-            ex.getRequestBody().readAllBytes();
+            byte[][] requestBody = {ex.getRequestBody().readAllBytes()};
             String reqNonce = ex.getRequestHeaders().getFirst(SignedMessage.NONCE);
             SignedPeerRecord r = SignedPeerRecord.sign(k, NETWORK, "127.0.0.9:" + port, true,
                     System.currentTimeMillis(), Duration.ofMinutes(10), false);
-            boolean hello = ex.getRequestURI().getPath().endsWith("/hello");
-            byte[] body = hello ? wire.write(new PeerWire.HelloReply(r, List.of(), false)) : new byte[0];
-            int status = hello ? 200 : 404;
+            byte[] req = requestBody[0];
+            String path = ex.getRequestURI().getPath();
+            boolean hello = path.endsWith("/hello");
+            byte[] body = new byte[0];
+            int status = 404;
+            if (hello) {
+                body = wire.write(new PeerWire.HelloReply(r, List.of(), false));
+                status = 200;
+            } else if (acked != null && path.endsWith("/store")) {
+                ShardOwner.StorePostings sp = wire.read(req, ShardOwner.StorePostings.class);
+                acked.addAndGet(sp.postings().count());
+                body = wire.write(new ShardOwner.StoreReply(sp.batchId(), k.id(), ShardOwner.Outcome.STORED,
+                        sp.postings().count(), "", 0));
+                status = 200;
+            }
             long t = System.currentTimeMillis();
             ex.getResponseHeaders().add(SignedMessage.KEY, k.publicKey());
             ex.getResponseHeaders().add(SignedMessage.TIME, Long.toString(t));
