@@ -83,6 +83,12 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         }
     }
 
+    /**
+     * Local: this peer holds ranges or not. A peer that others cannot reach (behind NAT) becomes passive: it still
+     * searches and sends its postings to their holders, but its own view no longer places ranges on it.
+     */
+    public record SetAcceptsIndex(boolean acceptsIndex) implements Command, LocalOnly {}
+
     /** Local, for virtual peers: a peer is gone (crashed or left). */
     public record Forget(PeerId peer) implements Command, LocalOnly {}
 
@@ -101,7 +107,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private final long publishInterval;
     private long lastPublish = Long.MIN_VALUE;
     private boolean publishPending;
-    private final PeerInfo self;
+    private PeerInfo self;
     private final KeyValueStore store;
     private final Executor io;
     private final DhtEnvironment env;
@@ -207,6 +213,15 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                 })
                 .onMessage(Introduce.class, m -> {
                     greet(m.other());
+                    return this;
+                })
+                .onMessage(SetAcceptsIndex.class, m -> {
+                    if (self.acceptsIndex() == m.acceptsIndex()) return this;
+                    self = proof.sign(new PeerInfo(self.peerId(), self.address(), m.acceptsIndex(), self.httpAddress(),
+                            self.shardOwner(), self.directory()));
+                    writablePeers().put(self.peerId(), self);
+                    ctx.getLog().info("this peer is now {}", self.role());
+                    publish();
                     return this;
                 })
                 .onMessage(Forget.class, m -> {

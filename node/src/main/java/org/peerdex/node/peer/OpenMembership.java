@@ -137,6 +137,8 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
     private final long startedAt = System.currentTimeMillis();
     private int answersSeen;
     private boolean reachedBySomeone;
+    /** whether this peer's own view places ranges on it (false once nobody could reach it) */
+    private boolean holding = true;
     private int linkSeq;
 
     public static Behavior<Command> create(PeerProtocolSettings settings, PeerClient client, String network,
@@ -224,6 +226,12 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
 
     private Behavior<Command> onTick() {
         if (self.expiresAt() - System.currentTimeMillis() < settings.recordValidity().toMillis() / 2) resign();
+        // behind NAT: others never admit this peer, so it holds no ranges in their rings; nor in its own
+        boolean hold = settings.acceptIndex() && !"passive".equals(status().role());
+        if (hold != holding) {
+            holding = hold;
+            directory.tell(new PeerDirectory.SetAcceptsIndex(hold));
+        }
         if (members.isEmpty()) {
             for (String seed : settings.seeds()) {
                 if (seed.equals(address) || !seedsInFlight.add(seed)) continue;

@@ -56,6 +56,7 @@ public final class PeerServer extends AllDirectives {
     private final ReplayGuard replays;
     private final QuotaTable perPeer;
     private final QuotaTable perPrefix;
+    private final QuotaTable passiveStores;
     private final Map<String, Integer> strikes = new ConcurrentHashMap<>();
     private final Map<String, Long> blockedUntil = new ConcurrentHashMap<>();
 
@@ -74,6 +75,7 @@ public final class PeerServer extends AllDirectives {
         this.replays = new ReplayGuard(settings.clockSkew().toMillis(), settings.replayCapacity());
         this.perPeer = new QuotaTable(settings.requestRate(), settings.requestBurst(), 65_536);
         this.perPrefix = new QuotaTable(settings.prefixRate(), settings.prefixBurst(), 65_536);
+        this.passiveStores = new QuotaTable(settings.passiveStoreRate(), Math.max(1, (int) (2 * settings.passiveStoreRate())), 65_536);
     }
 
     public Route route() {
@@ -170,7 +172,11 @@ public final class PeerServer extends AllDirectives {
                 return CompletableFuture.completedFuture(new PeerWire.HelloReply(membership.self(), null, false));
             }
             case "store": {
-                admitted(sender);
+                // a passive peer (behind NAT, never admitted) still sends its postings to their holders, under a
+                // quota of its own; digests, which make this peer send data, are for admitted peers only
+                if (!membership.isAdmitted(sender) && !passiveStores.take(sender.value(), System.currentTimeMillis())) {
+                    throw new Refused(429, "rate-passive-store", "too many stores from a peer outside this ring");
+                }
                 ShardOwner.StorePostings s = wire.read(body, ShardOwner.StorePostings.class);
                 return this.<ShardOwner.StoreReply>ask(r -> new ShardOwner.StorePostings(s.batchId(), sender, s.postings(), s.metadata(), r));
             }
@@ -200,7 +206,7 @@ public final class PeerServer extends AllDirectives {
         }
     }
 
-    /** Writes into this peer's ranges come only from peers it admitted to its ring (it reached them itself). */
+    /** Digests (which make this peer send what the asker lacks) come only from peers it admitted to its ring. */
     private void admitted(PeerId sender) {
         if (!membership.isAdmitted(sender)) throw new Refused(403, "not-admitted", "say hello first: not in this peer's ring");
     }

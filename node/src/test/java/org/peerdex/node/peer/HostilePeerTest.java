@@ -54,9 +54,11 @@ class HostilePeerTest {
 
     @BeforeEach
     void network() throws Exception {
+        // quotas low enough that a flood exceeds them however slowly this machine sends it (600 lookups would need
+        // a minute at 10/s), high enough for the honest peers' probes and replication
         nodes = OpenPeers.network(dir, 3, Map.of("peerdex.peer.max-per-prefix", 4,
-                "peerdex.peer.request-burst", 100, "peerdex.peer.request-rate", 50,
-                "peerdex.dht.rebalance-delay", "500ms"));
+                "peerdex.peer.request-burst", 100, "peerdex.peer.request-rate", 10,
+                "peerdex.peer.passive-store-rate", 1, "peerdex.dht.rebalance-delay", "500ms"));
         wire = new PeerWire(nodes.get(0).context().system());
     }
 
@@ -126,7 +128,11 @@ class HostilePeerTest {
     }
 
     /** One signed request as the hostile peer sends it; the nonce can be fixed to replay it. */
-    private record Sent(int status, String body) {}
+    private record Sent(int status, byte[] bytes) {
+        String body() {
+            return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
 
     private Sent post(PeerNode to, String name, PeerKeys keys, Object body, String nonce, boolean tamper)
             throws IOException, InterruptedException {
@@ -139,7 +145,7 @@ class HostilePeerTest {
                 .header(SignedMessage.KEY, keys.publicKey()).header(SignedMessage.TIME, Long.toString(time))
                 .header(SignedMessage.NONCE, nonce).header(SignedMessage.SIGNATURE, sig)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build();
-        HttpResponse<String> resp = HTTP.send(r, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<byte[]> resp = HTTP.send(r, HttpResponse.BodyHandlers.ofByteArray());
         return new Sent(resp.statusCode(), resp.body());
     }
 
@@ -191,10 +197,24 @@ class HostilePeerTest {
         SignedPeerRecord honestRecord = honest.openNetwork().orElseThrow().membership().self();
         assertEquals(400, post(victim, "leave", rogue, new PeerWire.Leave(honestRecord), nonce(), false).status());
 
-        // writes from a peer this one never admitted (it cannot be reached at its address); "from" names an honest peer
-        ShardOwner.StorePostings forged = new ShardOwner.StorePostings(1, honest.peerId(), null, List.of(), null);
-        Sent store = post(victim, "store", rogue, forged, nonce(), false);
-        assertEquals(403, store.status(), store.body());
+        // a peer this one never admitted (it cannot be reached at its address): no digests (they make the victim
+        // send data); stores only under a small quota of their own, and in the signer's name whatever "from" says
+        ShardOwner.DigestRequest digest = new ShardOwner.DigestRequest(1, honest.peerId(), List.of(), null);
+        Sent refusedDigest = post(victim, "digest", rogue, digest, nonce(), false);
+        assertEquals(403, refusedDigest.status(), refusedDigest.body());
+        int stored = 0;
+        int storesLimited = 0;
+        for (int i = 0; i < 40; i++) {
+            ShardOwner.StorePostings forged = new ShardOwner.StorePostings(i, honest.peerId(), null, List.of(), null);
+            Sent store = post(victim, "store", rogue, forged, nonce(), false);
+            if (store.status() == 200) {
+                stored++;
+                assertEquals(victim.peerId(), wire.read(store.bytes(), ShardOwner.StoreReply.class).by());
+            } else if (store.status() == 429) {
+                storesLimited++;
+            }
+        }
+        assertTrue(stored > 0 && storesLimited > 0, "stored " + stored + ", limited " + storesLimited);
 
         // a Sybil flood: 24 identities that all answer their challenges, from one address
         for (int i = 0; i < 24; i++) {
@@ -223,7 +243,7 @@ class HostilePeerTest {
                 try {
                     return post(victim, "count", rogue, count, nonce(), false);
                 } catch (Exception e) {
-                    return new Sent(-1, e.toString());
+                    return new Sent(-1, e.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 }
             }, pool));
         }
@@ -243,6 +263,7 @@ class HostilePeerTest {
         assertTrue(count(refused, "replay") >= 1, refused.toString());
         assertTrue(count(refused, "malformed") >= 2, refused.toString());
         assertTrue(count(refused, "not-admitted") >= 1, refused.toString());
+        assertTrue(count(refused, "rate-passive-store") >= 1, refused.toString());
         assertTrue(count(refused, "rate-peer") >= 1, refused.toString());
 
         // the honest peers carry on: every one still has the other two, and a search across them works
