@@ -64,15 +64,7 @@ public final class PeerNode implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new StartupException("bad configuration: " + e.getMessage(), e);
         }
-        PeerStorage storage;
-        try {
-            storage = new PeerStorage(LevelDbStore.open(nc.dataDir().resolve("index"), nc.cacheBytes()),
-                    new Partitions(nc.partitionExponent()), nc.writeBufferBytes(), nc.syncWrites());
-        } catch (LevelDbStore.StoreInUseException e) {
-            throw new StartupException("the data directory " + nc.dataDir() + " is in use by another peer", e);
-        } catch (RuntimeException e) {
-            throw new StartupException("cannot open the index in " + nc.dataDir() + ": " + e.getMessage(), e);
-        }
+        PeerStorage storage = openStorage(nc);
         PeerId peerId = storage.setting("peer.id").map(PeerId::parse).orElseGet(() -> {
             PeerId fresh = PeerId.random(new SecureRandom());
             storage.putSetting("peer.id", fresh.value());
@@ -99,13 +91,7 @@ public final class PeerNode implements AutoCloseable {
             throw new StartupException("cannot start the cluster endpoint on " + nc.clusterHost() + ":"
                     + nc.clusterPort() + ": " + rootMessage(e), e);
         }
-        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
-                "close-storage", () -> {
-                    storage.close();
-                    log.info("index closed in {}: {} documents, {} postings", nc.dataDir().toAbsolutePath(),
-                            storage.stats().documents(), storage.stats().postings());
-                    return CompletableFuture.completedFuture(Done.getInstance());
-                });
+        closeStorageOnShutdown(system, storage, nc);
         Cluster cluster = Cluster.get(system);
         ClusterIncarnation.remember(storage, (Integer) cluster.selfMember().address().port().getOrElse(() -> 0));
         if (nc.seeds().isEmpty()) {
@@ -115,28 +101,7 @@ public final class PeerNode implements AutoCloseable {
                 storage, new Placement(new Partitions(nc.partitionExponent()), nc.redundancy()), system,
                 Instant.now());
         org.peerdex.node.crawl.CrawlBackend.start(context, config);
-        ServerBinding binding;
-        ApiRoutes routes;
-        try {
-            routes = new ApiRoutes(context);
-            binding = Http.get(system).newServerAt(nc.httpHost(), nc.httpPort())
-                    .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            system.terminate();
-            awaitTermination(system);
-            throw new StartupException("cannot serve HTTP on " + nc.httpHost() + ":" + nc.httpPort() + ": "
-                    + rootMessage(e), e);
-        }
-        routes.boundary().boundTo(binding.localAddress().getPort());
-        routes.boundary().adminNeedsCredentials().ifPresent(why -> {
-            if (nc.adminPasswordHash().isEmpty()) {
-                log.warn("admin endpoints are closed (403): {}, and no admin password is set (--admin-password); "
-                        + "see docs/operations.md, \"Behind a reverse proxy\"", why);
-            }
-        });
-        log.info("HTTP answers to the names {}", routes.boundary().hosts().describe());
-        CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "http-unbind",
-                () -> binding.unbind().thenApply(d -> Done.getInstance()));
+        ServerBinding binding = bindHttp(context, nc, system);
         startNetwork(context, config, cluster, binding.localAddress().getPort());
         log.info("peer {} of network '{}' ({} mode) serving http://{}:{}/ cluster {}:{}, data {}", peerId,
                 nc.network(), nc.mode().key(), nc.httpHost(), binding.localAddress().getPort(), nc.clusterHost(),
@@ -223,17 +188,28 @@ public final class PeerNode implements AutoCloseable {
                 });
     }
 
+    /** Binds the user API and console, with the web boundary told the bound port; unbound on shutdown. */
     private static ServerBinding bindHttp(NodeContext context, NodeConfig nc, ActorSystem<?> system) {
         ServerBinding binding;
+        ApiRoutes routes;
         try {
+            routes = new ApiRoutes(context);
             binding = Http.get(system).newServerAt(nc.httpHost(), nc.httpPort())
-                    .bind(new ApiRoutes(context).route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+                    .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             system.terminate();
             awaitTermination(system);
             throw new StartupException("cannot serve HTTP on " + nc.httpHost() + ":" + nc.httpPort() + ": "
                     + rootMessage(e), e);
         }
+        routes.boundary().boundTo(binding.localAddress().getPort());
+        routes.boundary().adminNeedsCredentials().ifPresent(why -> {
+            if (nc.adminPasswordHash().isEmpty()) {
+                log.warn("admin endpoints are closed (403): {}, and no admin password is set (--admin-password); "
+                        + "see docs/operations.md, \"Behind a reverse proxy\"", why);
+            }
+        });
+        log.info("HTTP answers to the names {}", routes.boundary().hosts().describe());
         CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "http-unbind",
                 () -> binding.unbind().thenApply(d -> Done.getInstance()));
         return binding;

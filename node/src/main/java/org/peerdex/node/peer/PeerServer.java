@@ -24,6 +24,7 @@ import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.stream.Materializer;
+import org.peerdex.actors.dht.SenderRateLimiter;
 import org.peerdex.actors.dht.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.identity.PeerIdentity;
@@ -54,9 +55,9 @@ public final class PeerServer extends AllDirectives {
     private final OpenMembership.Handle membership;
     private final PeerProtocolSettings settings;
     private final ReplayGuard replays;
-    private final QuotaTable perPeer;
-    private final QuotaTable perPrefix;
-    private final QuotaTable passiveStores;
+    private final SenderRateLimiter perPeer;
+    private final SenderRateLimiter perPrefix;
+    private final SenderRateLimiter passiveStores;
     private final Map<String, Integer> strikes = new ConcurrentHashMap<>();
     private final Map<String, Long> blockedUntil = new ConcurrentHashMap<>();
 
@@ -73,9 +74,9 @@ public final class PeerServer extends AllDirectives {
         this.membership = membership;
         this.settings = settings;
         this.replays = new ReplayGuard(settings.clockSkew().toMillis(), settings.replayCapacity());
-        this.perPeer = new QuotaTable(settings.requestRate(), settings.requestBurst(), 65_536);
-        this.perPrefix = new QuotaTable(settings.prefixRate(), settings.prefixBurst(), 65_536);
-        this.passiveStores = new QuotaTable(settings.passiveStoreRate(), Math.max(1, (int) (2 * settings.passiveStoreRate())), 65_536);
+        this.perPeer = new SenderRateLimiter(settings.requestRate(), settings.requestBurst());
+        this.perPrefix = new SenderRateLimiter(settings.prefixRate(), settings.prefixBurst());
+        this.passiveStores = new SenderRateLimiter(settings.passiveStoreRate(), Math.max(1, (int) (2 * settings.passiveStoreRate())));
     }
 
     public Route route() {
