@@ -6,6 +6,8 @@ import com.typesafe.config.ConfigRenderOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.peerdex.simulations.churn.WeibullSpec;
+import org.peerdex.simulations.hostile.AdmissionRules;
+import org.peerdex.simulations.hostile.HostileSettings;
 import org.peerdex.simulations.sim.SimDurations;
 
 /**
@@ -19,7 +21,8 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
                        long partitionAtMicros, long healAtMicros, int partitionGroups, double loss, double rttMillis,
                        double rttSigma, double jitter, double bandwidth, long detectMicros, int samples,
                        long indexWindowMicros, long settleMaxMicros, long repairTailMicros, long seed,
-                       String bootstrap, boolean measureHeapAfterGc, Config dht) {
+                       String bootstrap, boolean measureHeapAfterGc, HostileSettings hostile,
+                       AdmissionRules admission, Config dht) {
     public Scenario {
         if (peers < 1) throw new IllegalArgumentException("peers must be at least 1");
         if (partitions < 1 || Integer.bitCount(partitions) != 1 || partitions > 1024) {
@@ -48,7 +51,9 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
                 c.getInt("partition-groups"), c.getDouble("loss"), millis(c, "rtt"), c.getDouble("rtt-sigma"),
                 c.getDouble("jitter"), c.getBytes("bandwidth"), micros(c, "detect"), c.getInt("samples"),
                 micros(c, "index-window"), micros(c, "settle-max"), micros(c, "repair-tail"), c.getLong("seed"),
-                c.getString("bootstrap"), c.getBoolean("measure-heap-after-gc"), c.getConfig("dht"));
+                c.getString("bootstrap"), c.getBoolean("measure-heap-after-gc"),
+                HostileSettings.from(c.getConfig("hostile")), AdmissionRules.from(c.getConfig("admission")),
+                c.getConfig("dht"));
     }
 
     private static long micros(Config c, String key) {
@@ -118,6 +123,16 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
         m.put("seed", seed);
         m.put("bootstrap", bootstrap);
         m.put("measureHeapAfterGc", measureHeapAfterGc);
+        Map<String, Object> h = new LinkedHashMap<>();
+        h.put("share", hostile.share());
+        h.put("kind", hostile.kind().toString());
+        h.put("prefixes", hostile.prefixes());
+        h.put("mintTries", hostile.mintTries());
+        h.put("targetWords", hostile.targetWords());
+        h.put("fakesPerKey", hostile.fakesPerKey());
+        m.put("hostile", h);
+        m.put("admission", Map.of("mode", admission.mode(), "maxPerPrefix", admission.maxPerPrefix(),
+                "maxPerArc", admission.maxPerArc(), "arcBits", admission.arcBits()));
         m.put("dht", dht.root().render(ConfigRenderOptions.concise()));
         return m;
     }

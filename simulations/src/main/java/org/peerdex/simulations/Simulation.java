@@ -27,6 +27,7 @@ import org.peerdex.actors.dht.PeerView;
 import org.peerdex.actors.dht.RemoteSearch;
 import org.peerdex.actors.search.QueryCoordinator;
 import org.peerdex.actors.search.SearchRequest;
+import org.peerdex.actors.search.SearchResult;
 import org.peerdex.actors.search.query.Query;
 import org.peerdex.actors.search.query.QueryParser;
 import org.peerdex.protocol.hash.PeerId;
@@ -36,6 +37,8 @@ import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.simulations.churn.ChurnEvent;
 import org.peerdex.simulations.churn.ChurnModel;
+import org.peerdex.simulations.hostile.HostileOperator;
+import org.peerdex.simulations.hostile.Population;
 import org.peerdex.simulations.net.LinkSettings;
 import org.peerdex.simulations.net.NetworkModel;
 import org.peerdex.simulations.net.Traffic;
@@ -72,11 +75,12 @@ public final class Simulation implements AutoCloseable {
      * One finished query: latency to the coordinator's Done (the final ranked page), first result to its first
      * ResultFound (-1 if none), recall of the ranked top-10 against the oracle's; messages and bytes as the DHT
      * source counted them; complete when every source and every peer asked answered; {@code recallTrueN} against
-     * the oracle ranked with the central index's own N instead of the querying peer's estimate.
+     * the oracle ranked with the central index's own N instead of the querying peer's estimate; {@code fakeResults}:
+     * results on the page that are no document of the corpus, or one without every query word.
      */
     public record QueryResult(int index, int words, long startMicros, long latencyMicros, long firstResultMicros,
                               double recall, long messages, long bytes, boolean complete, int results,
-                              double recallTrueN) {}
+                              double recallTrueN, int fakeResults) {}
 
     /** One point of the time series. */
     public record Sample(long atMicros, String phase, int upPeers, int ringMin, int ringMax, int[] histogram,
@@ -102,6 +106,12 @@ public final class Simulation implements AutoCloseable {
     private final Corpus corpus;
     private final Oracle oracle;
     private final int[] crawlerOf;
+    /** who the peers are: ids, prefixes, hostile or not, admitted or not (index = ring order) */
+    private final Population population;
+    /** the operator of the hostile peers (null without any) */
+    private final HostileOperator operator;
+    /** honest admitted peers: they crawl and they ask the queries */
+    private final int[] honest;
     private final SplittableRandom random;
     private final List<QueryResult> results = new ArrayList<>();
     private final List<Sample> series = new ArrayList<>();
@@ -152,11 +162,19 @@ public final class Simulation implements AutoCloseable {
         this.net = new VirtualNetwork(system, rt, new NetworkModel(scenario.peers(), link, random.split()));
         int n = scenario.peers();
         SplittableRandom idRandom = random.split();
-        PeerId[] raw = new PeerId[n];
-        for (int i = 0; i < n; i++) raw[i] = PeerId.random(idRandom);
-        // peer index = ring order, so partitions into contiguous index groups are arcs of the ring
-        Arrays.sort(raw, (a, b) -> Long.compareUnsigned(a.position(), b.position()));
-        this.ids = raw;
+        // a stream of its own: a scenario without hostile peers draws what it always drew
+        SplittableRandom hostileRandom = new SplittableRandom(scenario.seed() ^ 0x5EED_4057_11E5L);
+        List<WordHash> frequent = new ArrayList<>();
+        for (int r = 0; r < scenario.hostile().targetWords(); r++) frequent.add(WordHash.of(Corpus.word(r)));
+        this.population = Population.build(n, scenario.hostile(), scenario.admission(), placement, idRandom,
+                hostileRandom, frequent);
+        this.ids = new PeerId[n];
+        for (int i = 0; i < n; i++) ids[i] = population.id(i);
+        this.operator = scenario.hostile().count(n) > 0
+                ? new HostileOperator(placement, scenario.hostile().fakesPerKey()) : null;
+        this.honest = java.util.stream.IntStream.range(0, n)
+                .filter(i -> !population.hostile(i) && population.admitted(i)).toArray();
+        if (honest.length == 0) throw new IllegalArgumentException("no honest peer was admitted");
         this.storages = new PeerStorage[n];
         for (int i = 0; i < n; i++) storages[i] = PeerStorage.inMemory(placement.partitions());
         this.peers = new DhtPeer[n];
@@ -270,8 +288,22 @@ public final class Simulation implements AutoCloseable {
             }
         };
         system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings, wire,
-                p -> peers[i] = p), VirtualNetwork.hostName(i, starts[i]), ref -> hosts.set(i, ref)));
+                owners(i), p -> peers[i] = p), VirtualNetwork.hostName(i, starts[i]), ref -> hosts.set(i, ref)));
         rt.drain();
+    }
+
+    /** The shard owner peer i runs: the real one, or its hostile behaviour's. */
+    private PeerHost.OwnerFactory owners(int i) {
+        return switch (population.behaviour(i)) {
+            case HONEST -> PeerHost.OwnerFactory.REAL;
+            case FAKE -> operator::faking;
+            case DROP -> (self, storage, pl, st, stats) -> operator.dropping(self);
+        };
+    }
+
+    /** Who the peers are (ids, prefixes, hostile or not, admitted or not). */
+    public Population population() {
+        return population;
     }
 
     /** Peer i greets peer j over the network (a Hello; j answers). */
@@ -336,14 +368,18 @@ public final class Simulation implements AutoCloseable {
 
     // ---- phases
 
-    /** Starts every peer and introduces each to every other; runs until all views are complete. */
+    /**
+     * Starts every admitted peer and introduces each to every other; runs until all views are complete. A peer
+     * the membership service refused never starts (no directory would list it).
+     */
     public void bootstrap() {
-        for (int i = 0; i < sc.peers(); i++) start(i);
+        for (int i = 0; i < sc.peers(); i++) if (population.admitted(i)) start(i);
         if (sc.bootstrap().equals("membership")) {
             List<PeerInfo> all = new ArrayList<>();
-            for (int i = 0; i < sc.peers(); i++) all.add(peers[i].view().get().peers().get(ids[i]));
+            for (int i = 0; i < sc.peers(); i++) if (net.isUp(i)) all.add(peers[i].view().get().peers().get(ids[i]));
             PeerDirectory.Learn learn = new PeerDirectory.Learn(List.copyOf(all));
             for (int i = 0; i < sc.peers(); i++) {
+                if (!net.isUp(i)) continue;
                 peers[i].directory().tell(learn);
                 if (i % 50 == 0) rt.drain();
             }
@@ -365,7 +401,7 @@ public final class Simulation implements AutoCloseable {
         for (int d = 0; d < sc.docs(); d++) {
             IndexedDocument doc = corpus.document(d);
             oracle.add(doc);
-            int crawler = r.nextInt(n);
+            int crawler = honest[r.nextInt(honest.length)];
             crawlerOf[d] = crawler;
             byPeer.get(crawler).add(d);
             if (d % 1000 == 0) progress.update("corpus", 0.05 * d / sc.docs(), d + " documents");
@@ -512,6 +548,7 @@ public final class Simulation implements AutoCloseable {
     }
 
     private void churn(int peer, ChurnEvent.Kind kind) {
+        if (!population.admitted(peer)) return;
         switch (kind) {
             case CRASH -> {
                 if (!net.isUp(peer)) return;
@@ -566,12 +603,14 @@ public final class Simulation implements AutoCloseable {
         });
     }
 
+    /** A query asked at a random live honest peer (hostile peers' own searches are not measured). */
     private void query(QueryWorkload.Query q, SplittableRandom origin) {
-        int up = upCount();
+        int up = 0;
+        for (int i : honest) if (net.isUp(i)) up++;
         if (up == 0) return;
         int pick = origin.nextInt(up);
         int from = -1;
-        for (int i = 0; i < sc.peers(); i++) {
+        for (int i : honest) {
             if (net.isUp(i) && pick-- == 0) {
                 from = i;
                 break;
@@ -590,8 +629,28 @@ public final class Simulation implements AutoCloseable {
             QueryCoordinator.Network n = d.network();
             done.accept(new QueryResult(index, words.size(), fin.startMicros() - mainStart, fin.latencyMicros(),
                     fin.firstResultMicros(), recall(d, truth), n.messages(), n.bytes(),
-                    n.peersAnswered() >= n.peersAsked(), d.results().size(), recall(d, trueN)));
+                    n.peersAnswered() >= n.peersAsked(), d.results().size(), recall(d, trueN), fakeResults(d, words)));
         });
+    }
+
+    /** Results on the page that are no document of the corpus, or a document without every query word. */
+    private int fakeResults(QueryCoordinator.Done d, List<Integer> words) {
+        int fake = 0;
+        for (SearchResult r : d.results()) {
+            int doc = oracle.docId(UrlHash.parse(r.urlHash()));
+            if (doc < 0) {
+                fake++;
+                continue;
+            }
+            int[] has = oracle.wordsOf(doc);
+            for (int w : words) {
+                if (Arrays.binarySearch(has, w) < 0) {
+                    fake++;
+                    break;
+                }
+            }
+        }
+        return fake;
     }
 
     private static double recall(QueryCoordinator.Done d, List<UrlHash> truth) {
@@ -748,8 +807,9 @@ public final class Simulation implements AutoCloseable {
         return 2 * weighted / (s.length * sum) - (s.length + 1.0) / s.length;
     }
 
-    /** Per-peer rows for peers.csv and the ring plot: index, id, position, up, postings held. */
-    public record PeerRow(int index, String id, long position, boolean up, long postings) {}
+    /** Per-peer rows for peers.csv and the ring plot: index, id, position, up, postings held, hostile, admitted. */
+    public record PeerRow(int index, String id, long position, boolean up, long postings, boolean hostile,
+                          boolean admitted) {}
 
     private final List<PeerRow> peerRows = new ArrayList<>();
 
@@ -764,7 +824,8 @@ public final class Simulation implements AutoCloseable {
         List<Long> liveLoads = new ArrayList<>();
         peerRows.clear();
         for (int i = 0; i < sc.peers(); i++) {
-            peerRows.add(new PeerRow(i, ids[i].value(), ids[i].position(), net.isUp(i), load[i]));
+            peerRows.add(new PeerRow(i, ids[i].value(), ids[i].position(), net.isUp(i), load[i],
+                    population.hostile(i), population.admitted(i)));
             if (net.isUp(i)) liveLoads.add(load[i]);
         }
         long[] live = liveLoads.stream().mapToLong(Long::longValue).toArray();
@@ -813,6 +874,7 @@ public final class Simulation implements AutoCloseable {
         q.put("bytesPerQuery", results.stream().mapToLong(QueryResult::bytes).average().orElse(0));
         q.put("incompleteShare", results.stream().filter(r -> !r.complete()).count() / (double) Math.max(1, results.size()));
         m.put("queries", q);
+        m.put("hostile", hostileFigures());
         Map<String, Object> traffic = new LinkedHashMap<>();
         net.traffic().all().forEach((cat, c) -> traffic.put(cat, Map.of("messages", c.messages, "bytes", c.bytes,
                 "dropped", c.dropped)));
@@ -884,6 +946,28 @@ public final class Simulation implements AutoCloseable {
         }
         m.put("memory", mem);
         return m;
+    }
+
+    /**
+     * Who got in and what it did: the population's figures (admitted, refused, ring share, targets captured), the
+     * operator's counters, and the share of fake results on the pages served (a result that is no document of the
+     * corpus, or a document without every query word, per the oracle).
+     */
+    private Map<String, Object> hostileFigures() {
+        Map<String, Object> h = new LinkedHashMap<>();
+        h.put("share", sc.hostile().share());
+        h.put("kind", sc.hostile().kind().toString());
+        h.putAll(population.figures(placement));
+        long served = results.stream().mapToLong(QueryResult::results).sum();
+        long fake = results.stream().mapToLong(QueryResult::fakeResults).sum();
+        h.put("resultsServed", served);
+        h.put("fakeResultsServed", fake);
+        h.put("fakeResultShare", served == 0 ? 0.0 : fake / (double) served);
+        h.put("queriesWithFakeShare", results.stream().filter(r -> r.fakeResults() > 0).count()
+                / (double) Math.max(1, results.size()));
+        h.put("recallAt10", results.stream().mapToDouble(QueryResult::recall).average().orElse(Double.NaN));
+        if (operator != null) h.put("operator", operator.figures());
+        return h;
     }
 
     @Override

@@ -42,13 +42,22 @@ public final class SimulationMain implements Callable<Integer> {
     @Option(names = "--bandwidth", description = "per-link bytes per second") String bandwidth;
     @Option(names = "--seed", description = "fixes placement, corpus, workload, churn and faults") Long seed;
     @Option(names = "--samples", description = "points of the time series") Integer samples;
+    @Option(names = "--hostile", split = ",", description = "share of hostile peers, or several (0,0.1,0.3):"
+            + " one run each into DIR/hostile-SHARE, a table and plot in DIR/report.html")
+    java.util.List<Double> hostile;
+    @Option(names = "--hostile-kind", description = "sybil, fake, drop or all (default all)") String hostileKind;
     @Option(names = "--set", description = "any scenario key, e.g. --set dht.rebalance-delay=30s") Map<String, String> set;
     @Option(names = "--out", required = true, description = "output directory (summary.json, CSVs, report.html)")
     Path out;
     @Option(names = "--no-progress", description = "no progress bar") boolean noProgress;
 
+    /** the command line, echoed in a sweep's report */
+    private String[] args = new String[0];
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new SimulationMain()).execute(args));
+        SimulationMain main = new SimulationMain();
+        main.args = args;
+        System.exit(new CommandLine(main).execute(args));
     }
 
     Config overrides() {
@@ -57,7 +66,8 @@ public final class SimulationMain implements Callable<Integer> {
             {"queries", queries}, {"query-mix", queryMix}, {"churn", churn}, {"down", down},
             {"crash-fraction", crashFraction}, {"duration", duration}, {"partition-at", partitionAt},
             {"heal-at", healAt}, {"partition-groups", partitionGroups}, {"loss", loss}, {"rtt", rtt},
-            {"bandwidth", bandwidth}, {"seed", seed}, {"samples", samples}};
+            {"bandwidth", bandwidth}, {"seed", seed}, {"samples", samples}, {"hostile.kind", hostileKind},
+            {"hostile.share", hostile != null && hostile.size() == 1 ? hostile.get(0) : null}};
         for (Object[] f : flags) if (f[1] != null) c = c.withValue((String) f[0], ConfigValueFactory.fromAnyRef(f[1]));
         if (set != null) for (var e : set.entrySet()) c = ConfigFactory.parseString(e.getKey() + " = " + e.getValue()).withFallback(c);
         if (config != null) {
@@ -69,6 +79,7 @@ public final class SimulationMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (hostile != null && hostile.size() > 1) return sweep();
         Scenario sc;
         try {
             sc = Scenario.load(overrides());
@@ -87,6 +98,42 @@ public final class SimulationMain implements Callable<Integer> {
         System.out.println(ReportWriter.headline(summary));
         System.out.println("wrote " + out.resolve("summary.json") + ", " + out.resolve("timeseries.csv") + ", "
                 + out.resolve("peers.csv") + ", " + out.resolve("queries.csv") + ", " + out.resolve("report.html"));
+        return 0;
+    }
+
+    /**
+     * One run per hostile share, each into its own subdirectory, then the sweep's table and plot. The admission
+     * bounds apply to every run (unless set otherwise), so the run without hostile peers is the same network.
+     */
+    private int sweep() throws Exception {
+        Config base = overrides();
+        if (!base.hasPath("admission.mode")) base = base.withValue("admission.mode", ConfigValueFactory.fromAnyRef("on"));
+        java.util.List<Scenario> runs = new java.util.ArrayList<>();
+        try {
+            for (double share : hostile) {
+                runs.add(Scenario.load(base.withValue("hostile.share", ConfigValueFactory.fromAnyRef(share))));
+            }
+        } catch (IllegalArgumentException | com.typesafe.config.ConfigException e) {
+            System.err.println("bad scenario: " + e.getMessage());
+            return 2;
+        }
+        java.util.List<Map<String, Object>> summaries = new java.util.ArrayList<>();
+        for (Scenario sc : runs) {
+            Path dir = out.resolve(ReportWriter.sweepDir(sc.hostile().share()));
+            Files.createDirectories(dir);
+            ProgressBar bar = new ProgressBar(!noProgress);
+            try (Simulation sim = new Simulation(sc).progress(bar)) {
+                Map<String, Object> summary = sim.run();
+                bar.done();
+                ReportWriter.write(dir, sim, summary);
+                summaries.add(summary);
+            }
+            System.out.println("hostile " + sc.hostile().share() + ": " + ReportWriter.headline(summaries.get(summaries.size() - 1)));
+        }
+        Files.createDirectories(out);
+        ReportWriter.writeSweep(out, summaries, "peerdex-simulations " + String.join(" ", args));
+        System.out.print(ReportWriter.hostileCsv(summaries));
+        System.out.println("wrote " + out.resolve("hostile.csv") + ", " + out.resolve("report.html"));
         return 0;
     }
 

@@ -51,6 +51,15 @@ public final class PeerHost {
         <T> ActorRef<T> handle(ActorRef<T> own);
     }
 
+    /** Makes the peer's shard owner: the real one, or a hostile peer's stand-in. */
+    @FunctionalInterface
+    public interface OwnerFactory {
+        Behavior<ShardOwner.Command> create(PeerId self, PeerStorage storage, Placement placement,
+                                            DhtSettings settings, DhtStats stats);
+
+        OwnerFactory REAL = ShardOwner::create;
+    }
+
     /** The peer stops (crash or leave). */
     public enum Stop implements Command, LocalOnly { INSTANCE }
 
@@ -60,9 +69,16 @@ public final class PeerHost {
      */
     public static Behavior<Command> create(PeerId self, String name, PeerStorage storage, Placement placement,
                                            DhtSettings settings, Wire wire, Consumer<DhtPeer> started) {
+        return create(self, name, storage, placement, settings, wire, OwnerFactory.REAL, started);
+    }
+
+    /** A peer whose shard owner {@code owners} makes (a hostile peer's, in a scenario with hostile peers). */
+    public static Behavior<Command> create(PeerId self, String name, PeerStorage storage, Placement placement,
+                                           DhtSettings settings, Wire wire, OwnerFactory owners,
+                                           Consumer<DhtPeer> started) {
         return Behaviors.setup(ctx -> {
             DhtStats stats = new DhtStats();
-            ActorRef<ShardOwner.Command> owner = ctx.spawn(ShardOwner.create(self, storage, placement, settings, stats),
+            ActorRef<ShardOwner.Command> owner = ctx.spawn(owners.create(self, storage, placement, settings, stats),
                     "shard-owner");
             ActorRef<PeerDirectory.Command> directory = ctx.spawn(PeerDirectory.create(
                     ref -> new PeerInfo(self, name, settings.acceptRemoteIndex(), "", wire.handle(owner), wire.handle(ref)),

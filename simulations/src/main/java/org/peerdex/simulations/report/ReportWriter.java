@@ -59,20 +59,21 @@ public final class ReportWriter {
     }
 
     static String peers(Simulation sim) {
-        StringBuilder b = new StringBuilder("index,peer_id,ring_position,up,postings\n");
+        StringBuilder b = new StringBuilder("index,peer_id,ring_position,up,postings,hostile,admitted\n");
         for (Simulation.PeerRow r : sim.peerRows()) {
             b.append(r.index()).append(',').append(r.id()).append(',').append(Long.toUnsignedString(r.position()))
-                    .append(',').append(r.up()).append(',').append(r.postings()).append('\n');
+                    .append(',').append(r.up()).append(',').append(r.postings()).append(',').append(r.hostile())
+                    .append(',').append(r.admitted()).append('\n');
         }
         return b.toString();
     }
 
     static String queries(Simulation sim) {
-        StringBuilder b = new StringBuilder("query,words,start_sim_ms,latency_ms,first_result_ms,recall_at_10,messages,bytes,complete,results\n");
+        StringBuilder b = new StringBuilder("query,words,start_sim_ms,latency_ms,first_result_ms,recall_at_10,messages,bytes,complete,results,fake_results\n");
         for (Simulation.QueryResult q : sim.results()) {
-            b.append(String.format(Locale.ROOT, "%d,%d,%.1f,%.1f,%.1f,%.3f,%d,%d,%s,%d\n", q.index(), q.words(),
+            b.append(String.format(Locale.ROOT, "%d,%d,%.1f,%.1f,%.1f,%.3f,%d,%d,%s,%d,%d\n", q.index(), q.words(),
                     q.startMicros() / 1000.0, q.latencyMicros() / 1000.0, q.firstResultMicros() / 1000.0, q.recall(), q.messages(), q.bytes(),
-                    q.complete(), q.results()));
+                    q.complete(), q.results(), q.fakeResults()));
         }
         return b.toString();
     }
@@ -91,7 +92,8 @@ public final class ReportWriter {
                 .append("pre{background:#f4f4f4;padding:1em;overflow:auto;font-size:12px}svg{background:#fcfcfc;border:1px solid #ddd}")
                 .append(".legend span{margin-right:1em}</style></head><body>");
         b.append("<h1>Peerdex simulation</h1><p>").append(esc(headline(summary))).append("</p>");
-        b.append("<h2>Ring and load</h2><p>Peers at their ring positions; dot area by postings held (grey: down at the end).</p>");
+        b.append("<h2>Ring and load</h2><p>Peers at their ring positions; dot area by postings held (grey: down at the end;"
+                + " red: hostile; refused peers are not drawn).</p>");
         b.append(ring(sim)).append(loadBars(sim));
         b.append("<h2>Replica counts over time</h2><p>Postings of the corpus by number of live copies.</p>");
         b.append(replicaChart(sim));
@@ -102,8 +104,116 @@ public final class ReportWriter {
         b.append("<h2>Bytes per query</h2>")
                 .append(histogram(sim.results().stream().mapToDouble(q -> q.bytes()).toArray(), "bytes"));
         b.append(line(sim, "bytes per query (mean per interval)", s -> s.bytesPerQuery(), 0, Double.NaN));
+        b.append("<h2>Hostile peers</h2>").append(hostileTable(List.of(summary)));
         b.append("<h2>Summary</h2><pre>").append(esc(pretty)).append("</pre></body></html>");
         return b.toString();
+    }
+
+    /** The columns of the hostile table and hostile.csv: a header and a path into summary.json. */
+    private static final String[][] HOSTILE_COLUMNS = {
+        {"hostile share", "hostile.share"}, {"kind", "hostile.kind"}, {"hostile peers", "hostile.hostilePeers"},
+        {"hostile admitted", "hostile.hostileAdmitted"}, {"honest admitted", "hostile.honestAdmitted"},
+        {"max hostile per prefix", "hostile.maxHostileAdmittedPerPrefix"}, {"ring share", "hostile.ringShare"},
+        {"key-space share", "hostile.keyspaceShare"}, {"targets", "hostile.targets"},
+        {"targets with hostile primary", "hostile.targetsWithHostilePrimary"},
+        {"recall@10", "queries.recallAt10"}, {"fake result share", "hostile.fakeResultShare"},
+        {"queries with a fake", "hostile.queriesWithFakeShare"}, {"zero live copies", "postings.zeroLiveCopies"},
+        {"incomplete queries", "queries.incompleteShare"}, {"latency p50 ms", "queries.latencyMillisP50"}};
+
+    @SuppressWarnings("unchecked")
+    private static Object at(Map<String, Object> summary, String path) {
+        Object o = summary;
+        for (String k : path.split("\\.")) o = o instanceof Map<?, ?> m ? ((Map<String, Object>) m).get(k) : null;
+        return o;
+    }
+
+    private static String cell(Object o) {
+        if (o instanceof Double d) return num(d);
+        return o == null ? "" : String.valueOf(o);
+    }
+
+    /** One row per run: who got in, recall@10 and the share of fake results served. */
+    public static String hostileTable(List<Map<String, Object>> summaries) {
+        StringBuilder b = new StringBuilder("<table border=\"1\" cellpadding=\"4\" style=\"border-collapse:collapse;font-size:13px\"><tr>");
+        for (String[] c : HOSTILE_COLUMNS) b.append("<th>").append(esc(c[0])).append("</th>");
+        b.append("</tr>");
+        for (Map<String, Object> s : summaries) {
+            b.append("<tr>");
+            for (String[] c : HOSTILE_COLUMNS) b.append("<td>").append(esc(cell(at(s, c[1])))).append("</td>");
+            b.append("</tr>");
+        }
+        return b.append("</table>").toString();
+    }
+
+    /** hostile.csv: one line per run of a sweep over the hostile share. */
+    public static String hostileCsv(List<Map<String, Object>> summaries) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < HOSTILE_COLUMNS.length; i++) {
+            b.append(i == 0 ? "" : ",").append(HOSTILE_COLUMNS[i][0].replace(' ', '_').replace("@", "_at_"));
+        }
+        b.append('\n');
+        for (Map<String, Object> s : summaries) {
+            for (int i = 0; i < HOSTILE_COLUMNS.length; i++) b.append(i == 0 ? "" : ",").append(cell(at(s, HOSTILE_COLUMNS[i][1])));
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    /**
+     * Writes a sweep over the hostile share: hostile.csv and report.html (the table, and recall@10 and the fake
+     * result share plotted against the hostile share); each run's own outputs are in its subdirectory.
+     */
+    public static void writeSweep(Path dir, List<Map<String, Object>> summaries, String command) throws IOException {
+        Files.writeString(dir.resolve("hostile.csv"), hostileCsv(summaries));
+        StringBuilder b = new StringBuilder("<!doctype html><html><head><meta charset=\"utf-8\"><title>Peerdex: hostile peers"
+                + "</title><style>body{font-family:sans-serif;margin:2em;max-width:1100px}svg{background:#fcfcfc;"
+                + "border:1px solid #ddd}</style></head><body><h1>Hostile peers</h1><p><code>")
+                .append(esc(command)).append("</code></p>");
+        double[] xs = summaries.stream().mapToDouble(s -> ((Number) at(s, "hostile.share")).doubleValue()).toArray();
+        double[] recall = summaries.stream().mapToDouble(s -> ((Number) at(s, "queries.recallAt10")).doubleValue()).toArray();
+        double[] fake = summaries.stream().mapToDouble(s -> ((Number) at(s, "hostile.fakeResultShare")).doubleValue()).toArray();
+        b.append("<h2>Recall@10 and fake results served, by hostile share</h2>")
+                .append(xy(xs, List.of(recall, fake), List.of("recall@10", "share of fake results in the top 10")));
+        b.append(hostileTable(summaries)).append("<p>Each run's report: ");
+        for (Map<String, Object> s : summaries) {
+            String sub = sweepDir(((Number) at(s, "hostile.share")).doubleValue());
+            b.append("<a href=\"").append(sub).append("/report.html\">").append(sub).append("</a> ");
+        }
+        Files.writeString(dir.resolve("report.html"), b.append("</p></body></html>").toString(), StandardCharsets.UTF_8);
+    }
+
+    /** The subdirectory of one run of a sweep. */
+    public static String sweepDir(double share) {
+        return String.format(Locale.ROOT, "hostile-%.3f", share);
+    }
+
+    private static String xy(double[] xs, List<double[]> lines, List<String> names) {
+        int w = 700;
+        int h = 260;
+        int left = 60;
+        int bottom = 30;
+        double x1 = Math.max(1e-9, Arrays.stream(xs).max().orElse(1));
+        StringBuilder b = new StringBuilder("<svg width=\"" + w + "\" height=\"" + h + "\">");
+        b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>", left, h - bottom, w - 10, h - bottom));
+        b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"10\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>", left, left, h - bottom));
+        b.append("<text x=\"2\" y=\"16\" font-size=\"10\">1.0</text>");
+        b.append(String.format(Locale.ROOT, "<text x=\"2\" y=\"%d\" font-size=\"10\">0</text>", h - bottom));
+        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"10\">hostile share 0 .. %s</text>", left, h - 8, fmt(x1)));
+        for (int k = 0; k < lines.size(); k++) {
+            StringBuilder pts = new StringBuilder();
+            String col = COLORS[(k * 3) % COLORS.length];
+            for (int i = 0; i < xs.length; i++) {
+                double x = left + xs[i] / x1 * (w - left - 10);
+                double y = (h - bottom) - Math.max(0, Math.min(1, lines.get(k)[i])) * (h - bottom - 10);
+                pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+                b.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s at %s: %s</title></circle>",
+                        x, y, col, esc(names.get(k)), fmt(xs[i]), num(lines.get(k)[i])));
+            }
+            b.append("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"").append(col).append("\" points=\"").append(pts).append("\"/>");
+            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"%s\">%s</text>",
+                    left + 10 + 240 * k, 14, col, esc(names.get(k))));
+        }
+        return b.append("</svg>").toString();
     }
 
     private static String esc(String s) {
@@ -118,12 +228,13 @@ public final class ReportWriter {
         StringBuilder b = new StringBuilder("<svg width=\"" + w + "\" height=\"" + w + "\" viewBox=\"0 0 " + w + " " + w + "\">");
         b.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" stroke=\"#bbb\"/>", c, c, r));
         for (Simulation.PeerRow p : sim.peerRows()) {
+            if (!p.admitted()) continue;
             double frac = (p.position() >>> 4) / (double) (1L << 60);
             double a = 2 * Math.PI * frac - Math.PI / 2;
             double rad = 1.5 + 7 * Math.sqrt(p.postings() / (double) max);
             b.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\" fill-opacity=\"0.7\">"
                     + "<title>peer %d %s: %d postings</title></circle>", c + r * Math.cos(a), c + r * Math.sin(a), rad,
-                    p.up() ? "#2a6fdb" : "#aaa", p.index(), p.id(), p.postings()));
+                    !p.up() ? "#aaa" : p.hostile() ? "#d62728" : "#2a6fdb", p.index(), p.id(), p.postings()));
         }
         return b.append("</svg>").toString();
     }
