@@ -103,6 +103,14 @@ public final class PeerNode implements AutoCloseable {
         org.peerdex.node.crawl.CrawlBackend.start(context, config);
         ServerBinding binding = bindHttp(context, nc, system);
         startNetwork(context, config, cluster, binding.localAddress().getPort());
+        // join only once the peer is fully up: a refused join shuts the ActorSystem down (and closes the index),
+        // which must not happen while this method is still reading the index
+        if (!nc.seeds().isEmpty()) {
+            List<Address> seeds = nc.seeds().stream()
+                    .map(s -> org.apache.pekko.actor.AddressFromURIString.parse("pekko://" + nc.systemName() + "@" + hostPort(s)))
+                    .collect(Collectors.toList());
+            cluster.manager().tell(new org.apache.pekko.cluster.typed.JoinSeedNodes(seeds));
+        }
         log.info("peer {} of network '{}' ({} mode) serving http://{}:{}/ cluster {}:{}, data {}", peerId,
                 nc.network(), nc.mode().key(), nc.httpHost(), binding.localAddress().getPort(), nc.clusterHost(),
                 cluster.selfMember().address().port().getOrElse(() -> 0), nc.dataDir().toAbsolutePath());
@@ -259,14 +267,12 @@ public final class PeerNode implements AutoCloseable {
     }
 
     private static Config clusterConfig(NodeConfig nc) {
-        List<String> seeds = nc.seeds().stream()
-                .map(s -> "\"pekko://" + nc.systemName() + "@" + hostPort(s) + "\"")
-                .collect(Collectors.toList());
+        nc.seeds().forEach(PeerNode::hostPort); // checked here; joined at the end of start()
         return ConfigFactory.parseString(String.join("\n",
                 "pekko.actor.provider = cluster",
                 "pekko.remote.artery.canonical.hostname = \"" + nc.clusterHost() + "\"",
                 "pekko.remote.artery.canonical.port = " + nc.clusterPort(),
-                "pekko.cluster.seed-nodes = [" + String.join(",", seeds) + "]",
+                "pekko.cluster.seed-nodes = []",
                 "pekko.cluster.downing-provider-class = \"org.apache.pekko.cluster.sbr.SplitBrainResolverProvider\"",
                 "pekko.cluster.split-brain-resolver.active-strategy = keep-majority",
                 "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",

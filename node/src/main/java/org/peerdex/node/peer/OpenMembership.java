@@ -66,6 +66,9 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
 
     private enum Tick implements Command { INSTANCE }
 
+    /** answers without any admission before a peer takes itself for unreachable (behind NAT) */
+    static final int PASSIVE_AFTER_ANSWERS = 10;
+
     /** The endpoint's view of this actor: thread-safe. */
     public static final class Handle {
         private final AtomicReference<ActorRef<Command>> ref = new AtomicReference<>();
@@ -426,7 +429,9 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
     }
 
     private Status status() {
-        Boolean reachable = reachedBySomeone ? Boolean.TRUE : answersSeen >= 3 ? Boolean.FALSE : null;
+        // passive only after many answers and not one admission: a peer that was reached once stays active (a
+        // flapping role would make it hand off and take back its ranges over and over)
+        Boolean reachable = reachedBySomeone ? Boolean.TRUE : answersSeen >= PASSIVE_AFTER_ANSWERS ? Boolean.FALSE : null;
         String role = !settings.acceptIndex() ? "passive" : Boolean.FALSE.equals(reachable) ? "passive" : "active";
         String reason = !settings.acceptIndex() ? "configured not to hold ranges"
                 : Boolean.FALSE.equals(reachable)

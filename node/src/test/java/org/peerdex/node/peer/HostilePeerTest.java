@@ -93,7 +93,9 @@ class HostilePeerTest {
             for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 7) return false;
             return true;
         });
-        // the honest peers hand postings they no longer hold to the Sybils, which acknowledge them all
+        // the honest peers hand postings they no longer hold to the Sybils, which acknowledge them all (a full
+        // rebalance now, rather than waiting for the incremental one or the periodic repair to get to it)
+        for (PeerNode p : nodes) org.peerdex.node.NetworkBackend.of(p.context()).indexedLocally();
         try {
             // the crawler's own postings are never handed off; the other two hold them for it
             OpenPeers.await(Duration.ofSeconds(60), () -> claimed.get() > 0 && nodes.subList(1, 3).stream().allMatch(p -> {
@@ -109,7 +111,7 @@ class HostilePeerTest {
             for (PeerNode p : nodes) {
                 JsonNode st = TestPeers.get(p.baseUrl() + "/api/status").json();
                 b.append("; ").append(p.peerId()).append(" postings ").append(st.get("postings"))
-                        .append(" of ").append(indexed).append(' ').append(st.get("dht").get("handoff"));
+                        .append(" of ").append(indexed).append(' ').append(st.get("dht")).append(' ').append(st.get("peerProtocol"));
             }
             throw new AssertionError(b.toString(), e);
         }
