@@ -3,7 +3,6 @@ package org.peerdex.node;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
@@ -11,10 +10,8 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
-import org.peerdex.actors.dht.DhtCandidateSource;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
-import org.peerdex.node.http.SearchBackend;
 import org.peerdex.node.peer.OpenMembership;
 import org.peerdex.node.peer.PeerClient;
 import org.peerdex.node.peer.PeerProtocolSettings;
@@ -83,10 +80,6 @@ public final class OpenNetwork {
         PeerProtocolStats stats = new PeerProtocolStats();
         PeerWire wire = new PeerWire(system);
         OpenMembership.Handle handle = new OpenMembership.Handle(system, ps.answerTimeout());
-        // the DHT actors first: the endpoint forwards to them; the address is fixed once the port is bound
-        DhtPeer[] dht = new DhtPeer[1];
-        ActorRef<org.peerdex.actors.dht.ShardOwner.Command> owner = null;
-        CompletableFuture<ServerBinding> bound = new CompletableFuture<>();
         PeerClient client = new PeerClient(system, keys, nc.network(), wire, ps.requestTimeout(), ps.maxBodyBytes(), stats);
         // bind first (port 0 picks one), then spawn: the server reaches the actors through a holder
         ForwardingOwner forward = new ForwardingOwner();
@@ -107,12 +100,9 @@ public final class OpenNetwork {
         forward.target = peer.shardOwner();
         ActorRef<OpenMembership.Command> m = DhtPeer.via(system).spawn(OpenMembership.create(ps, client, nc.network(),
                 address, peer.directory(), handle, stats), "open-membership");
-        NetworkBackend.register(context, peer);
+        PeerNode.plugIn(context, peer);
         OpenNetwork open = new OpenNetwork(peer, handle, stats, binding, address, keys);
         NetworkBackend.registerOpen(context, open);
-        SearchBackend search = SearchBackend.of(context);
-        search.remoteSources().add(new DhtCandidateSource(system, peer, search::profile));
-        search.setPeersKnown(peer.view()::hasOtherPeers);
         CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "peer-protocol-leave",
                 () -> AskPattern.<OpenMembership.Command, Integer>ask(m, OpenMembership.LeaveNetwork::new,
                                 Duration.ofSeconds(3), system.scheduler())

@@ -230,6 +230,11 @@ public final class PeerNode implements AutoCloseable {
         DhtPeer dht = DhtPeer.spawn(DhtPeer.via(context.system()), context.peerId(), context.storage(),
                 context.placement(), DhtSettings.from(config), cluster.selfMember().address().toString(),
                 nc.httpHost() + ":" + httpPort);
+        plugIn(context, dht);
+    }
+
+    /** Makes a peer's DHT actors (over either transport) the network side of status, peers and search. */
+    static void plugIn(NodeContext context, DhtPeer dht) {
         NetworkBackend.register(context, dht);
         SearchBackend search = SearchBackend.of(context);
         search.remoteSources().add(new DhtCandidateSource(context.system(), dht, search::profile));

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Three real peers (jar-like: PeerNode.start) on 127.0.0.1: index on the first, search over HTTP from the third. */
-class NetworkTest {
+public class NetworkTest {
     @TempDir
     Path dir;
 
@@ -61,11 +61,11 @@ class NetworkTest {
         }
     }
 
-    interface Check {
+    public interface Check {
         boolean ok() throws Exception;
     }
 
-    static void await(Duration timeout, Check c) throws Exception {
+    public static void await(Duration timeout, Check c) throws Exception {
         long end = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < end) {
             if (c.ok()) return;

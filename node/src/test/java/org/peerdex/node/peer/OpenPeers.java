@@ -58,16 +58,7 @@ final class OpenPeers {
         return p.openNetwork().orElseThrow().address();
     }
 
-    interface Check {
-        boolean ok() throws Exception;
-    }
-
-    static void await(Duration timeout, Check c) throws Exception {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            if (c.ok()) return;
-            TimeUnit.MILLISECONDS.sleep(200); // polling interval of a deadline-bounded wait
-        }
-        throw new AssertionError("condition not met within " + timeout);
+    static void await(Duration timeout, org.peerdex.node.NetworkTest.Check c) throws Exception {
+        org.peerdex.node.NetworkTest.await(timeout, c);
     }
 }
