@@ -361,7 +361,7 @@ public final class Simulation implements AutoCloseable {
         for (int i = 0; i < sc.peers(); i++) {
             if (!net.isUp(i)) continue;
             var s = peers[i].stats();
-            if (s.outboxEntries.get() > 0 || s.handoffPending.get() > 0) return false;
+            if (s.replicationsPlanning.get() > 0 || s.outboxEntries.get() > 0 || s.handoffPending.get() > 0) return false;
         }
         return true;
     }

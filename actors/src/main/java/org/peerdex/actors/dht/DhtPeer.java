@@ -91,6 +91,7 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
     /** Call after a durable flush of these postings and metadata. */
     public void replicate(List<org.peerdex.storage.rwi.Posting> postings,
                           List<org.peerdex.storage.meta.UrlMetadata> metadata) {
+        stats.replicationsPlanning.incrementAndGet(); // counted down once its batches are in the outbox
         replicator.tell(new Replicator.Replicate(postings, metadata));
     }
 }

@@ -32,6 +32,11 @@ public final class DhtStats {
     public final AtomicLong replicatedPostings = new AtomicLong();
     /** postings and metadata the dht-scope blacklist kept from being sent (replication, repair, lookup answers) */
     public final AtomicLong blacklistedOutgoing = new AtomicLong();
+    /**
+     * documents handed to replication whose outbox batches are not written yet: a document is acknowledged to its
+     * client before its batches are planned, so "outbox empty" alone does not mean "everything offered"
+     */
+    public final AtomicLong replicationsPlanning = new AtomicLong();
     /** batches and postings in the durable outbox, not yet acknowledged */
     public final AtomicLong outboxEntries = new AtomicLong();
     public final AtomicLong outboxPostings = new AtomicLong();
@@ -83,6 +88,7 @@ public final class DhtStats {
         Map<String, Object> repl = new LinkedHashMap<>();
         repl.put("replicatedPostings", replicatedPostings.get());
         repl.put("blacklistedOutgoing", blacklistedOutgoing.get());
+        repl.put("planning", replicationsPlanning.get());
         repl.put("outboxEntries", outboxEntries.get());
         repl.put("outboxPostings", outboxPostings.get());
         repl.put("outboxHeapEntries", outboxHeapEntries.get());

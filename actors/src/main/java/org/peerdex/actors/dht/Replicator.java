@@ -90,12 +90,14 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /**
      * Outbox size and whether a rebalance is running or pending: {@code outboxEntries} and {@code outboxPostings}
      * count the durable outbox, {@code heapEntries} and {@code heapBytes} the part of it held in heap;
-     * {@code backlogged} while the outbox is over {@code outbox-pause-postings} (the indexer waits).
+     * {@code backlogged} while the outbox is over {@code outbox-pause-postings} (the indexer waits);
+     * {@code planning} counts documents handed to replication whose batches are not in the outbox yet.
      */
     public record Progress(int outboxEntries, int outboxPostings, boolean rebalancing, int handoffGroups,
-                           int digestExchangesOpen, int heapEntries, long heapBytes, boolean backlogged) {
+                           int digestExchangesOpen, int heapEntries, long heapBytes, boolean backlogged,
+                           long planning) {
         public boolean idle() {
-            return outboxEntries <= 0 && heapEntries == 0 && !rebalancing && handoffGroups == 0
+            return planning <= 0 && outboxEntries <= 0 && heapEntries == 0 && !rebalancing && handoffGroups == 0
                     && digestExchangesOpen == 0;
         }
     }
@@ -123,6 +125,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private enum Tick implements Command, LocalOnly { INSTANCE }
 
     private record RepairsPlanned(Enqueued enqueued) implements Command, LocalOnly {}
+
+    /** A {@link Replicate}'s batches are written to the outbox (or planning failed). */
+    private record ReplicatePlanned(Enqueued enqueued) implements Command, LocalOnly {}
 
     /** What a rebalance found: digests to offer per target, postings to hand off per target. */
     record Plan(Ring ring, Map<PeerId, List<RangeDigest>> digests, Map<PeerId, Batching.Targeted> handoff,
@@ -292,6 +297,11 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     startRepairs();
                     return onTick();
                 })
+                .onMessage(ReplicatePlanned.class, m -> {
+                    Behavior<Command> next = onEnqueued(m.enqueued());
+                    planned();
+                    return next;
+                })
                 .onMessage(RepairsPlanned.class, m -> {
                     repairPlanning = false;
                     return onEnqueued(m.enqueued());
@@ -307,7 +317,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         return new Progress((int) Math.min(Integer.MAX_VALUE, durableEntries),
                 (int) Math.min(Integer.MAX_VALUE, durablePostings),
                 rebalancing || rebalanceAgain || repairPlanning || !repairWanted.isEmpty(), groups.size(),
-                digestExchanges.size(), pending.size(), heapBytes, stats.outboxFull);
+                digestExchanges.size(), pending.size(), heapBytes, stats.outboxFull, stats.replicationsPlanning.get());
     }
 
     private void updateGauges() {
@@ -427,6 +437,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 drop(p, "target left the ring");
                 // fresh postings must not wait for the periodic repair: send them to their holders in the new ring
                 if ("replicate".equals(p.entry.purpose())) {
+                    stats.replicationsPlanning.incrementAndGet();
                     onReplicate(new Replicate(p.entry.pack().postings(), p.entry.metadata()));
                 }
             }
@@ -438,8 +449,16 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         else ringsOverflowed = true;
     }
 
+    /** One {@link Replicate} fewer in planning; never below zero (a Replicate may come from elsewhere than DhtPeer). */
+    private void planned() {
+        stats.replicationsPlanning.updateAndGet(n -> Math.max(0, n - 1));
+    }
+
     private Behavior<Command> onReplicate(Replicate m) {
-        if (view == null || view.ring().isEmpty()) return this; // the first rebalance will offer them
+        if (view == null || view.ring().isEmpty()) { // the first rebalance will offer them
+            planned();
+            return this;
+        }
         Ring ring = view.ring();
         CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
             List<Outbox.Entry> entries = new ArrayList<>();
@@ -454,7 +473,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }, io);
         ctx.pipeToSelf(f, (r, e) -> {
             if (e != null) ctx.getLog().warn("could not plan replication: {}", e.toString());
-            return e == null ? r : new Enqueued(List.of(), 0, List.of());
+            return new ReplicatePlanned(e == null ? r : new Enqueued(List.of(), 0, List.of()));
         });
         return this;
     }

@@ -156,13 +156,17 @@ public final class RealLab implements AutoCloseable {
         return last[0];
     }
 
-    /** Waits until every live peer's replication outbox is empty and no hand-off is pending. */
+    /**
+     * Waits until every live peer has planned what it was given to replicate, its outbox is empty and no hand-off
+     * is pending.
+     */
     public void awaitReplication() {
         await("replication idle", () -> {
             for (int i = 0; i < nodes.length; i++) {
                 if (nodes[i] == null) continue;
                 DhtPeer dht = NetworkBackend.of(nodes[i].context());
-                if (dht.stats().outboxEntries.get() > 0 || dht.stats().handoffPending.get() > 0) return false;
+                if (dht.stats().replicationsPlanning.get() > 0 || dht.stats().outboxEntries.get() > 0
+                        || dht.stats().handoffPending.get() > 0) return false;
             }
             return true;
         });
