@@ -46,8 +46,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--network", paramLabel = "NAME", description = "network name (peerdex.network; default peerdex)")
     String network;
 
-    @Option(names = "--network-secret", paramLabel = "SECRET",
-            description = "shared secret of a private network (peerdex.network-secret; env PEERDEX_NETWORK_SECRET)")
+    /** Retired: kept so that an old command line gets the message naming what replaced it (ModePolicy). */
+    @Option(names = "--network-secret", paramLabel = "SECRET", hidden = true)
     String networkSecret;
 
     @Option(names = "--mode", paramLabel = "MODE", description = "p2p, intranet or portal (peerdex.mode; default p2p)")
@@ -87,8 +87,10 @@ public final class Main implements Callable<Integer> {
         }
         if (!seeds.isEmpty()) {
             for (String s : seeds) HostPort.parse("--seed", s);
-            // with --cluster they are cluster (Artery) addresses; otherwise peer-protocol addresses of the open network
-            overrides = overrides.withValue(cluster != null ? "peerdex.cluster.seeds" : "peerdex.peer.seeds",
+            // with --cluster (or in intranet mode, a private cluster) they are cluster (Artery) addresses; otherwise
+            // peer-protocol addresses of the open network
+            boolean clusterSeeds = cluster != null || (mode != null && NodeConfig.Mode.parse(mode) == NodeConfig.Mode.INTRANET);
+            overrides = overrides.withValue(clusterSeeds ? "peerdex.cluster.seeds" : "peerdex.peer.seeds",
                     ConfigValueFactory.fromIterable(seeds));
         }
         if (network != null) overrides = overrides.withValue("peerdex.network", ConfigValueFactory.fromAnyRef(network));

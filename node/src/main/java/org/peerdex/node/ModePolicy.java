@@ -24,19 +24,29 @@ public record ModePolicy(NodeConfig.Mode mode, boolean searchNeedsAccount, boole
         return new ModePolicy(nc.mode(), nc.mode() == NodeConfig.Mode.INTRANET && required, loopback, sites);
     }
 
+    /** What replaced the shared network secret, said wherever one is still given. */
+    static final String SECRET_RETIRED = "the network secret is retired (a shared secret proves nothing once it has "
+            + "been seen, and its proof could be replayed): a private network is a Pekko cluster over mutual TLS with "
+            + "its own CA. Create the CA once with 'peerdex network init CA-DIR --network NAME', give each peer its "
+            + "certificate with 'peerdex network admit CA-DIR PEER-NAME', and start each peer with --cluster-tls "
+            + "PEER-DIR (docs/security.md, \"Trust domains\"); remove --network-secret / peerdex.network-secret / "
+            + "PEERDEX_NETWORK_SECRET";
+
     /**
-     * Intranet mode is a private network: it needs its own network name (not the public "peerdex") and a
-     * shared secret ({@code --network NAME --network-secret SECRET}), so no stranger joins or sends index.
+     * A network secret is refused with {@link #SECRET_RETIRED}. Intranet mode is a private network: it needs its
+     * own network name (not the public "peerdex"); it runs as a cluster (a trust domain), which beyond loopback
+     * takes only peers with a certificate of the network's CA (mutual TLS, see PeerNode).
      */
     public static void checkNetwork(NodeConfig nc) {
-        if (nc.mode() != NodeConfig.Mode.INTRANET) return;
         var c = nc.raw().getConfig("peerdex");
         String secret = c.hasPath("network-secret") ? c.getString("network-secret") : "";
-        if ("peerdex".equals(nc.network()) || secret.isEmpty()) {
-            throw new IllegalArgumentException("intranet mode needs a private network: --network NAME (not 'peerdex') "
-                    + "and --network-secret SECRET (or PEERDEX_NETWORK_SECRET)");
+        if (!secret.isEmpty()) throw new IllegalArgumentException(SECRET_RETIRED);
+        if (nc.mode() != NodeConfig.Mode.INTRANET) return;
+        if ("peerdex".equals(nc.network())) {
+            throw new IllegalArgumentException("intranet mode needs a private network: --network NAME (not 'peerdex'), "
+                    + "and beyond this machine a certificate of the network's CA (--cluster-tls PEER-DIR; "
+                    + "'peerdex network init' and 'peerdex network admit' make them)");
         }
-        if (secret.length() < 12) throw new IllegalArgumentException("the network secret must have at least 12 characters");
     }
 
     /** The DHT (remote search, replication) runs in p2p and intranet mode; a portal answers from its own index. */

@@ -52,14 +52,17 @@ public final class OpenNetwork {
         return !clusterConfigured(config);
     }
 
-    /** A cluster is configured when a peerdex.cluster key differs from its default, or a network secret is set. */
+    /**
+     * A cluster is configured when a peerdex.cluster key differs from its default, or in intranet mode (a private
+     * network is a trust domain: one operator's machines, a cluster).
+     */
     private static boolean clusterConfigured(Config config) {
         Config reference = ConfigFactory.defaultReference().getConfig("peerdex.cluster");
         Config actual = config.getConfig("peerdex.cluster");
         for (String key : java.util.List.of("host", "port", "seeds", "tls-dir")) {
             if (!actual.getValue(key).unwrapped().equals(reference.getValue(key).unwrapped())) return true;
         }
-        return config.hasPath("peerdex.network-secret") && !config.getString("peerdex.network-secret").isEmpty();
+        return config.hasPath("peerdex.mode") && config.getString("peerdex.mode").trim().equalsIgnoreCase("intranet");
     }
 
     /** A local ActorSystem: no Pekko Cluster and no Artery port at all. */
@@ -67,6 +70,7 @@ public final class OpenNetwork {
         return ConfigFactory.parseString(String.join("\n",
                 "pekko.actor.provider = local",
                 "peerdex.dht.use-receptionist = off",
+                "peerdex.dht.open-network = on",
                 "pekko.loggers = [\"org.apache.pekko.event.slf4j.Slf4jLogger\"]",
                 "pekko.logging-filter = \"org.apache.pekko.event.slf4j.Slf4jLoggingFilter\"",
                 "pekko.loglevel = INFO",
@@ -96,7 +100,7 @@ public final class OpenNetwork {
             throw new IllegalStateException("the advertised peer address must be HOST:PORT, not " + address);
         }
         DhtPeer peer = DhtPeer.spawn(DhtPeer.via(system), context.peerId(), context.storage(), context.placement(),
-                DhtSettings.from(config), "peer://" + address, nc.httpHost() + ":" + httpPort);
+                DhtSettings.from(system.settings().config()), "peer://" + address, nc.httpHost() + ":" + httpPort);
         forward.target = peer.shardOwner();
         ActorRef<OpenMembership.Command> m = DhtPeer.via(system).spawn(OpenMembership.create(ps, client, nc.network(),
                 address, peer.directory(), handle, stats), "open-membership");

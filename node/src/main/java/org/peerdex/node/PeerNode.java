@@ -285,11 +285,7 @@ public final class PeerNode implements AutoCloseable {
                 "pekko.logging-filter = \"org.apache.pekko.event.slf4j.Slf4jLoggingFilter\"",
                 "pekko.loglevel = INFO",
                 "pekko.http.server.remote-address-attribute = on",
-                "pekko.coordinated-shutdown.exit-jvm = off",
-                // private networks: a joining node must show the same proof of the network secret (NetworkJoinCheck)
-                "peerdex.network-proof = \"" + org.peerdex.actors.dht.NetworkProof.from(nc.raw()).joinProof() + "\"",
-                "pekko.cluster.configuration-compatibility-check.checkers.peerdex-network = \"org.peerdex.node.NetworkJoinCheck\"",
-                "pekko.cluster.configuration-compatibility-check.sensitive-config-paths.peerdex = [\"peerdex.network-secret\"]"));
+                "pekko.coordinated-shutdown.exit-jvm = off"));
     }
 
     private static String hostPort(String s) {

@@ -36,7 +36,7 @@ class ModesAndAccountsTest {
     @Test
     void anIntranetPeerWithAccountsAnswers401WithoutAndForbidsSearchersAdminWork() throws Exception {
         try (PeerNode n = PeerNode.start(TestPeers.config(Files.createDirectories(dir.resolve("i")), Map.of(
-                "peerdex.mode", "intranet", "peerdex.network", "acme-intranet", "peerdex.network-secret", "a-test-secret-0123",
+                "peerdex.mode", "intranet", "peerdex.network", "acme-intranet",
                 "peerdex.accounts.required-for-search", true,
                 "peerdex.accounts.loopback-admin", false,
                 "peerdex.admin.password-hash", Passwords.hash("root-secret"))))) {

@@ -179,7 +179,7 @@ public final class DhtCandidateSource implements CandidateSource {
         var batch = dht.storage().store().newBatch();
         for (RemoteSearch.RemoteCandidate c : found) {
             if (c.metadata() != null && !dht.storage().metadata().contains(c.url())) {
-                dht.storage().metadata().putTo(batch, c.metadata());
+                dht.storage().metadata().putLearnedTo(batch, c.metadata()); // learned, not held (never served on)
             }
         }
         dht.storage().store().write(batch, false);

@@ -10,7 +10,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                           Duration retryMinBackoff, Duration retryMaxBackoff, int maxAttempts,
                           Duration rebalanceDelay, Duration repairInterval, Duration lookupTimeout,
                           Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
-                          boolean cacheRemoteResults) {
+                          boolean cacheRemoteResults, boolean independentMetadata) {
 
     public static DhtSettings from(Config root) {
         Config c = root.getConfig("peerdex.dht");
@@ -21,13 +21,25 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 c.getDuration("ack-timeout"), c.getDuration("retry-min-backoff"), c.getDuration("retry-max-backoff"),
                 c.getInt("max-attempts"), c.getDuration("rebalance-delay"), c.getDuration("repair-interval"),
                 c.getDuration("lookup-timeout"), c.getDuration("search-timeout"), c.getInt("top-k"),
-                c.getInt("bloom-bits-per-element"), c.getDuration("cache-ttl"), c.getBoolean("cache-remote-results"));
+                c.getInt("bloom-bits-per-element"), c.getDuration("cache-ttl"), c.getBoolean("cache-remote-results"),
+                onOffAuto(c, "independent-metadata", c.getBoolean("open-network")));
+    }
+
+    /** A key that is on, off, or auto (then {@code auto}). */
+    private static boolean onOffAuto(Config c, String key, boolean auto) {
+        String v = c.getString(key).trim().toLowerCase(java.util.Locale.ROOT);
+        return switch (v) {
+            case "on", "true", "yes" -> true;
+            case "off", "false", "no" -> false;
+            case "auto" -> auto;
+            default -> throw new IllegalArgumentException("peerdex.dht." + key + " must be on, off or auto, not " + v);
+        };
     }
 
     public DhtSettings withAcceptRemoteIndex(boolean accept) {
         return new DhtSettings(accept, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes, maxKeysPerRequest,
                 maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget, ackTimeout,
                 retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval, lookupTimeout,
-                searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults);
+                searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata);
     }
 }

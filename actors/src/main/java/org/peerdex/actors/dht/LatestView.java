@@ -22,6 +22,8 @@ public final class LatestView {
     /** Earlier rings, newest first, each with the times it became and stopped being current. */
     private final Deque<Replaced> history = new ArrayDeque<>();
     private long currentSince;
+    /** When this peer saw its first view (0: not yet): before that its ring history is unknown. */
+    private long firstSeen;
 
     private record Replaced(Ring ring, long since, long until) {
         long tenure() {
@@ -39,6 +41,7 @@ public final class LatestView {
                     PeerView before = view.getAndSet(v);
                     long now = env.millis();
                     if (before == null) currentSince = now;
+                    if (firstSeen == 0 && v != null) firstSeen = Math.max(1, now);
                     if (before != null && v != null && !before.ring().equals(v.ring())) {
                         history.addFirst(new Replaced(before.ring(), currentSince, now));
                         currentSince = now;
@@ -64,20 +67,31 @@ public final class LatestView {
     /**
      * The rings that were current at some moment of the last {@code window} (the current one excluded), the one
      * that stood longest first: its holders had the most time to receive their copies (rings of a few moments,
-     * as while peers start one after another, come last). Empty when the ring has been stable. Read
-     * {@link #get()} first, then this: the pair is then consistent.
+     * as while peers start one after another, come last). Empty when the ring has been stable. Within the window
+     * after this peer's own start the ring without this peer comes last: what was indexed while it was away is on
+     * the holders of that ring, not on this peer's stale (or empty) store. Read {@link #get()} first, then this:
+     * the pair is then consistent.
      */
     public List<Ring> recentRings(Duration window, long nowMillis) {
         List<Replaced> recent = new ArrayList<>();
         if (window.isZero() || window.isNegative()) return List.of();
         long since = nowMillis - window.toMillis();
+        boolean pastUnknown;
         synchronized (history) {
             for (Replaced r : history) {
                 if (r.until() < since) break;
                 recent.add(r);
             }
+            pastUnknown = firstSeen == 0 || firstSeen > since;
         }
         recent.sort(java.util.Comparator.comparingLong(Replaced::tenure).reversed());
-        return recent.stream().map(Replaced::ring).toList();
+        List<Ring> out = new ArrayList<>(recent.stream().map(Replaced::ring).toList());
+        PeerView v = view.get();
+        if (pastUnknown && v != null && v.ring().contains(v.self())) {
+            // this peer (re)started within the window: the ring it knows nothing before is the one it was absent
+            // from, whose holders have what was indexed while it was away (a restarted holder's data is stale)
+            out.add(v.ring().without(v.self()));
+        }
+        return List.copyOf(out);
     }
 }

@@ -123,9 +123,6 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private final List<ActorRef<PeerView>> subscribers = new ArrayList<>();
     private PeerView view;
     private long version;
-    /** a private network's secret check: hellos without a valid proof are not taken into the view */
-    private final NetworkProof proof;
-    private long refusedHellos;
 
     /**
      * @param self  this peer's info (its directory field must be the ref this behavior will run as: use
@@ -145,8 +142,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         this.ctx = ctx;
         this.timers = timers;
         this.publishInterval = ctx.getSystem().settings().config().getDuration("peerdex.dht.view-publish-interval").toMillis();
-        this.proof = NetworkProof.from(ctx.getSystem().settings().config());
-        this.self = proof.sign(self);
+        this.self = self;
         this.store = store;
         this.io = Dispatchers.index(ctx.getSystem());
         writablePeers().put(this.self.peerId(), this.self);
@@ -186,10 +182,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                     if (adopt(m)) return this;
                     int learnt = 0;
                     Long now = env.millis();
-                    for (PeerInfo i : m.infos()) {
-                        if (!proof.verify(i)) refuse(i);
-                        else if (take(i, now)) learnt++;
-                    }
+                    for (PeerInfo i : m.infos()) if (take(i, now)) learnt++;
                     if (learnt > 0) {
                         ctx.getLog().info("{} peers joined the view from the membership service", learnt);
                         publish();
@@ -217,8 +210,8 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                 })
                 .onMessage(SetAcceptsIndex.class, m -> {
                     if (self.acceptsIndex() == m.acceptsIndex()) return this;
-                    self = proof.sign(new PeerInfo(self.peerId(), self.address(), m.acceptsIndex(), self.httpAddress(),
-                            self.shardOwner(), self.directory()));
+                    self = new PeerInfo(self.peerId(), self.address(), m.acceptsIndex(), self.httpAddress(),
+                            self.shardOwner(), self.directory());
                     writablePeers().put(self.peerId(), self);
                     ctx.getLog().info("this peer is now {}", self.role());
                     publish();
@@ -259,12 +252,8 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         if (greeted.add(other)) other.tell(new Hello(self));
     }
 
-    /** Takes a peer into the view; false (and nothing learnt) when it did not prove the network secret. */
+    /** Takes a peer into the view (always true: who may speak to this directory is the transport's business). */
     private boolean learn(PeerInfo info) {
-        if (!proof.verify(info)) {
-            refuse(info);
-            return false;
-        }
         if (take(info, env.millis())) {
             ctx.getLog().info("peer {} ({}) joined the view at {}", info.peerId(), info.role(), info.address());
             publish();
@@ -285,13 +274,12 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
 
     /**
      * Takes a whole Learn batch as the table, shared with the other directories that got it, when the batch holds
-     * every peer known here (as at a simulation's bootstrap) and proves the network secret; false otherwise (the
+     * every peer known here (as at a simulation's bootstrap); false otherwise (the
      * batch is then learnt peer by peer). At N virtual peers this keeps one table instead of N tables of N.
      */
     private boolean adopt(Learn m) {
         if (!m.byId().containsKey(self.peerId()) || !m.byId().get(self.peerId()).equals(self)) return false;
         for (PeerInfo i : peers.values()) if (!i.equals(m.byId().get(i.peerId()))) return false;
-        for (PeerInfo i : m.infos()) if (!proof.verify(i)) return false;
         boolean changed = m.byId().size() != peers.size();
         Long selfSeen = lastSeen.get(self.peerId());
         lastSeen.clear();
@@ -314,14 +302,6 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             peersShared = false;
         }
         return peers;
-    }
-
-    private void refuse(PeerInfo info) {
-        // a bounded log: a stranger greeting every few seconds must not flood it
-        if (refusedHellos++ % 100 == 0) {
-            ctx.getLog().warn("refused peer {} at {}: no valid proof of this private network's secret ({} refused)",
-                    info.peerId(), info.directory().path().address(), refusedHellos);
-        }
     }
 
     private Behavior<Command> onListing(ListingChanged m) {

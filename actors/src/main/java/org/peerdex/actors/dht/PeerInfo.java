@@ -10,31 +10,17 @@ import org.peerdex.protocol.hash.PeerId;
  * @param address      the peer's cluster address ({@code pekko://system@host:port}) or a virtual peer's name
  * @param acceptsIndex false for a passive peer: a member that holds no ranges (YaCy's junior peers)
  * @param httpAddress  host:port of its HTTP API, or "" if it has none
- * @param proof        in a private network: nonce.HMAC of these fields under the network secret ({@link NetworkProof})
  */
 public record PeerInfo(PeerId peerId, String address, boolean acceptsIndex, String httpAddress,
-                       ActorRef<ShardOwner.Command> shardOwner, ActorRef<PeerDirectory.Command> directory,
-                       String proof) implements WireMessage {
+                       ActorRef<ShardOwner.Command> shardOwner, ActorRef<PeerDirectory.Command> directory)
+        implements WireMessage {
     public PeerInfo {
         if (peerId == null || shardOwner == null || directory == null) {
             throw new IllegalArgumentException("peer info needs an id, a shard owner and a directory");
         }
         address = address == null ? "" : address;
         httpAddress = httpAddress == null ? "" : httpAddress;
-        proof = proof == null ? "" : proof;
         if (address.length() > 512 || httpAddress.length() > 512) throw new IllegalArgumentException("address too long");
-        if (proof.length() > 256) throw new IllegalArgumentException("proof too long");
-    }
-
-    /** An info without a network proof (open networks, virtual peers). */
-    public PeerInfo(PeerId peerId, String address, boolean acceptsIndex, String httpAddress,
-                    ActorRef<ShardOwner.Command> shardOwner, ActorRef<PeerDirectory.Command> directory) {
-        this(peerId, address, acceptsIndex, httpAddress, shardOwner, directory, "");
-    }
-
-    /** The same info with this proof of the network secret (see {@link NetworkProof}). */
-    public PeerInfo withProof(String p) {
-        return new PeerInfo(peerId, address, acceptsIndex, httpAddress, shardOwner, directory, p);
     }
 
     public String role() {

@@ -650,14 +650,22 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         return maybeAdvance();
     }
 
-    /** The metadata holders of a URL, then the crawling peer (which always keeps its metadata). */
+    /**
+     * The metadata holders of a URL, then the crawling peer (which always keeps its metadata). With
+     * {@link DhtSettings#independentMetadata()} never the peer whose postings named the URL: it cannot vouch for
+     * a URL it may have invented.
+     */
     private PeerId metadataHolder(RemoteCandidate c, int attempt) {
-        List<PeerId> hs = placement.metadataHolders(c.url(), view.ring());
+        List<PeerId> hs = new ArrayList<>(placement.metadataHolders(c.url(), view.ring()));
+        PeerId crawler = c.postings().get(0).holder();
+        if (settings.independentMetadata()) {
+            hs.remove(c.from());
+            if (c.from() != null && c.from().equals(crawler)) crawler = null;
+        }
         if (attempt < hs.size()) {
             int start = (int) Math.floorMod(queryId + c.url().hashCode(), (long) hs.size());
             return hs.get((start + attempt) % hs.size());
         }
-        PeerId crawler = c.postings().get(0).holder();
         if (attempt == hs.size() && crawler != null && !hs.contains(crawler) && view.peers().containsKey(crawler)) {
             return crawler;
         }
@@ -721,7 +729,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     cache.rwi().addTo(batch, p.asCached(from, expires));
                     n++;
                 }
-                if (c.metadata() != null && !cache.metadata().contains(c.url())) cache.metadata().putTo(batch, c.metadata());
+                // learned, not held: shown to this peer's searchers, never served to others as if it held it
+                if (c.metadata() != null && !cache.metadata().contains(c.url())) cache.metadata().putLearnedTo(batch, c.metadata());
             }
             cache.store().write(batch, false);
             cache.stats().add(0, n);

@@ -866,8 +866,11 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         repairPlanning = true;
         Ring ring = view.ring();
         boolean active = settings.acceptRemoteIndex();
+        ActorRef<Command> me = ctx.getSelf();
         CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
-            Map<PeerId, Batching.Targeted> shares = new TreeMap<>();
+            // each target's share goes to the outbox a few messages at a time while the scan runs, so a repair of
+            // a large range never holds that range's postings in heap (the soak found 2 x 240,000 in one plan)
+            Spool shares = new Spool(me);
             DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
             // only the buckets some target wants are read (a few short key ranges each), in bucket order
             java.util.TreeSet<Integer> wantedBuckets = new java.util.TreeSet<>();
@@ -891,8 +894,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     if (at >= 0 && !(active && scan.selfHolds())) continue;
                     if (p == null) p = ReverseWordIndex.decode(key, value);
                     if (blocked.blocks(p)) return; // blocked for every target alike
-                    shares.computeIfAbsent(w.getKey(), k -> new Batching.Targeted()).postings
-                            .add(p.holder() == null ? p.withHolder(self) : p);
+                    shares.posting(w.getKey(), p.holder() == null ? p.withHolder(self) : p);
                 }
             });
             boolean[] wantedMetadata = new boolean[Digests.BUCKETS];
@@ -908,19 +910,60 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     if (holders == null) holders = placement.metadataHolders(md.urlHash(), ring);
                     if (!holders.contains(w.getKey())) continue;
                     if (blocked.blocks(md)) return; // blocked for every target alike
-                    shares.computeIfAbsent(w.getKey(), k -> new Batching.Targeted()).metadata
-                            .add(md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
+                    shares.metadata(w.getKey(), md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
                 }
             });
             stats.blacklistedOutgoing.addAndGet(blocked.dropped());
-            List<Outbox.Entry> entries = new ArrayList<>();
-            shares.forEach((target, share) ->
-                    entries.addAll(Batching.batches(target, share, settings, "repair", ids::incrementAndGet)));
-            return new Enqueued(outbox.putAll(entries), 0, List.of());
+            return shares.rest();
         }, io);
         ctx.pipeToSelf(f, (res, e) -> {
             if (e != null) ctx.getLog().warn("repair planning failed: {}", e.toString());
             return new RepairsPlanned(e == null ? res : new Enqueued(List.of(), 0, List.of()));
         });
     }
+
+    /**
+     * A repair's shares per target, written to the durable outbox whenever a target's share fills a few messages
+     * (each write told to this actor as an {@link Enqueued}); {@link #rest()} writes what is left. Heap: at most a
+     * few messages' worth per target, however large the repaired ranges. Used on the index dispatcher only.
+     */
+    private final class Spool {
+        private final ActorRef<Command> me;
+        private final Map<PeerId, Batching.Targeted> shares = new TreeMap<>();
+        private final int postingsAt = Math.max(1, settings.maxPostingsPerMessage()) * SPOOL_MESSAGES;
+        private final int metadataAt = Math.max(1, settings.maxMetadataPerMessage()) * SPOOL_MESSAGES;
+
+        Spool(ActorRef<Command> me) {
+            this.me = me;
+        }
+
+        void posting(PeerId target, Posting p) {
+            Batching.Targeted t = shares.computeIfAbsent(target, k -> new Batching.Targeted());
+            t.postings.add(p);
+            if (t.postings.size() >= postingsAt) flush(target, t);
+        }
+
+        void metadata(PeerId target, UrlMetadata md) {
+            Batching.Targeted t = shares.computeIfAbsent(target, k -> new Batching.Targeted());
+            t.metadata.add(md);
+            if (t.metadata.size() >= metadataAt) flush(target, t);
+        }
+
+        private void flush(PeerId target, Batching.Targeted t) {
+            List<Outbox.Entry> entries = Batching.batches(target, t, settings, "repair", ids::incrementAndGet);
+            shares.remove(target);
+            me.tell(new Enqueued(outbox.putAll(entries), 0, List.of()));
+        }
+
+        Enqueued rest() {
+            List<Outbox.Entry> entries = new ArrayList<>();
+            shares.forEach((target, share) ->
+                    entries.addAll(Batching.batches(target, share, settings, "repair", ids::incrementAndGet)));
+            shares.clear();
+            return new Enqueued(outbox.putAll(entries), 0, List.of());
+        }
+    }
+
+    /** Messages' worth of postings (or metadata) a repair keeps per target before writing them to the outbox. */
+    private static final int SPOOL_MESSAGES = 4;
 }

@@ -123,8 +123,6 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final SenderGuard guard;
     private final java.util.concurrent.atomic.AtomicInteger lookupsInFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final int maxLookupsInFlight;
-    /** a private network: only peers in the view (they proved the secret) are answered and stored for */
-    private final boolean privateNetwork;
     /** URLs the dht-scope blacklist blocked (see DhtBlacklist); touched on the index and search dispatchers */
     private final java.util.Set<org.peerdex.protocol.hash.UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
     private PeerView view;
@@ -155,7 +153,6 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 c.hasPath("peerdex.dht.sender-lookup-rate") ? c.getDouble("peerdex.dht.sender-lookup-rate") : 500,
                 intOr(c, "peerdex.dht.sender-lookup-burst", 200));
         this.maxLookupsInFlight = intOr(c, "peerdex.dht.max-lookups-in-flight", 64);
-        this.privateNetwork = NetworkProof.from(c).enabled();
         // virtual peers are introduced through the simulated network instead
         if (c.getBoolean("peerdex.dht.use-receptionist")) {
             ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
@@ -255,10 +252,6 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             stats.blockedMessages.incrementAndGet();
             return this;
         }
-        if (!isMember(replyTo)) {
-            stats.refusedMessages.incrementAndGet();
-            return guarded(m, x -> error(x, NOT_A_MEMBER));
-        }
         // senders in this ActorSystem (a simulation's virtual peers) share one address: only remote ones are metered
         boolean remote = replyTo.path().address().hasGlobalScope();
         if (remote && guard.acquireLookup(address, env.millis()) > 0
@@ -267,19 +260,6 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             return guarded(m, x -> busy(x));
         }
         return guarded(m, handler);
-    }
-
-    private static final String NOT_A_MEMBER = "not a member of this private network";
-
-    /** In a private network: is the sender (its reply-to's address) a peer of the view, or in this ActorSystem? */
-    private boolean isMember(ActorRef<?> replyTo) {
-        if (!privateNetwork || !replyTo.path().address().hasGlobalScope()) return true;
-        PeerView v = view;
-        if (v == null) return false;
-        for (PeerInfo i : v.peers().values()) {
-            if (i.directory().path().address().equals(replyTo.path().address())) return true;
-        }
-        return false;
     }
 
     /** Answers a lookup with a "busy" error so the asker tries another holder. */
@@ -337,10 +317,6 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         if (guard.isBlocked(m.from().value()) || guard.isBlocked(addressOf(m.replyTo()))) {
             stats.blockedMessages.incrementAndGet();
             return this;
-        }
-        if (!isMember(m.replyTo())) {
-            stats.refusedMessages.incrementAndGet();
-            return reply(m, Outcome.REFUSED, 0, NOT_A_MEMBER, 0);
         }
         // immutable lists (List.of, List.copyOf) throw on contains(null)
         if (m.metadata().stream().anyMatch(java.util.Objects::isNull)) return reject(m, "malformed: null metadata record");
@@ -427,7 +403,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         if (kept.dropped() > 0) stats.blacklistedEntries.addAndGet(kept.dropped());
         for (org.peerdex.protocol.hash.UrlHash u : kept.purge()) {
             // postings that came before their blocked metadata; this peer's own crawl (holder null) stays
-            if (storage.metadata().get(u).map(m -> m.holder() == null).orElse(false)) continue;
+            if (storage.metadata().getHeld(u).map(m -> m.holder() == null).orElse(false)) continue;
             int n = storage.rwi().deleteUrl(u);
             if (n > 0) storage.stats().add(0, -n);
         }
@@ -443,7 +419,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
         long freshDocs = 0;
         for (UrlMetadata md : metadata) {
-            Optional<UrlMetadata> existing = storage.metadata().get(md.urlHash());
+            Optional<UrlMetadata> existing = storage.metadata().getHeld(md.urlHash());
             if (existing.isPresent() && existing.get().holder() == null) continue;
             if (existing.isEmpty()) freshDocs++;
             UrlMetadata stored = md.holder() == null ? withHolder(md, from.value()) : md;
@@ -596,7 +572,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             List<UrlMetadata> out = new ArrayList<>();
             DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
             for (UrlHash u : m.urls()) {
-                storage.metadata().get(u).filter(md -> !blocked.blocks(md))
+                // only records held here: metadata learned from search answers is never served on
+                storage.metadata().getHeld(u).filter(md -> !blocked.blocks(md))
                         .ifPresent(md -> out.add(md.holder() == null ? withHolder(md, self.value()) : md));
             }
             stats.blacklistedOutgoing.addAndGet(blocked.dropped());

@@ -111,9 +111,9 @@ class OutboxBackpressureTest {
             TestProbe<PeerDirectory.Command> directories = KIT.createTestProbe();
             ActorRef<ShardOwner.Command> ownerSelf = KIT.spawn(Behaviors.<ShardOwner.Command>ignore(), "owner-self");
             Map<PeerId, PeerInfo> peers = Map.of(
-                    self, new PeerInfo(self, "self", true, "", ownerSelf, directories.getRef(), ""),
-                    b, new PeerInfo(b, "b", true, "", ownerB, directories.getRef(), ""),
-                    c, new PeerInfo(c, "c", true, "", ownerC, directories.getRef(), ""));
+                    self, new PeerInfo(self, "self", true, "", ownerSelf, directories.getRef()),
+                    b, new PeerInfo(b, "b", true, "", ownerB, directories.getRef()),
+                    c, new PeerInfo(c, "c", true, "", ownerC, directories.getRef()));
             PeerView view = new PeerView(self, Ring.of(List.of(self, b, c)), peers, 1);
             // the directory: every subscriber gets the one view of three peers
             ActorRef<PeerDirectory.Command> directory = KIT.spawn(Behaviors.receive(PeerDirectory.Command.class)

@@ -120,7 +120,8 @@ class UntrustedMetadataTest {
             ShardOwner.StoreReply r = reply.receiveMessage(Duration.ofSeconds(10));
             System.out.println("stored transfer with " + served + ": " + r.outcome() + " (" + r.reason() + ")");
             assertEquals(ShardOwner.Outcome.REJECTED, r.outcome(), r.reason());
-            assertEquals(before + 1, h1.dht().stats().rejectedMetadata.get());
+            // at least this one (the holders' repairs may offer h1 the records planted by the other test meanwhile)
+            assertTrue(h1.dht().stats().rejectedMetadata.get() >= before + 1);
             assertFalse(h1.storage().metadata().contains(d.metadata().urlHash()));
         }
         // the same batch with its true URL is stored

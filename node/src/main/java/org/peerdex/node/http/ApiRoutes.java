@@ -85,7 +85,9 @@ public final class ApiRoutes {
 
     /** The answer when a route has not answered within pekko.http.server.request-timeout. */
     static org.apache.pekko.http.javadsl.model.HttpResponse timedOut(org.apache.pekko.http.javadsl.model.HttpRequest r) {
-        return CallerFormat.adapt(r, Json.errorResponse(StatusCodes.SERVICE_UNAVAILABLE, "the request timed out"));
+        // answered outside the routes (and their boundary): the security headers are added here
+        return WebBoundary.withSecurityHeaders(
+                CallerFormat.adapt(r, Json.errorResponse(StatusCodes.SERVICE_UNAVAILABLE, "the request timed out")));
     }
 
     static ExceptionHandler exceptions() {

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.node.NetworkBackend;
@@ -18,6 +20,7 @@ import org.peerdex.storage.meta.UrlMetadataStore;
 import org.peerdex.storage.text.DocumentText;
 import org.peerdex.storage.text.Tokenizer;
 
+import static org.apache.pekko.http.javadsl.server.Directives.complete;
 import static org.apache.pekko.http.javadsl.server.Directives.entity;
 import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
 import static org.apache.pekko.http.javadsl.server.Directives.path;
@@ -33,6 +36,8 @@ public final class DocumentRoutes {
     static final int MAX_URL = 4096;
     static final int MAX_TITLE = 1000;
     static final int MAX_TEXT = 1 << 20;
+    /** what a client told to wait for a replication backlog is asked to wait */
+    static final int RETRY_AFTER_SECONDS = 5;
     private final NodeContext ctx;
     private final SearchBackend backend;
     private final AdminGuard admin;
@@ -47,6 +52,14 @@ public final class DocumentRoutes {
         return pathPrefix("index", () -> path("document", () -> post(() -> admin.admin(() ->
                 entity(Jackson.unmarshaller(SearchRoutes.PLAIN, Map.class), body -> {
                     IndexedDocument doc = document(body);
+                    // the crawler's indexer pauses while replication is backlogged; a client is told to come back
+                    // (nothing is taken, so nothing is lost) instead of growing the outbox without bound
+                    DhtPeer dht = NetworkBackend.of(ctx);
+                    String held = dht == null ? null : dht.stats().backlog();
+                    if (held != null) {
+                        return complete(Json.errorResponse(StatusCodes.SERVICE_UNAVAILABLE, held + "; retry later")
+                                .addHeader(RawHeader.create("Retry-After", String.valueOf(RETRY_AFTER_SECONDS))));
+                    }
                     return onSuccess(CompletableFuture.supplyAsync(() -> index(doc), backend.io()), Json::ok);
                 })))));
     }

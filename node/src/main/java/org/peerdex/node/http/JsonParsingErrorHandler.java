@@ -21,7 +21,8 @@ public final class JsonParsingErrorHandler extends ParsingErrorHandler {
     public HttpResponse handle(StatusCode status, ErrorInfo info, LoggingAdapter log, ServerSettings settings) {
         log.debug("malformed request: {}", info.formatPretty());
         String summary = info.summary() == null || info.summary().isEmpty() ? status.reason() : info.summary();
-        return Json.errorResponse(StatusCodes.get(status.intValue()), clip(summary));
+        // not routed, so the boundary's headers are added here: an error page is a page too
+        return WebBoundary.withSecurityHeaders(Json.errorResponse(StatusCodes.get(status.intValue()), clip(summary)));
     }
 
     private static String clip(String s) {

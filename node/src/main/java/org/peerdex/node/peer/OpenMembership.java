@@ -30,6 +30,7 @@ import org.peerdex.actors.dht.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.identity.SignedPeerRecord;
+import org.peerdex.protocol.ring.Admission;
 
 /**
  * Membership of the open network, without gossip from strangers (docs/protocol.md, "Membership"). Signed peer
@@ -132,6 +133,8 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
     private final Handle handle;
     private final PeerProtocolStats stats;
     private final Map<PeerId, Member> members = new HashMap<>();
+    /** the diversity bounds over {@link #members} (in all, per address prefix, per arc of the ring) */
+    private final Admission admission;
     private final LinkedHashMap<PeerId, SignedPeerRecord> candidates = new LinkedHashMap<>();
     private final Set<PeerId> checking = new HashSet<>();
     private final Set<String> seedsInFlight = new HashSet<>();
@@ -166,6 +169,8 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
         this.directory = directory;
         this.handle = handle;
         this.stats = stats;
+        this.admission = new Admission(settings.maxPeers(), settings.maxPerPrefix(), settings.maxPerArc(),
+                settings.arcBits());
         // remote peers have no directory actor here; the local one never writes to it in the open network
         this.remoteDirectory = ctx.spawn(Behaviors.ignore(), "remote-directories");
         handle.ref.set(ctx.getSelf());
@@ -358,22 +363,9 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
         candidates.remove(id);
         String host = r.address().substring(0, r.address().lastIndexOf(':'));
         String prefix = settings.prefixes().ofLiteral(host).orElse("?");
-        if (members.size() >= settings.maxPeers()) {
-            countRefused("directory full");
-            return;
-        }
-        long samePrefix = members.values().stream().filter(x -> x.prefix.equals(prefix)).count();
-        if (samePrefix >= settings.maxPerPrefix()) {
-            countRefused("prefix full");
-            return;
-        }
-        int shift = 63 - settings.arcBits();
-        long arc = id.position() >>> shift;
-        long sameArc = members.keySet().stream().filter(x -> (x.position() >>> shift) == arc).count();
-        int arcLimit = Math.max(settings.maxPerArc(),
-                2 * (int) Math.ceil((members.size() + 1) / (double) (1 << settings.arcBits())));
-        if (sameArc >= arcLimit) {
-            countRefused("arc full");
+        Optional<String> refused = admission.admit(id, prefix);
+        if (refused.isPresent()) {
+            countRefused(refused.get());
             return;
         }
         ActorRef<ShardOwner.Command> link = ctx.spawn(PeerLink.create(client, id, r.key(), r.address(), stats),
@@ -412,6 +404,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
     private void drop(PeerId id) {
         Member mem = members.remove(id);
         if (mem == null) return;
+        admission.remove(id, mem.prefix);
         ctx.stop(mem.link);
         publishAdmitted();
         directory.tell(new PeerDirectory.Forget(id));

@@ -20,7 +20,7 @@ class NetworkScanImportTest {
 
     @BeforeAll
     static void start() throws Exception {
-        intranet = new ImportTestPeer("peerdex.mode = intranet\npeerdex.network = scan-lab\npeerdex.network-secret = a-test-secret-0123\n");
+        intranet = new ImportTestPeer("peerdex.mode = intranet\npeerdex.network = scan-lab\n");
         intranet.serve("/", "text/html", ("<html><head><title>Build farm dashboard</title></head><body>"
                 + "The ravenstone build farm is green.</body></html>").getBytes(StandardCharsets.UTF_8));
     }

@@ -190,6 +190,22 @@ class WebBoundaryTest {
         assertEquals(List.of(), missing);
     }
 
+    /**
+     * Requests too malformed to reach the routes (invalid percent-encoding, an oversized URI) are answered by the
+     * server's parsing error handler, outside the routes and their boundary: those answers carry the headers too.
+     */
+    @Test
+    void answersToMalformedRequestsCarryTheSecurityHeaders() throws Exception {
+        int port = plain.httpPort();
+        for (String target : List.of("/api/%zz/search", "/api/search?q=" + "a".repeat(20_000))) {
+            Reply r = get(port, target);
+            assertTrue(r.status() == 400 || r.status() == 414 || r.status() == 431, r.status() + " " + r.body());
+            assertTrue(r.header("content-security-policy").contains("frame-ancestors"), r.headers().toString());
+            assertEquals("DENY", r.header("x-frame-options"), r.headers().toString());
+            assertEquals("nosniff", r.header("x-content-type-options"), r.headers().toString());
+        }
+    }
+
     /** Under script-src 'self' and style-src 'self' an inline script, handler or style would not run: none is left. */
     @Test
     void servedPagesHaveNoInlineScriptsHandlersOrStyles() throws Exception {

@@ -123,6 +123,142 @@ class HostilePeerTest {
         assertTrue(TestPeers.get(nodes.get(2).baseUrl() + "/api/search?q=peer").json().get("results").size() > 0);
     }
 
+    /**
+     * Invented results: an admitted holder answers every lookup for the words it holds with postings of URLs it
+     * made up (ground to fall into the partition asked, so they pass the reply checks) and serves their metadata
+     * itself, as the metadata holder it is for most URLs in a small ring. A searcher in the open network takes a
+     * URL's metadata only from another peer than the one that named it, so no invented URL is shown; a searcher
+     * configured as inside a trust domain ({@code independent-metadata = off}) shows them, which proves the attack
+     * reached it.
+     */
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void aHolderThatInventsResultsCannotVouchForThemInTheOpenNetwork() throws Exception {
+        PeerNode crawler = nodes.get(0);
+        assertEquals(200, TestPeers.send(HttpRequest.newBuilder(URI.create(crawler.baseUrl() + "/api/index/manual"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build()).status());
+        // a fourth honest peer that trusts every holder's word, as a cluster member would
+        PeerNode trusting = PeerNode.start(OpenPeers.config(java.nio.file.Files.createDirectories(dir.resolve("trusting")),
+                List.of(OpenPeers.address(crawler)), Map.of("peerdex.peer.max-per-prefix", 8,
+                        "peerdex.dht.independent-metadata", "off")));
+        nodes = new ArrayList<>(nodes);
+        nodes.add(trusting);
+        OpenPeers.await(Duration.ofSeconds(40), () -> {
+            for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 4) return false;
+            return true;
+        });
+        java.util.concurrent.atomic.AtomicLong lies = new java.util.concurrent.atomic.AtomicLong();
+        PeerKeys k = PeerKeys.generate(0);
+        HttpServer liar = liar(k, lies);
+        SignedPeerRecord r = SignedPeerRecord.sign(k, NETWORK, "127.0.0.9:" + liar.getAddress().getPort(), true,
+                System.currentTimeMillis(), Duration.ofMinutes(10), false);
+        for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new PeerWire.Hello(r), nonce(), false).status());
+        OpenPeers.await(Duration.ofSeconds(30), () -> {
+            for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 5) return false;
+            return true;
+        });
+        int shownByTrusting = 0;
+        int honestResults = 0;
+        for (int i = 0; i < 12; i++) { // each search picks other holders (by query id)
+            for (PeerNode p : nodes) {
+                String results = TestPeers.get(p.baseUrl() + "/api/search?resource=global&count=100&q=peer").json()
+                        .get("results").toString();
+                boolean fake = results.contains("fake.example");
+                if (p == trusting) {
+                    if (fake) shownByTrusting++;
+                } else {
+                    assertFalse(fake, p.peerId() + " showed an invented result: " + results);
+                    if (results.contains("http")) honestResults++;
+                }
+            }
+        }
+        assertTrue(lies.get() > 0, "the liar was never asked");
+        assertTrue(shownByTrusting > 0, "the attack never reached the trusting searcher (" + lies.get() + " lies told)");
+        assertTrue(honestResults > 0, "the open-network searchers found nothing real");
+    }
+
+    /**
+     * An admitted peer on 127.0.0.9 that answers hellos, acknowledges stores, and answers counts, lookups and
+     * metadata requests with invented pages ({@code http://fake.example/N}, one per partition asked, each naming
+     * every word of the query) and their metadata, signed as the protocol wants; {@code lies} counts the lookups
+     * it answered with them.
+     */
+    private HttpServer liar(PeerKeys k, java.util.concurrent.atomic.AtomicLong lies) throws IOException {
+        org.peerdex.protocol.ring.Partitions partitions = new org.peerdex.protocol.ring.Partitions(
+                org.peerdex.protocol.ring.Partitions.DEFAULT_EXPONENT);
+        Map<Integer, org.peerdex.storage.index.IndexedDocument> fakes = new java.util.HashMap<>();
+        for (int n = 0; fakes.size() < partitions.count(); n++) {
+            var doc = org.peerdex.node.http.DocumentRoutes.document(Map.of("url", "http://fake.example/" + n,
+                    "title", "FAKE peer", "text", "peer peer peer network FAKE"));
+            fakes.putIfAbsent(partitions.partitionOf(doc.metadata().urlHash()), doc);
+        }
+        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.9", 0), 16);
+        int port = s.getAddress().getPort();
+        s.createContext("/", ex -> {
+            byte[] req = ex.getRequestBody().readAllBytes();
+            String reqNonce = ex.getRequestHeaders().getFirst(SignedMessage.NONCE);
+            String path = ex.getRequestURI().getPath();
+            String name = path.substring(path.lastIndexOf('/') + 1);
+            byte[] body;
+            try {
+                body = switch (name) {
+                    case "hello" -> wire.write(new PeerWire.HelloReply(SignedPeerRecord.sign(k, NETWORK,
+                            "127.0.0.9:" + port, true, System.currentTimeMillis(), Duration.ofMinutes(10), false),
+                            List.of(), true));
+                    case "store" -> {
+                        ShardOwner.StorePostings sp = wire.read(req, ShardOwner.StorePostings.class);
+                        yield wire.write(new ShardOwner.StoreReply(sp.batchId(), k.id(), ShardOwner.Outcome.STORED,
+                                sp.postings().count(), "", 0));
+                    }
+                    case "count" -> {
+                        ShardOwner.CountRequest c = wire.read(req, ShardOwner.CountRequest.class);
+                        List<Integer> counts = new ArrayList<>();
+                        for (int i = 0; i < c.keys().size(); i++) counts.add(1);
+                        yield wire.write(new ShardOwner.CountReply(c.queryId(), k.id(), counts, ""));
+                    }
+                    case "lookup" -> {
+                        ShardOwner.LookupRequest l = wire.read(req, ShardOwner.LookupRequest.class);
+                        List<ShardOwner.KeyPostings> out = new ArrayList<>();
+                        for (ShardOwner.Lookup one : l.lookups()) {
+                            var doc = fakes.get(one.key().partition());
+                            List<org.peerdex.storage.rwi.Posting> ps = doc.postings().stream()
+                                    .filter(p -> p.word().equals(one.key().word())).toList();
+                            out.add(new ShardOwner.KeyPostings(one.key(),
+                                    org.peerdex.actors.dht.PostingPack.of(ps), ps.size(), false));
+                        }
+                        lies.incrementAndGet();
+                        yield wire.write(new ShardOwner.LookupReply(l.queryId(), k.id(), out, ""));
+                    }
+                    case "metadata" -> {
+                        ShardOwner.FetchMetadata f = wire.read(req, ShardOwner.FetchMetadata.class);
+                        List<org.peerdex.storage.meta.UrlMetadata> out = new ArrayList<>();
+                        for (var doc : fakes.values()) {
+                            if (f.urls().contains(doc.metadata().urlHash())) out.add(doc.metadata());
+                        }
+                        yield wire.write(new ShardOwner.MetadataReply(f.queryId(), k.id(), out, ""));
+                    }
+                    default -> null;
+                };
+            } catch (RuntimeException e) {
+                body = null;
+            }
+            int status = body == null ? 404 : 200;
+            if (body == null) body = new byte[0];
+            long t = System.currentTimeMillis();
+            ex.getResponseHeaders().add(SignedMessage.KEY, k.publicKey());
+            ex.getResponseHeaders().add(SignedMessage.TIME, Long.toString(t));
+            ex.getResponseHeaders().add(SignedMessage.SIGNATURE,
+                    k.sign(SignedMessage.reply(NETWORK, reqNonce == null ? "" : reqNonce, status, t, body)));
+            ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+            try (OutputStream o = ex.getResponseBody()) {
+                o.write(body);
+            }
+        });
+        s.start();
+        sybils.add(s);
+        return s;
+    }
+
     @AfterEach
     void close() {
         for (HttpServer s : sybils) s.stop(0);

@@ -97,6 +97,7 @@ public final class SoakBenchmark {
             long end = t0 + (long) (minutes * 60e9);
             long next = t0;
             long errorsBefore = 0;
+            int histograms = 0;
             printHeader();
             while (true) {
                 Sample s = sample(lab, (System.nanoTime() - t0) / 60e9, latencies, searchErrors.get() - errorsBefore,
@@ -104,6 +105,11 @@ public final class SoakBenchmark {
                 errorsBefore += s.errors();
                 samples.add(s);
                 printRow(s);
+                int third = (int) Math.min(3, Math.floor(s.minutes() / minutes * 3 + 1e-9));
+                if (third > histograms) { // what the heap holds at the end of each third of the run
+                    histograms = third;
+                    System.out.printf("live classes at %.1f min (top 12 by bytes):%n%s", s.minutes(), histogram(12));
+                }
                 next += TimeUnit.SECONDS.toNanos(sampleSeconds);
                 if (next > end) break;
                 LockSupport.parkNanos(next - System.nanoTime()); // the sampling period
@@ -124,6 +130,30 @@ public final class SoakBenchmark {
                 samples.get(samples.size() - 1).heapMiB(),
                 samples.stream().mapToDouble(Sample::heapMiB).max().orElse(0), all[0], samples.size(), late[0],
                 samples.size() - samples.size() / 3, loadAverage());
+        // a trend shows as a rising median from third to third; what is in flight moves the maximum, not the median
+        int n = samples.size();
+        for (int t = 0; t < 3; t++) {
+            List<Sample> part = samples.subList(t * n / 3, Math.max(t * n / 3 + 1, (t + 1) * n / 3));
+            double[] h = part.stream().mapToDouble(Sample::heapMiB).sorted().toArray();
+            System.out.printf("third %d (%.1f-%.1f min): heap after GC median %.1f MiB, min %.1f, max %.1f%n", t + 1,
+                    part.get(0).minutes(), part.get(part.size() - 1).minutes(), h[h.length / 2], h[0], h[h.length - 1]);
+        }
+    }
+
+    /** The top {@code rows} lines of this JVM's live class histogram (the jcmd GC.class_histogram command). */
+    private static String histogram(int rows) {
+        try {
+            var server = ManagementFactory.getPlatformMBeanServer();
+            var name = new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand");
+            String all = (String) server.invoke(name, "gcClassHistogram", new Object[] {new String[0]},
+                    new String[] {String[].class.getName()});
+            StringBuilder out = new StringBuilder();
+            String[] lines = all.split("\n");
+            for (int i = 0; i < Math.min(lines.length, rows + 2); i++) out.append(lines[i]).append('\n');
+            return out.toString();
+        } catch (Exception e) {
+            return "(no histogram: " + e + ")\n";
+        }
     }
 
     /**

@@ -1,9 +1,10 @@
 package org.peerdex.simulations.hostile;
 
 import com.typesafe.config.Config;
+import org.peerdex.protocol.ring.Admission;
 
 /**
- * The open network's admission bounds as the simulator's membership service applies them, with the defaults of
+ * The open network's admission bounds (the node's {@link Admission} table) as the simulator's membership service applies them, with the defaults of
  * the node's {@code peerdex.peer} keys: at most {@code maxPerPrefix} peers per address prefix, and per arc of the
  * ring (2^{@code arcBits} arcs) at most max({@code maxPerArc}, 2x the even share).
  *
@@ -23,6 +24,11 @@ public record AdmissionRules(String mode, int maxPerPrefix, int maxPerArc, int a
     public static AdmissionRules from(Config c) {
         return new AdmissionRules(c.getString("mode"), c.getInt("max-per-prefix"), c.getInt("max-per-arc"),
                 c.getInt("arc-bits"));
+    }
+
+    /** The table that applies these bounds: the node's own {@link Admission}, with no bound on the directory. */
+    public Admission table() {
+        return new Admission(Integer.MAX_VALUE, maxPerPrefix, maxPerArc, arcBits);
     }
 
     /** Whether the bounds apply in a run with {@code hostile} hostile peers. */

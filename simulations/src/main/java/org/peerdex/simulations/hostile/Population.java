@@ -12,6 +12,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Admission;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.protocol.ring.RingPosition;
@@ -101,7 +102,7 @@ public final class Population {
         boolean apply = rules.applies(k);
         List<Member> all = new ArrayList<>();
         if (apply) {
-            Admission admission = new Admission(rules);
+            Admission admission = rules.table();
             List<Member> order = new ArrayList<>(honest);
             for (int i = order.size() - 1; i > 0; i--) {
                 int j = random.nextInt(i + 1);

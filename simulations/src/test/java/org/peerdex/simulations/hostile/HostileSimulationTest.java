@@ -103,14 +103,14 @@ class HostileSimulationTest {
 
     @Test
     void admissionBoundsPrefixesAndArcsAsTheOpenMembershipDoes() {
-        Admission admission = new Admission(new AdmissionRules("on", 2, 3, 2));
+        org.peerdex.protocol.ring.Admission admission = new AdmissionRules("on", 2, 3, 2).table();
         java.util.SplittableRandom r = new java.util.SplittableRandom(1);
         // same prefix: the third is refused
         assertTrue(admission.admit(org.peerdex.protocol.hash.PeerId.random(r), "p").isEmpty());
         assertTrue(admission.admit(org.peerdex.protocol.hash.PeerId.random(r), "p").isEmpty());
         assertEquals("prefix full", admission.admit(org.peerdex.protocol.hash.PeerId.random(r), "p").orElseThrow());
         // one arc (4 arcs): max(3, 2 * ceil((members + 1) / 4)) = 3 while few peers are in
-        Admission arcs = new Admission(new AdmissionRules("on", 100, 3, 2));
+        org.peerdex.protocol.ring.Admission arcs = new AdmissionRules("on", 100, 3, 2).table();
         Map<String, Integer> outcome = new LinkedHashMap<>();
         for (int i = 0; i < 5; i++) {
             org.peerdex.protocol.hash.PeerId id = org.peerdex.protocol.hash.PeerId.atPosition(1000L + i, r);

@@ -35,7 +35,8 @@ public interface KeyValueStore extends AutoCloseable {
 
     /** True if a key names an index entry, which {@link #indexGeneration()} counts writes of. */
     static boolean isIndexKey(byte[] key) {
-        return key.length > 0 && (key[0] == Keyspace.RWI || key[0] == Keyspace.URL_WORDS || key[0] == Keyspace.META);
+        return key.length > 0 && (key[0] == Keyspace.RWI || key[0] == Keyspace.URL_WORDS || key[0] == Keyspace.META
+                || key[0] == Keyspace.LEARNED_META);
     }
 
     /**

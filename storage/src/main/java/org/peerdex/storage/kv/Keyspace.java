@@ -8,6 +8,12 @@ public final class Keyspace {
     public static final byte URL_WORDS = 'x';
     /** URL hash → URL metadata */
     public static final byte META = 'm';
+    /**
+     * URL hash → URL metadata learned from another peer's search answer (a cache): shown to this peer's searchers
+     * like {@link #META}, never served to other peers nor offered in replication; a stored or crawled record of the
+     * URL replaces it
+     */
+    public static final byte LEARNED_META = 'n';
     /** URL hash → extracted text, for snippets and phrase checks */
     public static final byte TEXT = 't';
     /** URL hash → crawl/parse history */

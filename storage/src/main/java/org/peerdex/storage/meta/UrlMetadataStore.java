@@ -29,8 +29,18 @@ public final class UrlMetadataStore {
         return Keys.of(space, HashBytes.pack(url.value()));
     }
 
+    /** A record this peer holds (crawled, or stored by a peer that replicated it here); replaces a learned one. */
     public void putTo(KeyValueStore.Batch batch, UrlMetadata meta) {
         batch.put(key(Keyspace.META, meta.urlHash()), Cbor.write(meta));
+        batch.delete(key(Keyspace.LEARNED_META, meta.urlHash()));
+    }
+
+    /**
+     * A record learned from a search answer: read by {@link #get} like a held one, but not by {@link #getHeld},
+     * {@link #scanAll} or {@link #count}, so this peer never vouches for it to others.
+     */
+    public void putLearnedTo(KeyValueStore.Batch batch, UrlMetadata meta) {
+        batch.put(key(Keyspace.LEARNED_META, meta.urlHash()), Cbor.write(meta));
     }
 
     public void putTextTo(KeyValueStore.Batch batch, UrlHash url, String text) {
@@ -39,10 +49,20 @@ public final class UrlMetadataStore {
     }
 
     public void put(UrlMetadata meta) {
-        store.put(key(Keyspace.META, meta.urlHash()), Cbor.write(meta));
+        KeyValueStore.Batch b = store.newBatch();
+        putTo(b, meta);
+        store.write(b, false);
     }
 
+    /** The record held here, else one learned from a search answer (for this peer's own results). */
     public Optional<UrlMetadata> get(UrlHash url) {
+        Optional<UrlMetadata> held = getHeld(url);
+        return held.isPresent() ? held
+                : store.get(key(Keyspace.LEARNED_META, url)).map(b -> Cbor.read(b, UrlMetadata.class));
+    }
+
+    /** Only a record held here (crawled or stored by replication): what this peer may serve to other peers. */
+    public Optional<UrlMetadata> getHeld(UrlHash url) {
         return store.get(key(Keyspace.META, url)).map(b -> Cbor.read(b, UrlMetadata.class));
     }
 
@@ -50,14 +70,16 @@ public final class UrlMetadataStore {
         return store.get(key(Keyspace.TEXT, url)).map(b -> new String(b, StandardCharsets.UTF_8));
     }
 
+    /** Held or learned. */
     public boolean contains(UrlHash url) {
-        return store.get(key(Keyspace.META, url)).isPresent();
+        return store.get(key(Keyspace.META, url)).isPresent() || store.get(key(Keyspace.LEARNED_META, url)).isPresent();
     }
 
     /** Removes metadata and text (the history stays: it tells why the URL is gone). */
     public void delete(UrlHash url) {
         KeyValueStore.Batch b = store.newBatch();
         b.delete(key(Keyspace.META, url));
+        b.delete(key(Keyspace.LEARNED_META, url));
         b.delete(key(Keyspace.TEXT, url));
         store.write(b, false);
     }

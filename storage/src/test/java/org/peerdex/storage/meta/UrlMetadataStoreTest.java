@@ -50,6 +50,30 @@ class UrlMetadataStoreTest {
         }
     }
 
+    /** A record learned from a search answer is read for this peer's results but never as one it holds. */
+    @Test
+    void aLearnedRecordIsReadButNotHeldScannedOrCountedUntilAHeldOneReplacesIt() {
+        UrlMetadata m = full();
+        try (KeyValueStore store = LevelDbStore.open(dir, 1 << 20)) {
+            UrlMetadataStore meta = new UrlMetadataStore(store);
+            KeyValueStore.Batch b = store.newBatch();
+            meta.putLearnedTo(b, m);
+            store.write(b, true);
+            assertEquals(Optional.of(m), meta.get(m.urlHash()));
+            assertTrue(meta.contains(m.urlHash()));
+            assertEquals(Optional.empty(), meta.getHeld(m.urlHash()));
+            assertEquals(0, meta.count());
+            int[] scanned = {0};
+            meta.scanAll(x -> scanned[0]++);
+            assertEquals(0, scanned[0], "a learned record is never offered in replication scans");
+            meta.put(m); // stored by replication, or crawled: held from now on
+            assertEquals(Optional.of(m), meta.getHeld(m.urlHash()));
+            assertEquals(1, meta.count());
+            meta.delete(m.urlHash());
+            assertFalse(meta.contains(m.urlHash()));
+        }
+    }
+
     @Test
     void missingFieldsGetDefaults() {
         UrlMetadata m = new UrlMetadata(UrlHash.of("http://example.com/a.pdf"), "http://example.com/a.pdf", null,
