@@ -10,12 +10,14 @@ import org.peerdex.storage.PeerStorage;
 
 /**
  * What the crawl actors of one node share: settings, storage, the HTTP fetcher (one connection pool), robots
- * cache, node-wide fetch rate, the DHT replication hook, a listener for ended crawls and the fetch dispatcher
- * (fetch and parse workers; the crawl actors themselves run on the index dispatcher).
+ * cache, node-wide fetch rate, the DHT replication hook, a listener for ended crawls, the fetch dispatcher
+ * (fetch and parse workers; the crawl actors themselves run on the index dispatcher) and the node-wide budget of
+ * pages in flight.
  */
 public record CrawlServices(CrawlerSettings settings, PeerStorage storage, Fetcher fetcher, PageProcessor processor,
                             RobotsCache robots, Sitemaps sitemaps, CrawlStore crawls, RateMeter rates,
-                            ReplicationHook replication, Consumer<CrawlProgress> onEnded, Executor fetch) {
+                            ReplicationHook replication, Consumer<CrawlProgress> onEnded, Executor fetch,
+                            PageBudget pages) {
 
     public static CrawlServices create(ActorSystem<?> system, CrawlerSettings settings, PeerStorage storage,
                                        ReplicationHook replication, Consumer<CrawlProgress> onEnded) {
@@ -34,6 +36,17 @@ public record CrawlServices(CrawlerSettings settings, PeerStorage storage, Fetch
                 new RobotsCache(settings, fetcher), new Sitemaps(fetcher), new CrawlStore(storage.store()),
                 new RateMeter(), replication == null ? ReplicationHook.NONE : replication,
                 onEnded == null ? p -> { } : onEnded,
-                Dispatchers.fetch(system));
+                Dispatchers.fetch(system), new PageBudget(maxPagesInFlight(system)));
+    }
+
+    /** The same services under another node-wide budget of pages in flight. */
+    public CrawlServices withPageBudget(PageBudget budget) {
+        return new CrawlServices(settings, storage, fetcher, processor, robots, sitemaps, crawls, rates, replication,
+                onEnded, fetch, budget);
+    }
+
+    private static int maxPagesInFlight(ActorSystem<?> system) {
+        var c = system.settings().config();
+        return c.hasPath("peerdex.crawler.max-pages-in-flight") ? c.getInt("peerdex.crawler.max-pages-in-flight") : 2000;
     }
 }

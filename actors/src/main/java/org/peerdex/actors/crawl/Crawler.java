@@ -201,6 +201,9 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                 .onSignal(org.apache.pekko.actor.typed.PostStop.class, s -> {
                     // stopped from outside (node shutdown): keep the crawl running in the store, with fresh counters
                     if (record.state().equals(CrawlRecord.RUNNING)) tryPersist(CrawlRecord.RUNNING, 0, "");
+                    // its pages still at the indexer will never be counted back here: the budget gets them now
+                    services.pages().release((int) pending);
+                    pending = 0;
                     return this;
                 })
                 .build();
@@ -233,8 +236,15 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         // paused by a failing write: nothing new is fetched, and the crawl does not end while pages wait
         if (paused()) return this;
         long room = window - pending;
+        boolean starved = false;
         if (room > 0) {
-            for (Frontier.Entry e : frontier.next(lastSeq, (int) room)) {
+            // the node-wide budget first: other crawls' pages in flight count too
+            int granted = services.pages().acquireUpTo((int) room);
+            List<Frontier.Entry> next = granted == 0 ? List.of() : frontier.next(lastSeq, granted);
+            services.pages().release(granted - next.size());
+            // cut short by the budget while the frontier may hold more (it filled all that was granted)
+            starved = granted < room && next.size() == granted;
+            for (Frontier.Entry e : next) {
                 lastSeq = e.seq();
                 pending++;
                 String site = site(e.url());
@@ -246,7 +256,8 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                 h.queue.tell(new HostQueue.Enqueue(e));
             }
         }
-        if (pending == 0 && sitemapsPending == 0) return end(CrawlRecord.FINISHED, "");
+        // a crawl the budget kept from dispatching is not done: the tick tries again
+        if (pending == 0 && sitemapsPending == 0 && !starved) return end(CrawlRecord.FINISHED, "");
         return this;
     }
 
@@ -426,6 +437,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         indexMs += m.flushMs();
         for (Indexer.Verdict v : m.verdicts()) {
             pending--;
+            services.pages().release(1);
             String site = site(v.entry().url());
             long[] hp = hostPending.get(site);
             if (hp != null && --hp[0] <= 0 && !hosts.containsKey(site)) forgetHost(site);

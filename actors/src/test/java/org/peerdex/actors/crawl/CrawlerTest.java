@@ -83,6 +83,54 @@ class CrawlerTest {
         });
     }
 
+    /**
+     * Two crawls at once under a node-wide budget of 3 pages in flight: neither takes more than the budget leaves,
+     * and a crawl that finds the budget spent waits instead of ending: both index every page of their part.
+     */
+    @org.junit.jupiter.api.Test
+    void concurrentCrawlsShareTheNodesBudgetOfPagesInFlightAndBothFinishComplete() throws Exception {
+        for (String part : List.of("a", "b")) {
+            StringBuilder index = new StringBuilder();
+            for (int i = 0; i < 20; i++) {
+                site.page("/" + part + "/p" + i, "<html><head><title>" + part + " page " + i + "</title></head><body>"
+                        + "words of " + part + " page number " + i + "</body></html>");
+                index.append("/").append(part).append("/p").append(i).append(' ');
+            }
+            site.page("/" + part + "/", links(index.toString().trim().split(" ")));
+        }
+        PageBudget budget = new PageBudget(3);
+        CrawlServices services = CrawlServices.create(KIT.system(), CrawlerSettings.from(CONFIG, false), storage,
+                null, null).withPageBudget(budget);
+        ActorRef<CrawlManager.Command> shared = KIT.spawn(CrawlManager.create(services), "budget-" + System.nanoTime(),
+                org.apache.pekko.actor.typed.Props.empty().withDispatcherFromConfig(org.peerdex.actors.Dispatchers.INDEX));
+        int[] most = {0};
+        java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread watch = new Thread(() -> {
+            while (watching.get()) {
+                most[0] = Math.max(most[0], budget.inFlight());
+                Thread.onSpinWait();
+            }
+        });
+        watch.start();
+        try {
+            java.util.concurrent.CompletableFuture<CrawlProgress> a = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> crawl(shared, fast("/a/")));
+            CrawlProgress b = crawl(shared, fast("/b/"));
+            CrawlProgress pa = a.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            for (CrawlProgress p : List.of(pa, b)) assertEquals(CrawlRecord.FINISHED, p.state(), p.toString());
+            for (String part : List.of("a", "b")) {
+                for (int i = 0; i < 20; i++) assertTrue(indexed("/" + part + "/p" + i), part + " page " + i + " missing");
+            }
+        } finally {
+            watching.set(false);
+            watch.join();
+            KIT.stop(shared);
+        }
+        assertTrue(most[0] <= 3, "pages in flight reached " + most[0]);
+        assertTrue(most[0] > 0);
+        assertEquals(0, budget.inFlight(), "every page given back");
+    }
+
     private CrawlProgress crawl(CrawlProfile profile) {
         return crawl(manager, profile);
     }
