@@ -35,7 +35,14 @@ public final class CharsetDetector {
      */
     private static final Set<String> STATISTICAL = Set.of("SHIFT_JIS", "EUC-JP", "ISO-2022-JP", "GB18030", "BIG5",
             "EUC-KR", "WINDOWS-1251", "KOI8-R", "ISO-8859-5", "IBM866", "WINDOWS-1253", "ISO-8859-7", "WINDOWS-1255",
-            "ISO-8859-8", "TIS620", "WINDOWS-1252");
+            "ISO-8859-8", "TIS620");
+    /**
+     * A verdict counts only when at least this share (percent) of the bytes outside tags, and at least
+     * {@link #MIN_NON_ASCII} bytes, are non-ASCII: a page in a CJK or Cyrillic code page is mostly such bytes, while
+     * an English page with a stray "§" or "–" has a handful, and juniversalchardet can take those for GB18030.
+     */
+    private static final int MIN_NON_ASCII_PERCENT = 5;
+    private static final int MIN_NON_ASCII = 32;
 
     /** The charset and where it came from (bom, header, meta, utf8-valid, statistics, fallback). */
     public record Detected(Charset charset, String source, int bomLength) {}
@@ -87,15 +94,39 @@ public final class CharsetDetector {
         }
     }
 
-    /** juniversalchardet's verdict on the first {@link #STATISTICS_BYTES}, if it has one the WHATWG list knows. */
+    /**
+     * juniversalchardet's verdict on the first {@link #STATISTICS_BYTES}, if it names a legacy encoding of the WHATWG
+     * list other than windows-1252 (the fallback anyway) and the text has enough non-ASCII bytes to judge by.
+     */
     static Optional<Charset> statistical(byte[] body) {
+        int len = Math.min(body.length, STATISTICS_BYTES);
+        if (!mostlyNonAscii(body, len)) return Optional.empty();
         UniversalDetector detector = new UniversalDetector();
-        detector.handleData(body, 0, Math.min(body.length, STATISTICS_BYTES));
+        detector.handleData(body, 0, len);
         detector.dataEnd();
         String name = detector.getDetectedCharset();
         if (name == null || !STATISTICAL.contains(name.toUpperCase(Locale.ROOT))) return Optional.empty();
         // TIS-620 is a subset of windows-874, the decoder the standard uses for it
         return lookup(name.equalsIgnoreCase("TIS620") ? "x-windows-874" : name);
+    }
+
+    /** Whether enough of the text outside tags is non-ASCII bytes ({@link #MIN_NON_ASCII_PERCENT}). */
+    static boolean mostlyNonAscii(byte[] body, int len) {
+        int text = 0;
+        int nonAscii = 0;
+        boolean inTag = false;
+        for (int i = 0; i < len; i++) {
+            byte b = body[i];
+            if (b == '<') {
+                inTag = true;
+            } else if (b == '>') {
+                inTag = false;
+            } else if (!inTag) {
+                text++;
+                if (b < 0) nonAscii++;
+            }
+        }
+        return nonAscii >= MIN_NON_ASCII && nonAscii * 100L >= (long) text * MIN_NON_ASCII_PERCENT;
     }
 
     static boolean isValidUtf8(byte[] body) {

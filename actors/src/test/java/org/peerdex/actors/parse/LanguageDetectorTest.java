@@ -91,6 +91,16 @@ class LanguageDetectorTest {
         }
     }
 
+    /** Long enough to be read, but made of words many languages share: no language is clearly ahead. */
+    @Test
+    void wordsSharedByManyLanguagesAreUnknown() {
+        for (String s : List.of("Hotel Restaurant Pizza Taxi Camping Parking Bar Golf Sauna",
+                "Internet Computer Software Hardware Server Online Download Video Radio",
+                "Mozart Beethoven Bach Chopin Vivaldi Haydn Schubert Brahms")) {
+            assertEquals("", LanguageDetector.detect(s), s);
+        }
+    }
+
     @Test
     void aLanguageOutsideThePinnedSetIsUnknownNotTheNearestPinnedOne() {
         for (String code : List.of("ka", "hy")) {

@@ -120,8 +120,9 @@ class MarkdownTest {
         int n = 0;
         boolean fenced = false;
         for (int i = 0; i + 1 < lines.size(); i++) {
-            if (lines.get(i).startsWith("```")) fenced = !fenced;
-            if (!fenced && lines.get(i).startsWith("|") && DELIMITER_ROW.matcher(lines.get(i + 1).strip()).matches()) {
+            String line = lines.get(i).strip(); // a table may sit indented inside a list item
+            if (line.startsWith("```")) fenced = !fenced;
+            if (!fenced && line.startsWith("|") && DELIMITER_ROW.matcher(lines.get(i + 1).strip()).matches()) {
                 n++;
             }
         }
