@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.peerdex.actors.crawl.TestSite;
@@ -61,8 +61,8 @@ class SlowHostsSearchTest {
                         .get("state").asText());
                 String search = node.baseUrl() + "/api/search?q=compaction&resource=local&count=10";
                 for (int i = 0; i < 10; i++) timedSearch(search); // warm up: JIT, caches, connections
-                long[] idle = new long[SEARCHES];
-                for (int i = 0; i < SEARCHES; i++) idle[i] = timedSearch(search).millis();
+                Histogram idle = new Histogram(3); // milliseconds, 3 significant digits
+                for (int i = 0; i < SEARCHES; i++) idle.recordValue(timedSearch(search).millis());
 
                 StringBuilder links = new StringBuilder("<html><head><title>hub</title></head><body>");
                 for (int i = 0; i < SLOW_HOSTS; i++) {
@@ -78,30 +78,29 @@ class SlowHostsSearchTest {
                 await(Duration.ofSeconds(30), "16 slow fetches hanging", () -> hanging(slow) >= 16);
                 int hangingBefore = hanging(slow);
 
-                List<Long> loaded = new ArrayList<>();
+                Histogram l = new Histogram(3);
                 int missing = 0;
                 long deadline = System.nanoTime() + LOADED_BUDGET.toNanos();
-                while (loaded.size() < SEARCHES && System.nanoTime() < deadline) {
+                while (l.getTotalCount() < SEARCHES && System.nanoTime() < deadline) {
                     Timed t = timedSearch(search);
-                    loaded.add(t.millis());
+                    l.recordValue(t.millis());
                     if (t.total() < 1) missing++;
                 }
                 int hangingAfter = hanging(slow);
 
-                long[] l = loaded.stream().mapToLong(Long::longValue).toArray();
-                long idleP99 = percentile(idle, 99);
+                long idleP99 = idle.getValueAtPercentile(99);
                 long bound = Math.max(2 * idleP99, idleP99 + 250);
                 System.out.printf("slow-hosts search: idle n=%d p50=%d ms p99=%d ms max=%d ms | under a crawl of %d "
                                 + "slow hosts (%d..%d pages hanging) n=%d p50=%d ms p99=%d ms max=%d ms, %d without "
-                                + "results | bound %d ms%n", idle.length, percentile(idle, 50), idleP99,
-                        Arrays.stream(idle).max().orElse(0), SLOW_HOSTS, hangingBefore, hangingAfter, l.length,
-                        percentile(l, 50), percentile(l, 99), Arrays.stream(l).max().orElse(0), missing, bound);
+                                + "results | bound %d ms%n", idle.getTotalCount(), idle.getValueAtPercentile(50), idleP99,
+                        idle.getMaxValue(), SLOW_HOSTS, hangingBefore, hangingAfter, l.getTotalCount(),
+                        l.getValueAtPercentile(50), l.getValueAtPercentile(99), l.getMaxValue(), missing, bound);
                 assertTrue(hangingAfter >= 16, "the slow fetches still hung while searches were timed: "
                         + hangingAfter);
                 assertEquals(0, missing, "every search under load found the page");
-                assertTrue(l.length >= SEARCHES, "only " + l.length + " searches completed in " + LOADED_BUDGET
+                assertTrue(l.getTotalCount() >= SEARCHES, "only " + l.getTotalCount() + " searches completed in " + LOADED_BUDGET
                         + "; they waited behind the fetches");
-                assertTrue(percentile(l, 99) <= bound, "search p99 under load " + percentile(l, 99)
+                assertTrue(l.getValueAtPercentile(99) <= bound, "search p99 under load " + l.getValueAtPercentile(99)
                         + " ms exceeds " + bound + " ms (idle p99 " + idleP99 + " ms)");
             } finally {
                 for (DripServer s : slow) s.close(); // the hanging fetches fail at once, the peer stops quickly
@@ -129,14 +128,6 @@ class SlowHostsSearchTest {
         int n = 0;
         for (DripServer s : servers) n += s.hanging.get();
         return n;
-    }
-
-    static long percentile(long[] xs, double pct) {
-        if (xs.length == 0) return 0;
-        long[] s = xs.clone();
-        Arrays.sort(s);
-        int i = (int) Math.ceil(pct / 100.0 * s.length) - 1;
-        return s[Math.max(0, Math.min(s.length - 1, i))];
     }
 
     private static void await(Duration timeout, String what, BooleanSupplier condition) {

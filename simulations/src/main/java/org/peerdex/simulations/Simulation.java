@@ -45,6 +45,7 @@ import org.peerdex.simulations.net.Traffic;
 import org.peerdex.simulations.net.VirtualNetwork;
 import org.peerdex.simulations.peer.PeerHost;
 import org.peerdex.simulations.peer.PeerSearch;
+import org.peerdex.simulations.report.Percentiles;
 import org.peerdex.simulations.sim.SimDurations;
 import org.peerdex.simulations.sim.SimRuntime;
 import org.peerdex.simulations.workload.Corpus;
@@ -751,7 +752,7 @@ public final class Simulation implements AutoCloseable {
         List<QueryResult> recent = results.subList(lastSampleQueries, results.size());
         lastSampleQueries = results.size();
         double recall = recent.stream().mapToDouble(QueryResult::recall).average().orElse(Double.NaN);
-        double p50 = percentile(recent.stream().mapToLong(QueryResult::latencyMicros).toArray(), 50) / 1000.0;
+        double p50 = Percentiles.of(recent.stream().mapToLong(QueryResult::latencyMicros).toArray(), 50) / 1000.0;
         double bpq = recent.stream().mapToLong(QueryResult::bytes).average().orElse(Double.NaN);
         Traffic t = net.traffic();
         long repaired = 0;
@@ -782,14 +783,6 @@ public final class Simulation implements AutoCloseable {
     static long heapAfterGc() {
         System.gc();
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    static long percentile(long[] xs, double pct) {
-        if (xs.length == 0) return 0;
-        long[] s = xs.clone();
-        Arrays.sort(s);
-        int i = (int) Math.ceil(pct / 100.0 * s.length) - 1;
-        return s[Math.max(0, Math.min(s.length - 1, i))];
     }
 
     /** Gini coefficient of non-negative values (0 = equal, 1 = one holds all). */
@@ -863,12 +856,12 @@ public final class Simulation implements AutoCloseable {
         }
         q.put("recallAt10ByWords", byWords);
         long[] lat = results.stream().mapToLong(QueryResult::latencyMicros).toArray();
-        q.put("latencyMillisP50", percentile(lat, 50) / 1000.0);
-        q.put("latencyMillisP95", percentile(lat, 95) / 1000.0);
-        q.put("latencyMillisP99", percentile(lat, 99) / 1000.0);
+        q.put("latencyMillisP50", Percentiles.of(lat, 50) / 1000.0);
+        q.put("latencyMillisP95", Percentiles.of(lat, 95) / 1000.0);
+        q.put("latencyMillisP99", Percentiles.of(lat, 99) / 1000.0);
         long[] first = results.stream().mapToLong(QueryResult::firstResultMicros).filter(x -> x >= 0).toArray();
-        q.put("firstResultMillisP50", percentile(first, 50) / 1000.0);
-        q.put("firstResultMillisP95", percentile(first, 95) / 1000.0);
+        q.put("firstResultMillisP50", Percentiles.of(first, 50) / 1000.0);
+        q.put("firstResultMillisP95", Percentiles.of(first, 95) / 1000.0);
         q.put("emptyShare", results.stream().filter(r -> r.results() == 0).count() / (double) Math.max(1, results.size()));
         q.put("messagesPerQuery", results.stream().mapToLong(QueryResult::messages).average().orElse(0));
         q.put("bytesPerQuery", results.stream().mapToLong(QueryResult::bytes).average().orElse(0));

@@ -1,83 +1,78 @@
 package org.peerdex.actors.parse;
 
-import java.util.HashMap;
+import com.github.pemistahl.lingua.api.IsoCode639_1;
+import com.github.pemistahl.lingua.api.Language;
+import com.github.pemistahl.lingua.api.LanguageDetectorBuilder;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * Guesses the language of a text from its most frequent function words (en, de, fr, es, it, nl, pt, ru). Cheap and
- * good enough for the language navigator on a few hundred words; returns "" when the evidence is thin.
+ * The language of a text, by Lingua (n-gram models, low-accuracy mode) restricted to {@link #LANGUAGES}. Returns an
+ * ISO 639-1 code, or "" when the text is too short or no language is clearly ahead: a wrong code would put a page
+ * under the wrong {@code lang:} filter on every peer that receives its postings.
  */
 public final class LanguageDetector {
-    // a few hundred words decide the language as well as thousands, at a fraction of the cost
-    private static final int MAX_WORDS = 500;
-    private static final int MIN_HITS = 3;
-    private static final Map<String, Set<String>> STOPWORDS = Map.of(
-            "en", Set.of("the", "and", "of", "to", "is", "in", "that", "it", "for", "with", "as", "was", "on", "are",
-                    "this", "be", "by", "not", "or", "from", "which", "have", "an", "you", "can", "if", "will"),
-            "de", Set.of("der", "die", "und", "das", "ist", "nicht", "mit", "den", "ein", "eine", "auf", "sich", "des",
-                    "dem", "zu", "im", "auch", "es", "wird", "oder", "sind", "wie", "bei", "für", "nach", "werden"),
-            "fr", Set.of("le", "la", "les", "et", "des", "est", "une", "du", "dans", "que", "pour", "qui", "pas",
-                    "sur", "au", "avec", "sont", "ce", "il", "par", "plus", "aux", "ou", "mais", "nous", "cette"),
-            "es", Set.of("el", "los", "las", "y", "del", "que", "en", "una", "por", "para", "con", "es", "se", "no",
-                    "su", "al", "lo", "como", "más", "pero", "sus", "este", "esta", "son", "ha", "también"),
-            "it", Set.of("il", "di", "che", "della", "per", "non", "sono", "una", "gli", "del", "con", "nel", "alla",
-                    "anche", "come", "questo", "si", "più", "dei", "delle", "ha", "è", "ma", "essere", "lo"),
-            "nl", Set.of("de", "het", "een", "en", "van", "is", "dat", "niet", "op", "te", "zijn", "voor", "met",
-                    "die", "ook", "aan", "er", "maar", "om", "worden", "wordt", "bij", "naar", "dan", "kan"),
-            "pt", Set.of("o", "os", "as", "que", "do", "da", "em", "um", "uma", "para", "com", "não", "dos", "das",
-                    "se", "por", "mais", "como", "mas", "foi", "ao", "ele", "à", "seu", "sua", "são", "também"),
-            "ru", Set.of("и", "в", "не", "на", "что", "с", "по", "как", "это", "он", "к", "но", "из", "у", "за",
-                    "от", "для", "так", "же", "все", "она", "был", "его", "или", "то", "мы", "вы"));
-    /** Stop word → the languages it belongs to: one lookup per word of the text. */
-    private static final Map<String, String[]> BY_WORD = byWord();
+    /**
+     * The codes a peer may put in a posting from detection, the same on every peer: peers compare these codes, so
+     * the set is part of the protocol (docs/protocol.md). Changing it changes what {@code lang:} finds across the
+     * network; add a language only with a protocol version. Declared languages ({@code <html lang>}) are kept as
+     * the page says and may lie outside it.
+     */
+    public static final List<String> LANGUAGES = List.of(
+            "ar", "bg", "ca", "cs", "da", "de", "el", "en", "es", "et", "fa", "fi", "fr", "he", "hi", "hr", "hu", "id",
+            "it", "ja", "ko", "lt", "lv", "nb", "nl", "pl", "pt", "ro", "ru", "sk", "sl", "sv", "th", "tr", "uk", "vi",
+            "zh");
+    /** Fewer letters than this and the answer is "": a title or a menu says too little. */
+    static final int MIN_LETTERS = 24;
+    /**
+     * Only the first this many characters are read: Lingua's cost grows with the text, and past a few hundred
+     * characters its answer no longer changes (its authors: accuracy drops below 120 characters only).
+     */
+    static final int MAX_CHARS = 1_000;
+    /**
+     * How far ahead (0..1) the likeliest language must be of the next one; closer calls are "". Lingua's own
+     * default is 0, which always names a language.
+     */
+    static final double MIN_RELATIVE_DISTANCE = 0.1;
 
-    private static Map<String, String[]> byWord() {
-        Map<String, java.util.List<String>> m = new HashMap<>();
-        STOPWORDS.forEach((lang, words) -> words.forEach(w -> m.computeIfAbsent(w, k -> new java.util.ArrayList<>())
-                .add(lang)));
-        Map<String, String[]> out = new HashMap<>();
-        m.forEach((w, l) -> out.put(w, l.toArray(new String[0])));
-        return out;
-    }
+    private static final Pattern ADDRESSES = Pattern.compile("\\S*(?://|@|www\\.)\\S*");
 
     private LanguageDetector() {}
 
-    /** ISO 639-1 code of the likeliest language, or "". */
+    /** Built on first use: it loads the models of {@link #LANGUAGES} (measured in docs/protocol.md). */
+    private static final class Models {
+        static final com.github.pemistahl.lingua.api.LanguageDetector DETECTOR = LanguageDetectorBuilder
+                .fromIsoCodes639_1(LANGUAGES.stream().map(c -> IsoCode639_1.valueOf(c.toUpperCase(Locale.ROOT)))
+                        .toArray(IsoCode639_1[]::new))
+                .withLowAccuracyMode()
+                .withMinimumRelativeDistance(MIN_RELATIVE_DISTANCE)
+                .withPreloadedLanguageModels()
+                .build();
+    }
+
+    /** ISO 639-1 code of the text's language, or "" if it is too short or too close to call. */
     public static String detect(String text) {
-        Map<String, Integer> hits = new HashMap<>();
-        int words = 0;
-        int i = 0;
-        int n = text.length();
-        StringBuilder w = new StringBuilder();
-        while (i <= n && words < MAX_WORDS) {
-            char c = i < n ? text.charAt(i) : ' ';
-            if (Character.isLetter(c)) {
-                if (w.length() < 32) w.append(Character.toLowerCase(c));
-            } else if (w.length() > 0) {
-                String word = w.toString();
-                w.setLength(0);
-                words++;
-                String[] langs = BY_WORD.get(word);
-                if (langs != null) for (String l : langs) hits.merge(l, 1, Integer::sum);
-            }
-            i++;
-        }
-        String best = "";
-        int bestHits = 0;
-        int second = 0;
-        for (Map.Entry<String, Integer> e : hits.entrySet()) {
-            if (e.getValue() > bestHits) {
-                second = bestHits;
-                bestHits = e.getValue();
-                best = e.getKey();
-            } else if (e.getValue() > second) {
-                second = e.getValue();
+        if (text == null) return "";
+        String t = text.length() > MAX_CHARS ? text.substring(0, MAX_CHARS) : text;
+        t = ADDRESSES.matcher(t).replaceAll(" "); // URLs and e-mail addresses are in no language
+        if (letters(t) < MIN_LETTERS) return "";
+        Language l = Models.DETECTOR.detectLanguageOf(t);
+        return l == Language.UNKNOWN ? "" : l.getIsoCode639_1().name().toLowerCase(Locale.ROOT);
+    }
+
+    private static int letters(String s) {
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            // one ideograph or syllable says as much as a few Latin letters
+            if (Character.isIdeographic(c) || Character.UnicodeBlock.of(c) == Character.UnicodeBlock.HANGUL_SYLLABLES) {
+                n += 3;
+            } else if (Character.isLetter(c)) {
+                n++;
             }
         }
-        if (bestHits < MIN_HITS || bestHits * 10 < second * 12) return ""; // too few or too close to call
-        return best;
+        return n;
     }
 
     /** The primary subtag of a language tag ("en-US" → "en"), lower case; "" if it does not look like one. */

@@ -1,95 +1,66 @@
 package org.peerdex.node.http;
 
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.commonmark.Extension;
+import org.commonmark.ext.gfm.tables.TablesExtension;
+import org.commonmark.ext.heading.anchor.HeadingAnchorExtension;
+import org.commonmark.node.AbstractVisitor;
+import org.commonmark.node.Image;
+import org.commonmark.node.Link;
+import org.commonmark.node.Node;
+import org.commonmark.parser.Parser;
+import org.commonmark.renderer.html.HtmlRenderer;
 
-/** Just enough Markdown for the manual: headings, paragraphs, lists, code blocks, tables as text, inline code, links. */
+/**
+ * The manual's Markdown as HTML, by commonmark-java with GitHub tables: headings get GitHub-style ids (the docs link
+ * to {@code page.md#heading}), links between pages point at their {@code .html} renderings, raw HTML is shown as
+ * text and links to anything but http(s), mailto and relative addresses are dropped.
+ */
 public final class Markdown {
-    private static final Pattern LINK = Pattern.compile("\\[([^\\]]+)\\]\\(([^)\\s]+)\\)");
-    private static final Pattern CODE = Pattern.compile("`([^`]+)`");
-    private static final Pattern BOLD = Pattern.compile("\\*\\*([^*]+)\\*\\*");
+    private static final List<Extension> EXTENSIONS = List.of(TablesExtension.create(),
+            HeadingAnchorExtension.create());
+    // both are immutable and safe to share between threads (commonmark-java's README)
+    private static final Parser PARSER = Parser.builder().extensions(EXTENSIONS).build();
+    private static final HtmlRenderer RENDERER = HtmlRenderer.builder().extensions(EXTENSIONS).escapeHtml(true)
+            .build();
+    /** A relative link to another page of the manual: {@code protocol.md} or {@code ../docs/protocol.md#limits}. */
+    private static final Pattern PAGE_LINK = Pattern.compile("^([^:?#]*)\\.md(#.*)?$");
+    private static final Pattern SCHEME = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*):");
+    private static final Set<String> SAFE_SCHEMES = Set.of("http", "https", "mailto");
 
     private Markdown() {}
 
     public static String toHtml(String md) {
-        StringBuilder out = new StringBuilder();
-        boolean inCode = false;
-        boolean inList = false;
-        StringBuilder para = new StringBuilder();
-        for (String line : md.split("\n", -1)) {
-            if (line.startsWith("```")) {
-                flush(out, para);
-                if (inList) {
-                    out.append("</ul>\n");
-                    inList = false;
-                }
-                out.append(inCode ? "</code></pre>\n" : "<pre><code>");
-                inCode = !inCode;
-                continue;
+        Node document = PARSER.parse(md);
+        document.accept(new AbstractVisitor() {
+            @Override
+            public void visit(Link link) {
+                link.setDestination(destination(link.getDestination()));
+                visitChildren(link);
             }
-            if (inCode) {
-                out.append(CompatRoutes.xml(line)).append('\n');
-                continue;
+
+            @Override
+            public void visit(Image image) {
+                image.setDestination(destination(image.getDestination()));
+                visitChildren(image);
             }
-            String t = line.strip();
-            if (t.isEmpty()) {
-                flush(out, para);
-                if (inList) {
-                    out.append("</ul>\n");
-                    inList = false;
-                }
-                continue;
-            }
-            int level = 0;
-            while (level < t.length() && level < 6 && t.charAt(level) == '#') level++;
-            if (level > 0 && level < t.length() && t.charAt(level) == ' ') {
-                flush(out, para);
-                out.append("<h").append(level).append('>').append(inline(t.substring(level + 1).trim()))
-                        .append("</h").append(level).append(">\n");
-                continue;
-            }
-            if (t.startsWith("- ") || t.startsWith("* ") || t.matches("\\d+\\. .*")) {
-                flush(out, para);
-                if (!inList) {
-                    out.append("<ul>\n");
-                    inList = true;
-                }
-                out.append("<li>").append(inline(t.substring(t.indexOf(' ') + 1))).append("</li>\n");
-                continue;
-            }
-            if (t.startsWith("|")) {
-                if (t.matches("\\|[\\s\\-:|]+\\|?")) continue;
-                flush(out, para);
-                out.append("<p class=\"row\">").append(inline(t.replace("|", " · ").replaceAll("^ · | · $", "")))
-                        .append("</p>\n");
-                continue;
-            }
-            if (para.length() > 0) para.append(' ');
-            para.append(t);
-        }
-        flush(out, para);
-        if (inList) out.append("</ul>\n");
-        if (inCode) out.append("</code></pre>\n");
-        return out.toString();
+        });
+        return RENDERER.render(document);
     }
 
-    private static void flush(StringBuilder out, StringBuilder para) {
-        if (para.length() == 0) return;
-        out.append("<p>").append(inline(para.toString())).append("</p>\n");
-        para.setLength(0);
-    }
-
-    static String inline(String s) {
-        String x = CompatRoutes.xml(s);
-        x = CODE.matcher(x).replaceAll("<code>$1</code>");
-        x = BOLD.matcher(x).replaceAll("<b>$1</b>");
-        Matcher m = LINK.matcher(x);
-        StringBuilder b = new StringBuilder();
-        while (m.find()) {
-            String href = m.group(2).replaceAll("\\.md($|#)", ".html$1");
-            m.appendReplacement(b, Matcher.quoteReplacement("<a href=\"" + href + "\">" + m.group(1) + "</a>"));
+    /** Where a link of the manual should point: {@code x.md} becomes {@code x.html}; unsafe schemes become "". */
+    static String destination(String target) {
+        String t = target.strip();
+        Matcher scheme = SCHEME.matcher(t);
+        if (scheme.find()) {
+            return SAFE_SCHEMES.contains(scheme.group(1).toLowerCase(Locale.ROOT)) ? t : "";
         }
-        m.appendTail(b);
-        return b.toString();
+        Matcher page = PAGE_LINK.matcher(t);
+        if (!page.matches()) return t;
+        return page.group(1) + ".html" + (page.group(2) == null ? "" : page.group(2));
     }
 }

@@ -27,6 +27,7 @@ import org.peerdex.actors.search.CorpusIndexer;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.simulations.report.Percentiles;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.PostingCodec;
 import org.peerdex.storage.text.Tokenizer;
@@ -113,11 +114,12 @@ public final class NetworkBenchmark {
                 if (r[4] > 0) withResults++;
                 naive += naiveBytes(crawler, qs.get(i));
             }
-            double[] firstSorted = Arrays.stream(first).filter(x -> x >= 0).sorted().toArray();
-            Arrays.sort(done);
+            double[] firstAnswered = Arrays.stream(first).filter(x -> x >= 0).toArray();
             System.out.printf(Locale.ROOT, "%d two-word queries from a peer that indexed nothing (%d with results)%n", qs.size(), withResults);
-            System.out.printf(Locale.ROOT, "first result ms  p50 %.1f  p95 %.1f%n", pct(firstSorted, 0.5), pct(firstSorted, 0.95));
-            System.out.printf(Locale.ROOT, "complete ms      p50 %.1f  p95 %.1f%n", pct(done, 0.5), pct(done, 0.95));
+            System.out.printf(Locale.ROOT, "first result ms  p50 %.1f  p95 %.1f%n", Percentiles.of(firstAnswered, 50),
+                    Percentiles.of(firstAnswered, 95));
+            System.out.printf(Locale.ROOT, "complete ms      p50 %.1f  p95 %.1f%n", Percentiles.of(done, 50),
+                    Percentiles.of(done, 95));
             System.out.printf(Locale.ROOT, "per query: %.1f messages, %.0f bytes; naive (both posting lists shipped) %.0f bytes; ratio %.3f%n",
                     (double) messages / qs.size(), (double) bytes / qs.size(), (double) naive / qs.size(), (double) bytes / naive);
         } finally {
@@ -131,10 +133,6 @@ public final class NetworkBenchmark {
             BenchPeers.deleteTree(root);
         }
         System.exit(0);
-    }
-
-    private static double pct(double[] sorted, double p) {
-        return sorted.length == 0 ? Double.NaN : sorted[Math.min(sorted.length - 1, (int) (sorted.length * p))];
     }
 
     private static String transport = "cluster";

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -47,6 +46,7 @@ import org.peerdex.actors.search.SearchResult;
 import org.peerdex.actors.search.ranking.HostPageRank;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.SearchBackend;
+import org.peerdex.simulations.report.Percentiles;
 import org.peerdex.storage.text.DocumentText;
 import org.peerdex.storage.text.Tokenizer;
 
@@ -179,9 +179,8 @@ public final class SearchBenchmark {
                 found++;
             }
         }
-        Arrays.sort(ms);
-        return new Figures(system, set, rr / items.size(), (double) found / items.size(),
-                ms[(int) (ms.length * 0.50)], ms[Math.min(ms.length - 1, (int) (ms.length * 0.99))]);
+        return new Figures(system, set, rr / items.size(), (double) found / items.size(), Percentiles.of(ms, 50),
+                Percentiles.of(ms, 99));
     }
 
     private static List<String> peerdex(SearchBackend backend, String q) {

@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -29,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.HdrHistogram.Histogram;
 
 /**
  * Sustained search load from a second process: starts a peer as a child JVM on 127.0.0.1 (or uses BASE_URL),
@@ -142,13 +142,13 @@ public final class SearchLoadBenchmark {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         AtomicLong errors = new AtomicLong();
-        List<CompletableFuture<long[]>> futures = new ArrayList<>();
+        List<CompletableFuture<Histogram>> futures = new ArrayList<>();
         long t0 = System.nanoTime();
         for (int c = 0; c < clients; c++) {
             SplittableRandom r = new SplittableRandom(100 + c);
             futures.add(CompletableFuture.supplyAsync(() -> {
-                long[] lat = new long[1 << 16];
-                int n = 0;
+                // nanoseconds, 3 significant digits, growing as slower requests arrive; one per client thread
+                Histogram lat = new Histogram(3);
                 while (System.nanoTime() < end) {
                     int words = 1 + r.nextInt(3);
                     StringBuilder q = new StringBuilder();
@@ -163,24 +163,17 @@ public final class SearchLoadBenchmark {
                     } catch (Exception e) {
                         errors.incrementAndGet();
                     }
-                    if (n == lat.length) lat = Arrays.copyOf(lat, n * 2);
-                    lat[n++] = System.nanoTime() - s;
+                    lat.recordValue(System.nanoTime() - s);
                 }
-                return Arrays.copyOf(lat, n);
+                return lat;
             }, pool));
         }
-        List<long[]> all = new ArrayList<>();
-        for (CompletableFuture<long[]> f : futures) all.add(f.get());
+        Histogram all = new Histogram(3);
+        for (CompletableFuture<Histogram> f : futures) all.add(f.get());
         double secs = (System.nanoTime() - t0) / 1e9;
         pool.shutdown();
-        long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-        if (merged.length == 0) return new Result(name, 0, errors.get(), secs, 0, 0, 0, 0);
-        return new Result(name, merged.length, errors.get(), secs, pct(merged, 0.50), pct(merged, 0.90),
-                pct(merged, 0.99), merged[merged.length - 1]);
-    }
-
-    static long pct(long[] sorted, double p) {
-        return sorted[Math.min(sorted.length - 1, (int) Math.floor(p * sorted.length))];
+        return new Result(name, all.getTotalCount(), errors.get(), secs, all.getValueAtPercentile(50),
+                all.getValueAtPercentile(90), all.getValueAtPercentile(99), all.getMaxValue());
     }
 
     static int pooledGet(String url) throws IOException, InterruptedException {

@@ -13,15 +13,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
@@ -73,7 +73,8 @@ public final class SoakBenchmark {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong rounds = new AtomicLong();
         AtomicLong searchErrors = new AtomicLong();
-        ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+        // milliseconds, up to an hour, 3 significant digits; threads record, the sampler takes each interval's histogram
+        Recorder latencies = new Recorder(TimeUnit.HOURS.toMillis(1), 3);
         List<Sample> samples = new ArrayList<>();
         // the lab's seconds-fast failure detection would down a peer for a forced GC on a busy machine
         try (RealLab lab = RealLab.start(3, Map.of("peerdex.crawler.allow-loopback", true,
@@ -186,7 +187,7 @@ public final class SoakBenchmark {
 
     /** A closed-loop client paced to {@code rate} searches a second, each at a random peer over all peers. */
     private static void search(RealLab lab, SplittableRandom r, String[] words, boolean generated, double rate,
-                               AtomicBoolean running, ConcurrentLinkedQueue<Long> latencies, AtomicLong errors) {
+                               AtomicBoolean running, Recorder latencies, AtomicLong errors) {
         long period = (long) (1e9 / rate);
         long next = System.nanoTime();
         while (running.get()) {
@@ -208,7 +209,7 @@ public final class SoakBenchmark {
             } catch (Exception e) {
                 errors.incrementAndGet();
             }
-            latencies.add((System.nanoTime() - s) / 1_000_000);
+            latencies.recordValue(Math.min(TimeUnit.HOURS.toMillis(1), (System.nanoTime() - s) / 1_000_000));
             next += period;
             long wait = next - System.nanoTime();
             if (wait > 0) LockSupport.parkNanos(wait); // pacing
@@ -216,7 +217,7 @@ public final class SoakBenchmark {
         }
     }
 
-    private static Sample sample(RealLab lab, double minutes, ConcurrentLinkedQueue<Long> latencies, long errors,
+    private static Sample sample(RealLab lab, double minutes, Recorder latencies, long errors,
                                  long rounds) {
         System.gc();
         System.gc();
@@ -235,17 +236,10 @@ public final class SoakBenchmark {
             outboxHeap += dht.stats().outboxHeapBytes.get();
             paused |= dht.stats().outboxFull;
         }
-        List<Long> l = new ArrayList<>();
-        for (Long x; (x = latencies.poll()) != null; ) l.add(x);
-        long[] a = l.stream().mapToLong(Long::longValue).sorted().toArray();
+        Histogram interval = latencies.getIntervalHistogram();
         return new Sample(minutes, heap, ManagementFactory.getThreadMXBean().getThreadCount(), docs, postings, outbox,
-                outboxHeap >> 10, a.length, errors, pct(a, 50), pct(a, 99), rounds, paused);
-    }
-
-    private static long pct(long[] sorted, double p) {
-        if (sorted.length == 0) return 0;
-        int i = (int) Math.ceil(p / 100 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+                outboxHeap >> 10, interval.getTotalCount(), errors, interval.getValueAtPercentile(50),
+                interval.getValueAtPercentile(99), rounds, paused);
     }
 
     /** Least-squares slope of heap over time from sample {@code from} on, in MiB per hour. */

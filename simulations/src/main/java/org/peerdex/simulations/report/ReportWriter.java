@@ -330,13 +330,11 @@ public final class ReportWriter {
 
     private static String histogram(double[] xs, String unit) {
         if (xs.length == 0) return "<p>(no queries)</p>";
-        double[] s = xs.clone();
-        Arrays.sort(s);
-        double hi = s[(int) Math.min(s.length - 1, Math.ceil(0.99 * s.length))];
+        double hi = Percentiles.of(xs, 99);
         if (hi <= 0) hi = 1;
         int bins = 40;
         int[] counts = new int[bins];
-        for (double x : s) counts[(int) Math.min(bins - 1, Math.max(0, x / hi * bins))]++;
+        for (double x : xs) counts[(int) Math.min(bins - 1, Math.max(0, x / hi * bins))]++;
         int max = Arrays.stream(counts).max().orElse(1);
         int w = 700;
         int h = 200;

@@ -1,0 +1,126 @@
+package org.peerdex.actors.parse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The detector on real text: the Universal Declaration of Human Rights in each pinned language (test resources
+ * udhr/, see its README for the source).
+ */
+class LanguageDetectorTest {
+    /** The paragraphs of articles 1-12 in the language {@code code}. */
+    static List<String> udhr(String code) {
+        try (InputStream in = LanguageDetectorTest.class.getResourceAsStream("/udhr/" + code + ".txt")) {
+            if (in == null) throw new IllegalStateException("no test text for " + code);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void everyPinnedLanguageIsRecognisedInAPassageOfRealText() {
+        assertTrue(LanguageDetector.LANGUAGES.size() >= 20, LanguageDetector.LANGUAGES.toString());
+        List<String> wrong = new ArrayList<>();
+        for (String code : LanguageDetector.LANGUAGES) {
+            String passage = String.join(" ", udhr(code).subList(0, 4));
+            String got = LanguageDetector.detect(passage);
+            if (!got.equals(code)) wrong.add(code + " -> '" + got + "'");
+        }
+        assertTrue(wrong.isEmpty(), "passages named wrongly: " + wrong);
+    }
+
+    @Test
+    void everyPinnedLanguageIsRecognisedOnAnUnlabelledPage() {
+        HtmlDocumentParser parser = new HtmlDocumentParser();
+        List<String> wrong = new ArrayList<>();
+        for (String code : LanguageDetector.LANGUAGES) {
+            List<String> paras = udhr(code);
+            StringBuilder html = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>")
+                    .append(paras.get(0), 0, Math.min(60, paras.get(0).length()))
+                    .append("</title></head><body><nav><a href=\"/\">Home</a> | <a href=\"/about\">About</a></nav>");
+            for (String p : paras) html.append("<p>").append(p).append("</p>\n");
+            html.append("<footer>© 2026 · <a href=\"mailto:info@example.org\">info@example.org</a></footer>")
+                    .append("</body></html>");
+            ParsedDocument d = parser.parse("http://example.org/" + code + "/udhr.html",
+                    html.toString().getBytes(StandardCharsets.UTF_8), "text/html");
+            if (!d.language().equals(code)) wrong.add(code + " -> '" + d.language() + "'");
+        }
+        assertTrue(wrong.isEmpty(), "pages named wrongly: " + wrong);
+    }
+
+    /**
+     * A single paragraph (one sentence to a few) is harder; the detector may say "" when unsure but should rarely
+     * name the wrong language, since a wrong code travels with every posting of the page.
+     */
+    @Test
+    void singleParagraphsAreRecognisedOrLeftUnknownAndRarelyWrong() {
+        int right = 0;
+        int unknown = 0;
+        List<String> wrong = new ArrayList<>();
+        for (String code : LanguageDetector.LANGUAGES) {
+            for (String p : udhr(code)) {
+                String got = LanguageDetector.detect(p);
+                if (got.equals(code)) right++;
+                else if (got.isEmpty()) unknown++;
+                else wrong.add(code + " -> " + got + ": " + p.substring(0, Math.min(50, p.length())));
+            }
+        }
+        int all = right + unknown + wrong.size();
+        System.out.printf(Locale.ROOT, "language of %d single paragraphs in %d languages: %d right, %d unknown,"
+                + " %d wrong %s%n", all, LanguageDetector.LANGUAGES.size(), right, unknown, wrong.size(), wrong);
+        assertTrue(wrong.size() * 100 <= all, wrong.size() + " of " + all + " paragraphs named wrongly: " + wrong);
+        assertTrue(right * 100 >= all * 90, "only " + right + " of " + all + " paragraphs named");
+    }
+
+    @Test
+    void shortOrLanguagelessTextIsUnknown() {
+        for (String s : List.of("", "   ", "OK", "Home | Login | Search", "Berlin 2026", "iPhone 15 Pro Max 256GB",
+                "https://example.org/index.html?id=42", "Maria Garcia", "404 Not Found", "© 2026 ACME GmbH",
+                "3.14159 2.71828 1.41421", "PDF · ZIP · CSV · JSON")) {
+            assertEquals("", LanguageDetector.detect(s), s);
+        }
+    }
+
+    /** Long enough to be read, but made of words many languages share: no language is clearly ahead. */
+    @Test
+    void wordsSharedByManyLanguagesAreUnknown() {
+        for (String s : List.of("Hotel Restaurant Pizza Taxi Camping Parking Bar Golf Sauna",
+                "Internet Computer Software Hardware Server Online Download Video Radio",
+                "Mozart Beethoven Bach Chopin Vivaldi Haydn Schubert Brahms")) {
+            assertEquals("", LanguageDetector.detect(s), s);
+        }
+    }
+
+    @Test
+    void aLanguageOutsideThePinnedSetIsUnknownNotTheNearestPinnedOne() {
+        for (String code : List.of("ka", "hy")) {
+            String passage = String.join(" ", udhr("outside/" + code));
+            assertEquals("", LanguageDetector.detect(passage), code);
+        }
+    }
+
+    @Test
+    void theCodesAreIsoTwoLetterCodesInAFixedOrder() {
+        for (String code : LanguageDetector.LANGUAGES) assertTrue(code.matches("[a-z]{2}"), code);
+        List<String> sorted = LanguageDetector.LANGUAGES.stream().sorted().distinct().toList();
+        assertEquals(sorted, LanguageDetector.LANGUAGES, "kept sorted and without repeats");
+    }
+
+    @Test
+    void tagsAreReducedToTheirPrimarySubtag() {
+        assertEquals("en", LanguageDetector.normalizeTag("en-US"));
+        assertEquals("pt", LanguageDetector.normalizeTag(" PT_br "));
+        assertEquals("", LanguageDetector.normalizeTag("x"));
+        assertEquals("", LanguageDetector.normalizeTag(null));
+    }
+}
