@@ -137,6 +137,8 @@ class QueryEvaluatorTest {
                 assertTrue(e.scored() + e.pruned() <= e.aligned() && e.aligned() >= matches.size(), what);
                 assertTrue(e.scored() >= Math.min(10, matches.size()), what);
                 pruned += e.pruned();
+                System.out.printf("%-40s matches %5d aligned %5d scored %5d pruned %5d%n", what, matches.size(),
+                        e.aligned(), e.scored(), e.pruned());
             }
         }
         assertTrue(mostPostings > 1000, "a word on nearly every page: " + mostPostings);
@@ -171,6 +173,8 @@ class QueryEvaluatorTest {
             List<UrlHash> old = ranked(scorer(q, RankingProfile.defaults(), stats), matches.subList(0, cut)).stream()
                     .limit(10).map(Scorer.Scored::url).toList();
             if (!old.equals(expected)) oldDiffers++;
+            System.out.printf("cut %d, '%s': %d matches, old top 10 %s the exhaustive one%n", cut, text, matches.size(),
+                    old.equals(expected) ? "equals" : "differs from");
         }
         assertTrue(common >= 5, "queries with more than " + cut + " matches: " + common);
         assertTrue(oldDiffers > 0, "cutting before scoring changed no top 10 of " + common);
