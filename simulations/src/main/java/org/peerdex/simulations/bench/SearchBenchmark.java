@@ -171,12 +171,16 @@ public final class SearchBenchmark {
             fieldedAnd.setDefaultOperator(QueryParser.Operator.AND);
             HttpClient http = HttpClient.newHttpClient();
             LocalIndexSource index = new LocalIndexSource(node.context().storage(), Runnable::run);
+            // the index-only systems return URL hashes: named by URL, so that their MRR is comparable
+            Map<String, String> urlOf = new HashMap<>();
+            indexed.urls().forEach((url, hash) -> urlOf.put(hash.value(), url));
+            Function<List<String>, List<String>> named = hashes -> hashes.stream().map(h -> urlOf.getOrDefault(h, h)).toList();
 
             Map<String, Function<String, List<String>>> systems = new LinkedHashMap<>();
             systems.put("peerdex", q -> peerdex(backend, q));
             systems.put("peerdex-http", q -> peerdexHttp(http, node.baseUrl(), q));
-            systems.put("peerdex-index", q -> peerdexIndex(index, node.context().storage(), q));
-            systems.put("peerdex-index-old", q -> peerdexIndexOld(node.context().storage(), q));
+            systems.put("peerdex-index", q -> named.apply(peerdexIndex(index, node.context().storage(), q)));
+            systems.put("peerdex-index-old", q -> named.apply(peerdexIndexOld(node.context().storage(), q)));
             systems.put("lucene-bm25", q -> lucene(searcher, plain, q));
             systems.put(REFERENCE, q -> lucene(searcher, fielded, q));
             systems.put("lucene-fields-and", q -> lucene(searcher, fieldedAnd, q));
