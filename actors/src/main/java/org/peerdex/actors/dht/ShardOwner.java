@@ -532,7 +532,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     KeyPostings lookup(Lookup l, int limit) {
         Set<String> urlSet = l.urls() == null ? null : new HashSet<>(l.urls().stream().map(UrlHash::value).toList());
         // each posting is scored once: the partial score is the querying peer's whole one-word score
-        PriorityQueue<Scored> top = new PriorityQueue<>(Comparator.comparingDouble(Scored::score));
+        PriorityQueue<Scored> top = new PriorityQueue<>(Scored.WORST_FIRST);
         DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
         int[] matched = {0};
         storage.rwi().scan(l.key().word(), l.key().partition(), p -> {
@@ -542,24 +542,28 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             matched[0]++;
             if (limit <= 0) return;
             Posting withHolder = p.holder() == null ? p.withHolder(self) : p;
-            double score = PartialScore.of(withHolder);
-            if (top.size() >= limit && score <= top.peek().score()) return;
+            Scored scored = new Scored(PartialScore.of(withHolder), withHolder);
+            if (top.size() >= limit && Scored.WORST_FIRST.compare(scored, top.peek()) <= 0) return;
             if (blocked.blocks(p)) {
                 matched[0]--;
                 return;
             }
             if (top.size() >= limit) top.poll();
-            top.add(new Scored(score, withHolder));
+            top.add(scored);
         });
         stats.blacklistedOutgoing.addAndGet(blocked.dropped());
         List<Scored> ranked = new ArrayList<>(top);
-        ranked.sort(Comparator.comparingDouble(Scored::score).reversed());
+        ranked.sort(Scored.WORST_FIRST.reversed());
         List<Posting> best = new ArrayList<>(ranked.size());
         for (Scored x : ranked) best.add(x.posting());
         return new KeyPostings(l.key(), PostingPack.of(best), matched[0], matched[0] > best.size());
     }
 
-    private record Scored(double score, Posting posting) {}
+    /** Ties broken by URL hash, as the querying peer's ranking breaks them: the smaller hash is the better. */
+    private record Scored(double score, Posting posting) {
+        static final Comparator<Scored> WORST_FIRST = Comparator.comparingDouble(Scored::score)
+                .thenComparing((Scored s) -> s.posting().url(), Comparator.reverseOrder());
+    }
 
     private Behavior<Command> onFetchMetadata(FetchMetadata m) {
         if (m.replyTo() == null) return this;

@@ -1,8 +1,10 @@
 package org.peerdex.actors.search;
 
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.peerdex.actors.search.ranking.CorpusStats;
+import org.peerdex.actors.search.ranking.Scorer;
 
 /**
  * Where candidates come from: this peer's index now, remote peers later. A source is started once per query
@@ -27,6 +29,15 @@ public interface CandidateSource {
     }
 
     void start(SearchRequest request, ActorRef<Answer> replyTo);
+
+    /**
+     * Starts with the query's ranking at hand: {@code ranking} makes a scorer of the coordinator's own (profile,
+     * link rank, feedback, language, media), fresh for this source; a source that keeps only its best candidates
+     * keeps them by it. Call it on the caller's thread. By default the scorer is not used.
+     */
+    default void start(SearchRequest request, Supplier<Scorer> ranking, ActorRef<Answer> replyTo) {
+        start(request, replyTo);
+    }
 
     /** What a source sends back. */
     sealed interface Answer {}

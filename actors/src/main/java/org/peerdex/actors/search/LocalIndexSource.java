@@ -1,31 +1,61 @@
 package org.peerdex.actors.search;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.peerdex.actors.search.ranking.CorpusStats;
 import org.peerdex.actors.search.query.Query;
+import org.peerdex.actors.search.ranking.CorpusStats;
+import org.peerdex.actors.search.ranking.FeedbackStore;
+import org.peerdex.actors.search.ranking.LinkRank;
+import org.peerdex.actors.search.ranking.RankingProfile;
+import org.peerdex.actors.search.ranking.Scorer;
+import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.storage.PeerStorage;
-import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.kv.KeyValueStore;
 
 /**
- * This peer's own index as a candidate source: reads each term's posting list (sorted by URL hash) on the
- * search dispatcher, drops expired cached postings and other languages, and merge-joins them.
+ * This peer's own index as a candidate source: on the search dispatcher, counts each term's postings (the
+ * document frequencies BM25 needs), then scores every document that matches with the query's own {@link Scorer}
+ * and hands the best {@link #MAX_CANDIDATES} to ranking ({@link QueryEvaluator}: postings streamed, expired cached
+ * postings and other languages dropped, phrases checked by position). Nothing is cut before it is scored, so on a
+ * large peer a common word ranks all its documents, not the first ones in URL-hash order.
  */
 public final class LocalIndexSource implements CandidateSource {
-    /** At most this many candidates are handed to ranking (the lists are still joined in full). */
+    /** At most this many candidates, the best by the query's score, are handed to ranking. */
     public static final int MAX_CANDIDATES = 50_000;
+    /** Feedback entries read into memory once per query; with more, each match's feedback is read on its own. */
+    static final int FEEDBACK_SNAPSHOT = 100_000;
+    /** Words whose posting count is remembered while the index does not change. */
+    private static final int FREQUENCY_CACHE = 4096;
+
     private final PeerStorage storage;
     private final Executor blocking;
+    private final int maxCandidates;
+    private final FeedbackStore feedback;
+    private final Map<WordHash, long[]> frequencies = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<WordHash, long[]> eldest) {
+            return size() > FREQUENCY_CACHE;
+        }
+    };
 
     public LocalIndexSource(PeerStorage storage, Executor blocking) {
+        this(storage, blocking, MAX_CANDIDATES);
+    }
+
+    /** @param maxCandidates how many of the best candidates to hand to ranking (tests lower it) */
+    public LocalIndexSource(PeerStorage storage, Executor blocking, int maxCandidates) {
+        if (maxCandidates < 1) throw new IllegalArgumentException("maxCandidates must be positive");
         this.storage = storage;
         this.blocking = blocking;
+        this.maxCandidates = maxCandidates;
+        this.feedback = new FeedbackStore(storage.store());
     }
 
     @Override
@@ -38,59 +68,69 @@ public final class LocalIndexSource implements CandidateSource {
         return false;
     }
 
+    /** Without the coordinator's scorer: the default profile, no link rank, the request's media. */
     @Override
     public void start(SearchRequest request, ActorRef<Answer> replyTo) {
-        CompletableFuture.supplyAsync(() -> lookup(request.query()), blocking).whenComplete((answer, error) ->
+        start(request, () -> defaultScorer(request.query(), request.contentDomain()), replyTo);
+    }
+
+    @Override
+    public void start(SearchRequest request, Supplier<Scorer> ranking, ActorRef<Answer> replyTo) {
+        Scorer scorer = ranking.get();
+        CompletableFuture.supplyAsync(() -> lookup(request.query(), scorer), blocking).whenComplete((answer, error) ->
                 replyTo.tell(error != null ? new SourceFailed(name(), String.valueOf(error.getMessage())) : answer));
     }
 
-    /** The lookup itself, synchronous (also used by benchmarks). */
+    /** The lookup, synchronous, ranked by the default profile (benchmarks and the simulator's oracle). */
     public CandidatesFound lookup(Query q) {
-        long now = System.currentTimeMillis() / 1000;
-        String lang = q.language().orElse("");
-        List<List<Posting>> lists = new ArrayList<>();
-        Map<String, Long> df = new HashMap<>();
-        for (String term : q.terms()) {
-            List<Posting> raw = storage.rwi().postings(WordHash.of(term));
-            df.put(term, (long) raw.size());
-            List<Posting> kept = new ArrayList<>(raw.size());
-            for (Posting p : raw) {
-                if (p.expiresAt() != 0 && p.expiresAt() < now) continue;
-                if (!lang.isEmpty() && !p.language().isEmpty() && !p.language().equals(lang)) continue;
-                kept.add(p);
-            }
-            lists.add(kept);
-            if (kept.isEmpty()) break; // nothing can match
-        }
-        List<List<Posting>> exclusions = new ArrayList<>();
-        if (lists.size() == q.terms().size() && lists.stream().noneMatch(List::isEmpty)) {
-            for (String e : q.exclusions()) exclusions.add(storage.rwi().postings(WordHash.of(e)));
-        }
-        List<Candidate> candidates = lists.size() < q.terms().size() ? List.of()
-                : Intersection.intersect(lists, exclusions);
-        candidates = phraseFilter(q, candidates);
-        if (candidates.size() > MAX_CANDIDATES) candidates = candidates.subList(0, MAX_CANDIDATES);
-        // no average length: the DHT cannot know the same one, so every source leaves it nominal (CorpusStats)
-        CorpusStats stats = new CorpusStats(storage.stats().documents(), df, 0);
-        return new CandidatesFound(name(), candidates, stats, true);
+        return lookup(q, defaultScorer(q, "text"));
     }
 
-    /** Drops candidates whose positions prove a phrase absent (the text check follows when results resolve). */
-    static List<Candidate> phraseFilter(Query q, List<Candidate> candidates) {
-        if (q.phrases().isEmpty()) return candidates;
-        List<Candidate> out = new ArrayList<>(candidates.size());
-        next:
-        for (Candidate c : candidates) {
-            for (List<String> phrase : q.phrases()) {
-                List<Posting> ps = new ArrayList<>();
-                for (String w : phrase) {
-                    int i = q.terms().indexOf(w);
-                    ps.add(i < 0 ? null : c.postings().get(i));
-                }
-                if (!PhraseMatcher.possibleByPositions(ps)) continue next;
+    /** The lookup, synchronous: the best candidates by {@code scorer} (used on this thread only). */
+    public CandidatesFound lookup(Query q, Scorer scorer) {
+        Lookup l = evaluate(q, scorer, maxCandidates);
+        return new CandidatesFound(name(), l.evaluation().top(), l.stats(), true);
+    }
+
+    /** A lookup's candidates with the statistics they were scored under. */
+    public record Lookup(QueryEvaluator.Evaluation evaluation, CorpusStats stats) {}
+
+    /** Evaluates {@code q} for its best {@code k} by {@code scorer}, which gets this index's statistics. */
+    public Lookup evaluate(Query q, Scorer scorer, int k) {
+        Map<String, Long> df = new HashMap<>();
+        for (String term : q.terms()) df.put(term, frequency(WordHash.of(term)));
+        // no average length: the DHT cannot know the same one, so every source leaves it nominal (CorpusStats)
+        CorpusStats stats = new CorpusStats(storage.stats().documents(), df, 0);
+        Optional<Map<UrlHash, Double>> fb = feedback.values(FEEDBACK_SNAPSHOT);
+        Scorer s = fb.map(m -> scorer.withFeedback(u -> m.getOrDefault(u, 0.0))).orElse(scorer);
+        s.updateStats(stats);
+        QueryEvaluator.Evaluation e = QueryEvaluator.evaluate(storage.store(), q, df, s, k,
+                System.currentTimeMillis() / 1000);
+        return new Lookup(e, stats);
+    }
+
+    /** A word's posting count; remembered while the store reports no index write since it was counted. */
+    private long frequency(WordHash word) {
+        KeyValueStore store = storage.store();
+        long generation = store.indexGeneration();
+        if (generation >= 0) {
+            synchronized (frequencies) {
+                long[] known = frequencies.get(word);
+                if (known != null && known[0] == generation) return known[1];
             }
-            out.add(c);
         }
-        return out;
+        long n = storage.rwi().count(word);
+        if (generation >= 0 && store.indexGeneration() == generation) {
+            synchronized (frequencies) {
+                frequencies.put(word, new long[] {generation, n});
+            }
+        }
+        return n;
+    }
+
+    /** The scorer of a query without a coordinator: the default profile, no link rank, no preferred language. */
+    private Scorer defaultScorer(Query q, String contentDomain) {
+        return new Scorer(q, RankingProfile.defaults(), new CorpusStats(1, Map.of(), 0), LinkRank.NONE,
+                feedback::value, "", contentDomain);
     }
 }

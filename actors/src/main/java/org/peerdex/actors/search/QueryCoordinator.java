@@ -18,6 +18,9 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.actors.search.ranking.CorpusStats;
+import org.peerdex.actors.search.ranking.LinkRank;
+import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.actors.search.ranking.Scorer;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.meta.UrlMetadata;
@@ -96,6 +99,8 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     private final SearchRequest request;
     private final SearchContext context;
     private final ActorRef<Event> subscriber;
+    private final RankingProfile profile;
+    private final LinkRank linkRank;
     private final ActorRef<Ranking.Command> ranking;
     private final ActorRef<CandidateSource.Answer> sourceAdapter;
     private final ActorRef<Ranking.Ranked> rankedAdapter;
@@ -136,11 +141,9 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         this.subscriber = subscriber;
         this.need = request.offset() + request.count();
         this.topSize = Math.max(need, request.navigators().isEmpty() ? 0 : NAV_SAMPLE) * 2 + 10;
-        Scorer scorer = new Scorer(request.query(), context.profile().get(), new org.peerdex.actors.search.ranking
-                .CorpusStats(1, Map.of(), 0), context.linkRank().get(),
-                url -> context.feedback() == null ? 0 : context.feedback().value(url), context.preferredLanguage(),
-                request.contentDomain());
-        this.ranking = ctx.spawn(Ranking.create(scorer), "ranking");
+        this.profile = context.profile().get();
+        this.linkRank = context.linkRank().get();
+        this.ranking = ctx.spawn(Ranking.create(scorer()), "ranking");
         this.sourceAdapter = ctx.messageAdapter(CandidateSource.Answer.class, FromSource::new);
         this.rankedAdapter = ctx.messageAdapter(Ranking.Ranked.class, RankedUpdate::new);
         // every source at once: the local index and (for resource=global) the remote peers
@@ -150,7 +153,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             if (s.remote()) remoteSourceNames.add(s.name());
             peersAsked++;
             try {
-                s.start(request, sourceAdapter);
+                s.start(request, this::scorer, sourceAdapter);
             } catch (RuntimeException e) {
                 ctx.getLog().warn("source {} failed to start", s.name(), e);
                 pendingSources.remove(s.name());
@@ -159,6 +162,16 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         }
         timers.startSingleTimer(Timeout.INSTANCE, context.sourceTimeout());
         if (pendingSources.isEmpty()) finish();
+    }
+
+    /**
+     * A scorer of this query (the ranking's, and one for each source that keeps only its best candidates), all
+     * with the profile and link rank the query started with.
+     */
+    private Scorer scorer() {
+        return new Scorer(request.query(), profile, new CorpusStats(1, Map.of(), 0), linkRank,
+                url -> context.feedback() == null ? 0 : context.feedback().value(url), context.preferredLanguage(),
+                request.contentDomain());
     }
 
     @Override

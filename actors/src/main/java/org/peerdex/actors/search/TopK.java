@@ -37,6 +37,16 @@ public final class TopK<T> {
         return heap.size();
     }
 
+    /** True once k items are kept: from then on an item must beat {@link #worst()} to enter. */
+    public boolean full() {
+        return heap.size() >= k;
+    }
+
+    /** The worst kept item, or null if none is kept. */
+    public T worst() {
+        return heap.peek();
+    }
+
     /** The kept items, best first. */
     public List<T> sorted() {
         List<T> out = new ArrayList<>(heap);

@@ -63,6 +63,23 @@ public final class FeedbackStore {
         return next;
     }
 
+    /**
+     * Every URL's feedback value, read in one scan (a query's scorer then looks values up in memory), or empty if
+     * there are more than {@code limit}.
+     */
+    public Optional<Map<UrlHash, Double>> values(int limit) {
+        Map<UrlHash, Double> out = new java.util.HashMap<>();
+        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.FEEDBACK})) {
+            while (c.next()) {
+                if (out.size() >= limit) return Optional.empty();
+                UrlHash u = new UrlHash(new String(c.key(), 1, c.key().length - 1, StandardCharsets.US_ASCII));
+                String[] p = new String(c.value(), StandardCharsets.US_ASCII).split(",");
+                out.put(u, new Entry(Integer.parseInt(p[0]), Integer.parseInt(p[1]), p[2].equals("1")).value());
+            }
+        }
+        return Optional.of(out);
+    }
+
     /** Every URL with feedback (bookmarks list, admin views). */
     public Map<UrlHash, Entry> all() {
         Map<UrlHash, Entry> out = new LinkedHashMap<>();

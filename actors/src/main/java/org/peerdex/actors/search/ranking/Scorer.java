@@ -148,6 +148,120 @@ public final class Scorer {
         return score(new Scored(c, features(c), linkRank.rank(c.url().hostHash()), feedback.applyAsDouble(c.url())));
     }
 
+    /** The same scorer with another source of feedback values (for example a snapshot read once per query). */
+    public Scorer withFeedback(ToDoubleFunction<UrlHash> values) {
+        return new Scorer(query, profile, stats, linkRank, values, preferredLanguage, contentDomain);
+    }
+
+    /**
+     * An upper bound of {@link #scoreOf} for every candidate of {@code page} whose postings of the first terms
+     * (query-term order) are {@code known}, whatever the postings of the other terms: the document's own factors
+     * (lengths, date, links, language, media; link rank and feedback) are exact, since any posting carries them,
+     * the known terms count as they are, and each unknown term gives every factor it takes part in the best value
+     * it could (the worst, under a negative coefficient): its flags set, BM25 at full saturation. With every term
+     * known it is the exact score. For query evaluation: a candidate whose bound is below the k-th best score so
+     * far cannot enter the top k, so its other postings need not be read.
+     */
+    public double upperBound(UrlHash page, List<Posting> known) {
+        int k = query.terms().size();
+        int j = known.size();
+        if (j >= k) return scoreOf(new Candidate(page, known));
+        Posting any = known.get(0);
+        double[] doc = features(page, List.of(any));
+        int unknown = k - j;
+        int[] flagBits = {Posting.IN_TITLE, Posting.IN_URL, Posting.IN_ANCHOR, Posting.IN_EMPHASIS, Posting.IN_HEADING,
+                Posting.IN_DESCRIPTION, Posting.IN_KEYWORDS, Posting.IN_AUTHOR};
+        int[] flagged = new int[flagBits.length];
+        long hits = 0;
+        double tf = 0;
+        double pos = 0;
+        double bm25Known = 0;
+        double bm25Best = 0;
+        double bm25Max = 0;
+        double dl = Math.max(1, any.wordsInText());
+        double avg = stats.averageLength();
+        for (int t = 0; t < k; t++) {
+            double idf = stats.idf(query.terms().get(t));
+            bm25Max += idf * (K1 + 1);
+            if (t < j) {
+                Posting p = known.get(t);
+                for (int f = 0; f < flagBits.length; f++) if (p.has(flagBits[f])) flagged[f]++;
+                hits += p.hitCount();
+                tf += (double) p.hitCount() / (dl + 1);
+                pos += p.firstPosition();
+                double h = p.hitCount();
+                double part = idf * h * (K1 + 1) / (h + K1 * (1 - B + B * dl / avg));
+                bm25Known += part;
+                bm25Best += part;
+            } else {
+                // h (K1 + 1) / (h + c) stays below K1 + 1 for every hit count
+                bm25Best += idf * (K1 + 1);
+            }
+        }
+        double wit = Math.max(1, any.wordsInTitle());
+        double total = 0;
+        for (int i = 0; i < PRE.length; i++) {
+            if (coef[i] == 0) continue;
+            double lo;
+            double hi;
+            switch (PRE[i]) {
+                case TITLE, URL, ANCHOR, EMPHASIS, HEADING, DESCRIPTION, KEYWORDS, AUTHOR -> {
+                    int n = flagged[flagIndex(PRE[i])];
+                    lo = (double) n / k;
+                    hi = (double) (n + unknown) / k;
+                }
+                case TITLE_EXACTNESS -> {
+                    int n = flagged[0];
+                    lo = Math.min(1.0, n / wit);
+                    hi = Math.min(1.0, (n + unknown) / wit);
+                }
+                case HIT_COUNT -> {
+                    lo = norm(i, Math.log1p(hits));
+                    hi = 1;
+                }
+                case TERM_FREQUENCY -> {
+                    lo = norm(i, tf / k);
+                    hi = 1;
+                }
+                case POSITION -> {
+                    lo = 0;
+                    hi = 1.0 / (1 + pos / k / 10.0);
+                }
+                case BM25 -> {
+                    lo = bm25Max <= 0 ? 0 : norm(i, bm25Known / bm25Max);
+                    hi = bm25Max <= 0 ? 0 : norm(i, bm25Best / bm25Max);
+                }
+                case WORD_DISTANCE -> {
+                    lo = 0;
+                    hi = 1;
+                }
+                default -> {
+                    // the document's own factors: every posting of the document carries the same values
+                    lo = norm(i, doc[i]);
+                    hi = lo;
+                }
+            }
+            total += coef[i] > 0 ? coef[i] * hi : coef[i] * lo;
+        }
+        return total + profile.coefficient(Factor.LINK_RANK) * linkRank.rank(page.hostHash())
+                + profile.coefficient(Factor.FEEDBACK) * feedback.applyAsDouble(page);
+    }
+
+    /** The place of a share factor's flag in {@link #upperBound}'s counts. */
+    private static int flagIndex(Factor f) {
+        return switch (f) {
+            case TITLE -> 0;
+            case URL -> 1;
+            case ANCHOR -> 2;
+            case EMPHASIS -> 3;
+            case HEADING -> 4;
+            case DESCRIPTION -> 5;
+            case KEYWORDS -> 6;
+            case AUTHOR -> 7;
+            default -> throw new IllegalArgumentException(f + " is not a share of terms");
+        };
+    }
+
     public Explanation explain(Scored s) {
         Map<String, Explanation.Part> parts = new LinkedHashMap<>();
         double total = 0;
