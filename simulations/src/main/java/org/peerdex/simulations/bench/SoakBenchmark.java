@@ -167,21 +167,35 @@ public final class SoakBenchmark {
             int peer = round % lab.peers();
             String url = generated && round > 0 ? start.replace("/index.html", "/" + (round * 997) % 20_000 + ".html")
                     : start;
+            String id;
             try {
                 JsonNode r = send(lab.node(peer), "POST", "/api/crawl", Json.write(Map.of("url", url, "depth", 50,
                         "maxPages", pages, "minDelayMs", 0, "recrawlAfter", "PT1S")));
-                String id = r.path("id").asText();
-                while (running.get()) {
+                id = r.path("id").asText();
+            } catch (Exception e) {
+                System.out.println("crawl round " + round + " could not start: " + e);
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(5)); // before the next round
+                continue;
+            }
+            // one crawl at a time: a poll that fails (a slow answer on a loaded machine) is repeated, never taken
+            // for the end of the crawl, which would start the next round beside it
+            while (running.get()) {
+                try {
                     JsonNode p = send(lab.node(peer), "GET", "/api/crawl/" + id, null);
                     if (!p.path("state").asText().equals("running")) break;
-                    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1)); // progress poll interval
+                } catch (Exception e) {
+                    System.out.println("crawl round " + round + ": progress poll failed (" + e + "); polling again");
                 }
-                if (!running.get()) send(lab.node(peer), "DELETE", "/api/crawl/" + id, null);
-                rounds.incrementAndGet();
-            } catch (Exception e) {
-                System.out.println("crawl round " + round + " failed: " + e);
-                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(5)); // before the next round
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1)); // progress poll interval
             }
+            if (!running.get()) {
+                try {
+                    send(lab.node(peer), "DELETE", "/api/crawl/" + id, null);
+                } catch (Exception e) {
+                    System.out.println("crawl round " + round + " could not be stopped: " + e);
+                }
+            }
+            rounds.incrementAndGet();
         }
     }
 
