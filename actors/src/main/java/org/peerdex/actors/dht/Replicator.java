@@ -131,7 +131,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
 
     /** What a rebalance found: digests to offer per target, postings to hand off per target. */
     record Plan(Ring ring, Map<PeerId, List<RangeDigest>> digests, Map<PeerId, Batching.Targeted> handoff,
-                List<Posting> handoffPostings) {}
+                List<Posting> handoffPostings, boolean handoffTruncated) {}
+
+    /** The local copies of a hand-off group are deleted ({@code deleted} of them; the rest kept). */
+    private record HandoffDeleted(long deleted) implements Command, LocalOnly {}
 
     private static final class Pending {
         final Outbox.Entry entry;
@@ -179,6 +182,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final Map<Long, Pending> pending = new HashMap<>();
     private final long heapLimit;
     private final long pauseAt;
+    /** postings one rebalance hands off at most; the rest go in further rounds once these are acknowledged */
+    private final int maxHandoff;
+    /** the last plan's hand-off was cut at {@link #maxHandoff}: another round follows its deletion */
+    private boolean handoffMore;
     private long heapBytes;
     /** batches and postings in the durable outbox (the truth: heap window and disk alike) */
     private long durableEntries;
@@ -259,6 +266,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         com.typesafe.config.Config dht = ctx.getSystem().settings().config().getConfig("peerdex.dht");
         this.heapLimit = Math.max(1, dht.getBytes("outbox-heap-bytes"));
         this.pauseAt = Math.max(1, dht.getLong("outbox-pause-postings"));
+        this.maxHandoff = dht.hasPath("max-handoff-postings") ? Math.max(1, dht.getInt("max-handoff-postings")) : 100_000;
         stats.outboxPauseAt = pauseAt;
         long firstId = ids.get() + 1;
         this.storeReplies = ctx.messageAdapter(ShardOwner.StoreReply.class, StoreAnswered::new);
@@ -287,6 +295,14 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 .onMessage(DigestAnswered.class, this::onDigestAnswered)
                 .onMessage(RebalanceNow.class, m -> startRebalance(Mode.FULL))
                 .onMessage(RepairHeld.class, m -> startRebalance(Mode.HELD))
+                .onMessage(HandoffDeleted.class, m -> {
+                    // the next round of a hand-off cut at max-handoff-postings, once this one's copies are gone;
+                    // a round that could delete nothing (no acknowledgement quorum) waits for the periodic repair
+                    if (!handoffMore) return this;
+                    handoffMore = false;
+                    if (m.deleted() == 0) return this;
+                    return startRebalance(Mode.HELD);
+                })
                 .onMessage(RingChanged.class, m -> startRebalance(Mode.DELTA))
                 .onMessage(Rebalanced.class, this::onRebalanced)
                 .onMessage(GetProgress.class, m -> {
@@ -636,7 +652,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private void deleteHandedOff(List<Posting> postings) {
         Ring ring = view.ring();
         Map<PeerId, PeerInfo> peers = view.peers();
-        CompletableFuture.runAsync(() -> {
+        CompletableFuture<Long> done = CompletableFuture.supplyAsync(() -> {
             List<Posting> gone = new ArrayList<>();
             long kept = 0;
             for (Posting p : postings) {
@@ -655,7 +671,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             storage.stats().add(0, -gone.size());
             stats.deletedAfterHandoff.addAndGet(gone.size());
             stats.keptAfterHandoff.addAndGet(kept);
+            return (long) gone.size();
         }, io);
+        ctx.pipeToSelf(done, (n, e) -> new HandoffDeleted(e == null ? n : 0));
     }
 
     private Behavior<Command> startRebalance(Mode requested) {
@@ -723,6 +741,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         Map<PeerId, Digests> digests = new HashMap<>();
         Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
         List<Posting> handoffPostings = new ArrayList<>();
+        boolean[] truncated = {false};
         boolean active = settings.acceptRemoteIndex();
         // blocked entries are neither offered in digests nor handed off (they stay here, never sent)
         DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
@@ -750,6 +769,11 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     digests.computeIfAbsent(h, k -> new Digests()).add('p', origin, bucket, hash);
                 }
             } else {
+                // bounded: the rest are handed off in further rounds (their buckets stay marked foreign)
+                if (handoffPostings.size() >= maxHandoff) {
+                    truncated[0] = true;
+                    return;
+                }
                 Posting p = ReverseWordIndex.decode(key, value);
                 handoffPostings.add(p);
                 for (PeerId h : holders) handoff.computeIfAbsent(h, k -> new Batching.Targeted()).postings.add(p);
@@ -784,7 +808,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         });
         Map<PeerId, List<RangeDigest>> out = new HashMap<>();
         digests.forEach((peer, d) -> out.put(peer, d.digests()));
-        return new Plan(ring, out, handoff, handoffPostings);
+        return new Plan(ring, out, handoff, handoffPostings, truncated[0]);
     }
 
     private Behavior<Command> onRebalanced(Rebalanced m) {
@@ -817,6 +841,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     owner.tell(request);
                 }
             }));
+            handoffMore = plan.handoffTruncated();
             if (!plan.handoffPostings().isEmpty()) {
                 long group = nextGroup++;
                 CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {

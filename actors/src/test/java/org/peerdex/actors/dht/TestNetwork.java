@@ -60,6 +60,8 @@ final class TestNetwork implements AutoCloseable {
                 "pekko.coordinated-shutdown.run-by-actor-system-terminate = off",
                 "peerdex.dht.accept-remote-index = " + accept,
                 "peerdex.dht.rebalance-delay = 300ms",
+                // small, so that hand-offs in these tests take several rounds
+                "peerdex.dht.max-handoff-postings = 150",
                 "peerdex.dht.lookup-timeout = 400ms",
                 "peerdex.dht.ack-timeout = 2s",
                 "peerdex.dht.retry-min-backoff = 100ms",
