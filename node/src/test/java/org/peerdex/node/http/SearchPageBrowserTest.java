@@ -59,7 +59,7 @@ class SearchPageBrowserTest extends BrowserTest {
     }
 
     private static String range() {
-        return browser.findElement(By.cssSelector("#pager .range")).getText();
+        return browser.findElement(By.cssSelector("#pager .range")).getAttribute("textContent");
     }
 
     private static void clickPager(String rel) {
@@ -138,9 +138,10 @@ class SearchPageBrowserTest extends BrowserTest {
         browser.get(peer.base() + "/?q=" + SearchTestPeer.enc("quokka markup"));
         awaitDone();
         WebElement title = browser.findElement(By.cssSelector("#results .result .title"));
-        assertEquals(MARKUP_TITLE, title.getText());
+        // textContent: the result may still be fading in, and a transparent element has no visible text yet
+        assertEquals(MARKUP_TITLE, title.getAttribute("textContent"));
         assertTrue(browser.findElements(By.cssSelector("#results img, #results script")).isEmpty());
-        assertTrue(browser.findElement(By.cssSelector("#results .snippet")).getText().contains("<script>"));
+        assertTrue(browser.findElement(By.cssSelector("#results .snippet")).getAttribute("textContent").contains("<script>"));
         assertNull(browser.findElement(By.tagName("body")).getAttribute("data-pwned"));
         // and so are completions made from such a title
         WebElement q = browser.findElement(By.id("q"));
@@ -167,6 +168,6 @@ class SearchPageBrowserTest extends BrowserTest {
     }
 
     static List<String> texts(String css) {
-        return browser.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
+        return browser.findElements(By.cssSelector(css)).stream().map(e -> e.getAttribute("textContent")).toList();
     }
 }
