@@ -23,7 +23,8 @@ import org.jsoup.select.NodeTraversor;
  * element was found (inside a main element, Sphinx and others put footnotes in {@code aside}); hidden elements;
  * and elements whose class or id names them chrome ({@code navheader}, {@code sidebar}, {@code footer},
  * {@code breadcrumbs}, ...), unless one holds half of the page's text or more (then it is a layout wrapper, not
- * chrome). A page that would be left without text keeps all of it.
+ * chrome). A page that would be left without text keeps all of it. The page's own table of contents (a list of
+ * links into the page itself, often in a sidebar) is kept, at the start of the content.
  */
 public final class HtmlMainContent {
     /** Class or id names (or hyphen/underscore-separated parts of them) that mark site chrome. */
@@ -56,12 +57,44 @@ public final class HtmlMainContent {
                 return FilterResult.SKIP_ENTIRELY;
             }
         }, root);
-        if (chrome.isEmpty()) return root;
+        List<Element> outlines = outlines(body, root, chrome);
+        if (chrome.isEmpty() && outlines.isEmpty()) return root;
         // a page that is nothing but navigation (a site map, a table of contents) keeps its text
         Element kept = root.clone();
         for (Element c : chrome) c.remove();
         if (root.text().isBlank() && !kept.text().isBlank()) return kept;
+        // the page's own outline goes first, where the reader sees it
+        for (int i = outlines.size() - 1; i >= 0; i--) root.prependChild(outlines.get(i));
         return root;
+    }
+
+    /**
+     * The page's own table of contents inside the chrome: lists of at least two links that all point into this
+     * page ({@code href="#..."}), such as a documentation theme's "Table of Contents" sidebar. They name this page's
+     * sections and functions, so they are its content, unlike the links to other pages around them. Each distinct
+     * one once (themes repeat it in a mobile menu).
+     */
+    private static List<Element> outlines(Element body, Element root, List<Element> chrome) {
+        List<Element> out = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        java.util.Set<Element> dropped = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        dropped.addAll(chrome);
+        for (Element list : body.select("ul, ol")) {
+            boolean outermost = true;
+            boolean inRoot = list == root;
+            boolean inChrome = false;
+            for (Element p : list.parents()) {
+                if (p.nameIs("ul") || p.nameIs("ol")) outermost = false;
+                if (p == root) inRoot = true;
+                if (dropped.contains(p)) inChrome = true;
+            }
+            // only what the extraction leaves out: outside the content root, or in chrome inside it
+            if (!outermost || inRoot && !inChrome) continue;
+            List<Element> links = list.select("a[href]");
+            if (links.size() < 2 || !links.stream().allMatch(a -> a.attr("href").startsWith("#"))) continue;
+            if (seen.add(list.text())) out.add(list.clone());
+        }
+        return out;
     }
 
     private static Element contentRoot(Document doc) {

@@ -115,4 +115,21 @@ class HtmlMainContentTest {
         assertTrue(d.body().contains("The footnote about RFC 7159."), d.body());
         assertFalse(d.body().contains("Next topic"), d.body());
     }
+
+    @Test
+    void thePagesOwnTableOfContentsInTheSidebarStaysButLinksToOtherPagesGo() {
+        ParsedDocument own = html("http://h.example/doc", """
+                <body><div class="mobile-menu" role="navigation"><ul><li><a href="#install">Installing the quokka</a>
+                <li><a href="#feed">Feeding</a></ul></div>
+                <div class="sphinxsidebar" role="navigation"><h3>Table of Contents</h3>
+                <ul><li><a href="#install">Installing the quokka</a><li><a href="#feed">Feeding</a></ul>
+                <h4>Next topic</h4><p><a href="other.html">Marsupials</a></p>
+                <ul><li><a href="../bugs.html">Report a Bug</a><li><a href="#">Show Source</a></ul></div>
+                <main><h2 id="install">Installing the quokka</h2><p>Text.</p></main></body>""");
+        assertTrue(own.body().startsWith("Installing the quokka Feeding Installing the quokka Text."), own.body());
+        for (String chrome : new String[] {"Marsupials", "Next topic", "Report a Bug", "Table of Contents"}) {
+            assertFalse(own.body().contains(chrome), chrome + ": " + own.body());
+        }
+        assertEquals(java.util.List.of("Installing the quokka"), own.headings());
+    }
 }

@@ -24,18 +24,22 @@ import org.peerdex.node.http.Json;
  * Known-item search quality through the whole real path: a peer <em>crawls</em> a documentation site served by
  * nginx on 127.0.0.1 ({@code /work/shared/corpus/serve-corpus.sh}), with the crawler's own parser, then answers
  * hand-written queries over HTTP ({@code /api/search?resource=local}); each query names the one page a user wants.
- * Prints each query's rank of its page (or "-" when not in the top 10) and the top result's snippet for the
- * first queries, then MRR@10 and recall@10.
+ * Prints each query's rank of its page (or "-" when not in the top 10) and the top result's snippet and top 3 for
+ * the first queries, then MRR@10, recall@10, and how many of all the snippets shown hold the theme's navigation
+ * text ("Previous topic", "Next topic", "Report a Bug", ...).
  *
  * <p>The queries are written by hand, not drawn from the corpus with Peerdex's tokenizer (that would favour
  * Peerdex's own view of the text): {@code src/main/resources/bench/python-known-items.tsv}, 52 queries over the
- * Python 3.11 documentation.
+ * Python 3.11 documentation: 52 by a page's subject, 40 by what its text says.
  *
  * <p>Usage: {@code KnownItemBenchmark [CORPUS=python] [QUERIES=bench/python-known-items.tsv] [PORT=random]}.
  */
 public final class KnownItemBenchmark {
     private static final String SERVE = System.getProperty("peerdex.serve-corpus", "/work/shared/corpus/serve-corpus.sh");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Text of the Sphinx theme's navigation, sidebar and footer: what a snippet of the page's own text never holds. */
+    private static final List<String> CHROME = List.of("Previous topic", "Next topic", "This Page", "Report a Bug",
+            "Show Source", "Navigation index modules", "Table of Contents", "Python Software Foundation");
 
     private KnownItemBenchmark() {}
 
@@ -55,12 +59,19 @@ public final class KnownItemBenchmark {
             crawl(node, site + "index.html");
             double rr = 0;
             int found = 0;
+            int snippets = 0;
+            int chromeSnippets = 0;
             for (int i = 0; i < items.size(); i++) {
                 KnownItem k = items.get(i);
                 JsonNode r = send(HttpRequest.newBuilder(URI.create(node.baseUrl()
                         + "/api/search?resource=local&count=10&q=" + URLEncoder.encode(k.query(), StandardCharsets.UTF_8))).GET());
                 List<String> urls = new ArrayList<>();
-                for (JsonNode n : r.get("results")) urls.add(n.get("url").asText());
+                for (JsonNode n : r.get("results")) {
+                    urls.add(n.get("url").asText());
+                    String snippet = n.get("snippet").asText();
+                    snippets++;
+                    if (CHROME.stream().anyMatch(snippet::contains)) chromeSnippets++;
+                }
                 int rank = urls.indexOf(site + k.path());
                 if (rank >= 0) {
                     rr += 1.0 / (rank + 1);
@@ -70,10 +81,14 @@ public final class KnownItemBenchmark {
                         k.query(), rank == 0 ? "" : "top: " + (urls.isEmpty() ? "(none)" : urls.get(0).substring(site.length())));
                 if (i < 3 && r.get("results").size() > 0) {
                     System.out.println("     snippet: " + r.get("results").get(0).get("snippet").asText());
+                    System.out.println("     top 3: " + urls.subList(0, Math.min(3, urls.size())).stream()
+                            .map(u -> u.substring(site.length())).toList());
                 }
             }
             System.out.printf(Locale.ROOT, "%nknown-item (%s, %d hand-written queries, crawled): MRR@10 %.3f, recall@10 %.3f%n",
                     corpus, items.size(), rr / items.size(), (double) found / items.size());
+            System.out.printf(Locale.ROOT, "snippets holding site chrome (%s, ...): %d of %d (%.1f%%)%n", CHROME.get(0),
+                    chromeSnippets, snippets, 100.0 * chromeSnippets / Math.max(1, snippets));
         } finally {
             run(SERVE, "stop", Integer.toString(port));
             BenchPeers.deleteTree(data);
