@@ -147,9 +147,6 @@ public final class HtmlDocumentParser {
                     meta(metas, "language")));
         }
 
-        List<String> headings = texts(doc, "h1, h2, h3, h4, h5, h6");
-        List<String> emphasized = texts(doc, "b, strong, em, i, u, mark");
-
         Map<String, ParsedDocument.Link> links = new LinkedHashMap<>();
         for (Element a : doc.select("a[href], area[href], frame[src], iframe[src]")) {
             if (links.size() >= maxLinks) break;
@@ -172,8 +169,12 @@ public final class HtmlDocumentParser {
             }
         }
 
-        Element bodyEl = doc.body();
-        String body = bodyEl == null ? doc.text() : bodyEl.text();
+        // links (above) come from the whole page, so anchor text still counts for their targets; the text, headings
+        // and emphasis indexed for this page come from its main content, without the site's navigation and footer
+        Element content = HtmlMainContent.extract(doc);
+        List<String> headings = texts(content, "h1, h2, h3, h4, h5, h6");
+        List<String> emphasized = texts(content, "b, strong, em, i, u, mark");
+        String body = content.text();
         boolean truncated = cut;
         if (body.length() > maxTextChars) {
             body = body.substring(0, maxTextChars);
@@ -186,7 +187,7 @@ public final class HtmlDocumentParser {
                 contentHash(title, body), truncated);
     }
 
-    private static List<String> texts(Document doc, String css) {
+    private static List<String> texts(Element doc, String css) {
         List<String> out = new ArrayList<>();
         for (Element e : doc.select(css)) {
             if (out.size() >= MAX_FIELD_ITEMS) break;

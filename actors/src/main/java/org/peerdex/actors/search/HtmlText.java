@@ -5,6 +5,7 @@ import java.util.List;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.peerdex.actors.parse.HtmlMainContent;
 import org.peerdex.storage.text.DocumentText;
 
 /**
@@ -27,12 +28,6 @@ public final class HtmlText {
             Element h1 = d.selectFirst("h1");
             title = h1 == null ? "" : h1.text();
         }
-        List<String> headings = new ArrayList<>();
-        for (Element h : d.select("h1, h2, h3, h4, h5, h6")) if (!h.text().isBlank()) headings.add(h.text());
-        List<String> emphasized = new ArrayList<>();
-        for (Element e : d.select("b, strong, em, i, code.literal, dt")) {
-            if (!e.text().isBlank() && emphasized.size() < 500) emphasized.add(e.text());
-        }
         List<Link> links = new ArrayList<>();
         for (Element a : d.select("a[href]")) {
             String abs = a.absUrl("href");
@@ -46,8 +41,15 @@ public final class HtmlText {
         String author = d.select("meta[name=author]").attr("content");
         String lang = d.select("html").attr("lang");
         lang = lang.length() >= 2 ? lang.substring(0, 2).toLowerCase(java.util.Locale.ROOT) : "";
-        Element body = d.body();
-        String text = body == null ? "" : body.text();
+        // as the crawler's parser: links from the whole page, text from its main content (HtmlMainContent)
+        Element content = HtmlMainContent.extract(d);
+        List<String> headings = new ArrayList<>();
+        for (Element h : content.select("h1, h2, h3, h4, h5, h6")) if (!h.text().isBlank()) headings.add(h.text());
+        List<String> emphasized = new ArrayList<>();
+        for (Element e : content.select("b, strong, em, i, code.literal, dt")) {
+            if (!e.text().isBlank() && emphasized.size() < 500) emphasized.add(e.text());
+        }
+        String text = content.text();
         List<String> kw = keywords.isBlank() ? List.of() : List.of(keywords.split("\\s*,\\s*"));
         return new Page(new DocumentText(url, title, description, kw, author, headings, emphasized, List.of(), text),
                 links, lang);

@@ -3,6 +3,8 @@ package org.peerdex.actors.search;
 import java.util.Map;
 import java.util.Set;
 import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.peerdex.actors.parse.HtmlMainContent;
 import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.parse.CharsetDetector;
 
@@ -50,6 +52,9 @@ public final class PageVerifier {
         }
         if (r.status() / 100 != 2) return new Failed("HTTP " + r.status());
         String html = CharsetDetector.decode(r.body(), CharsetDetector.detect(r.body(), r.header("Content-Type")));
-        return new Fetched(Jsoup.parse(html, r.url()).text());
+        // the text the index holds for a page: its title and main content (HtmlMainContent), not its navigation
+        Document page = Jsoup.parse(html, r.url());
+        String title = page.title();
+        return new Fetched(title + " " + HtmlMainContent.extract(page).text());
     }
 }

@@ -18,13 +18,16 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.actors.search.query.Query;
 import org.peerdex.actors.search.ranking.CorpusStats;
 import org.peerdex.actors.search.ranking.LinkRank;
 import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.actors.search.ranking.Scorer;
+import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.text.Tokenizer;
 
 /**
  * One query, from start to the last result: starts every candidate source at once, feeds what they return (late
@@ -45,6 +48,9 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     private record RankedUpdate(Ranking.Ranked ranked) implements Command {}
 
     private record Resolved(Map<UrlHash, Resolution> resolutions) implements Command {}
+
+    /** An answer of an exclusion lookup: a remote source asked for the query's terms plus one excluded word. */
+    private record FromExclusionLookup(String lookup, CandidateSource.Answer answer) implements Command {}
 
     private enum Timeout implements Command { INSTANCE }
 
@@ -70,9 +76,13 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
      */
     public record SourceReport(String name, String kind, String status, long millis, int results, String error) {}
 
-    /** The end: the final window of results, best first, and how each source fared. */
+    /**
+     * The end: the final window of results, best first, and how each source fared. {@code navigatorsOver}: how
+     * many of the best results the navigators counted (at most {@value #NAV_SAMPLE}; all of them when it equals
+     * {@code total}).
+     */
     public record Done(String query, long total, List<SearchResult> results, Map<String, List<Navigators.Entry>> navigators,
-                       Timing timing, Network network, List<SourceReport> sources) implements Event {}
+                       Timing timing, Network network, List<SourceReport> sources, int navigatorsOver) implements Event {}
 
     /** What is known of one URL after its metadata (and maybe text) were read; {@code external}: from a federated hit. */
     record Resolution(UrlMetadata metadata, boolean pass, String snippet, boolean external, String verification) {
@@ -94,7 +104,8 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         }
     }
 
-    private static final int NAV_SAMPLE = 50;
+    /** Navigators count over this many of the best results (each needs its metadata read). */
+    public static final int NAV_SAMPLE = 50;
 
     private final SearchRequest request;
     private final SearchContext context;
@@ -126,6 +137,12 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     /** URLs a source returned while a resolution ran: a miss of their metadata in it may be out of date */
     private final Set<UrlHash> offeredWhileResolving = new HashSet<>();
     private final List<Candidate> fromRemote = new ArrayList<>();
+    /** Index candidates by URL: their postings settle a phrase where no text is stored (a DHT result). */
+    private final Map<UrlHash, Candidate> candidates = new HashMap<>();
+    /** Exclusion lookups still running; results wait for them, so that no excluded page is ever streamed. */
+    private final Set<String> pendingExclusionLookups = new LinkedHashSet<>();
+    /** URLs a remote source returned for the terms plus an excluded word: they contain that word. */
+    private final Set<UrlHash> excludedByLookup = new HashSet<>();
     private boolean finished;
 
     public static Behavior<Command> create(SearchRequest request, SearchContext context, ActorRef<Event> subscriber) {
@@ -160,8 +177,45 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 settle(s.name(), "failed", "could not start: " + e.getMessage());
             }
         }
+        startExclusionLookups(ctx);
         timers.startSingleTimer(Timeout.INSTANCE, context.sourceTimeout());
-        if (pendingSources.isEmpty()) finish();
+        if (pendingSources.isEmpty() && pendingExclusionLookups.isEmpty()) finish();
+    }
+
+    /**
+     * A remote source joins over the query's terms only, and a holder of a term knows nothing of the document's
+     * other words: for each excluded word, the DHT is asked once more for the terms <em>plus</em> that word, and
+     * what it returns is excluded (the stored fields and this peer's own postings are checked as well, in
+     * {@link #excluded}). Federated sources are not asked: their hits are checked on their title, snippet and URL.
+     */
+    private void startExclusionLookups(ActorContext<Command> ctx) {
+        Query q = request.query();
+        if (q.exclusions().isEmpty()) return;
+        for (CandidateSource s : context.sources(request)) {
+            if (!s.remote() || s.federated()) continue;
+            for (String word : q.exclusions()) {
+                List<String> terms = new ArrayList<>(q.terms());
+                terms.add(word);
+                Query withWord = new Query(q.raw(), terms, List.of(), List.of(), Optional.empty(), Optional.empty(),
+                        Optional.empty(), q.language(), Optional.empty());
+                SearchRequest lookup = new SearchRequest(withWord, request.count(), request.offset(),
+                        request.resource(), "false", Set.of(), false, request.contentDomain(), false);
+                String name = s.name() + " -" + word;
+                ActorRef<Command> self = ctx.getSelf();
+                ActorRef<CandidateSource.Answer> forward = ctx.spawnAnonymous(
+                        Behaviors.<CandidateSource.Answer>receiveMessage(a -> {
+                            self.tell(new FromExclusionLookup(name, a));
+                            return Behaviors.same();
+                        }));
+                pendingExclusionLookups.add(name);
+                try {
+                    s.start(lookup, forward);
+                } catch (RuntimeException e) {
+                    ctx.getLog().warn("exclusion lookup {} failed to start", name, e);
+                    pendingExclusionLookups.remove(name);
+                }
+            }
+        }
     }
 
     /**
@@ -180,6 +234,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 .onMessage(FromSource.class, m -> onAnswer(m.answer()))
                 .onMessage(RankedUpdate.class, this::onRanked)
                 .onMessage(Resolved.class, this::onResolved)
+                .onMessage(FromExclusionLookup.class, this::onExclusionLookup)
                 .onMessageEquals(Timeout.INSTANCE, this::onTimeout)
                 .onMessageEquals(Cancel.INSTANCE, this::onTimeout)
                 .build();
@@ -194,6 +249,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 for (Candidate c : f.candidates()) {
                     if (c.isExternal()) continue;
                     indexSource.putIfAbsent(c.url(), f.source());
+                    candidates.putIfAbsent(c.url(), c);
                     // an index candidate replaces a federated hit of the same URL: resolve it again from the index;
                     // and a URL that had no metadata here (a DHT holder's posting of a page it holds no metadata
                     // of) is resolved again: a remote source stores the metadata before passing its candidates on
@@ -225,6 +281,29 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         progress();
         advance();
         return this;
+    }
+
+    private Behavior<Command> onExclusionLookup(FromExclusionLookup m) {
+        if (finished || !pendingExclusionLookups.contains(m.lookup())) return this;
+        CandidateSource.Answer a = m.answer();
+        if (a instanceof CandidateSource.CandidatesFound f) {
+            for (Candidate c : f.candidates()) excludedByLookup.add(c.url());
+            if (f.last()) pendingExclusionLookups.remove(m.lookup());
+        } else if (a instanceof CandidateSource.PeersContacted p) {
+            messages += p.messages();
+            bytes += p.bytes();
+        } else {
+            // failed or timed out: the stored fields and this peer's postings still exclude what they can
+            getContext().getLog().info("exclusion lookup {} ended without an answer: {}", m.lookup(), a);
+            pendingExclusionLookups.remove(m.lookup());
+        }
+        advance();
+        return finished ? Behaviors.stopped() : this;
+    }
+
+    /** A resolved URL that is shown: it passed the filters and no exclusion lookup returned it. */
+    private boolean shown(UrlHash u, Resolution r) {
+        return r.pass() && !excludedByLookup.contains(u);
     }
 
     /** Records how a source ended (the first word counts: a late answer after a timeout changes nothing). */
@@ -260,6 +339,10 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         for (String s : pendingSources) settle(s, "timedOut", "no answer within the query's "
                 + context.sourceTimeout().toMillis() + " ms");
         pendingSources.clear();
+        if (!pendingExclusionLookups.isEmpty()) {
+            getContext().getLog().info("exclusion lookups timed out: {}", pendingExclusionLookups);
+            pendingExclusionLookups.clear();
+        }
         advance();
         if (!finished && !resolving && rankingInFlight == 0) finish();
         return finished ? Behaviors.stopped() : this;
@@ -286,7 +369,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 toResolve.add(u);
                 if (rc.candidate().isExternal()) externals.put(u, rc.candidate().external());
                 if (inWindow) needText.add(u);
-            } else if (r.pass()) {
+            } else if (shown(u, r)) {
                 if (inWindow && r.snippet() == null) {
                     toResolve.add(u);
                     needText.add(u);
@@ -299,7 +382,10 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             resolving = true;
             Map<UrlHash, Resolution> known = new HashMap<>();
             for (UrlHash u : toResolve) if (resolved.containsKey(u)) known.put(u, resolved.get(u));
-            CompletableFuture.supplyAsync(() -> resolve(toResolve, needText, known, externals), context.blocking())
+            Map<UrlHash, Candidate> postings = new HashMap<>();
+            for (UrlHash u : toResolve) if (candidates.containsKey(u)) postings.put(u, candidates.get(u));
+            CompletableFuture.supplyAsync(() -> resolve(toResolve, needText, known, externals, postings),
+                            context.blocking())
                     .whenComplete((res, err) -> getContext().getSelf().tell(new Resolved(res != null ? res
                             : failedAll(toResolve))));
             return;
@@ -312,7 +398,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             ranking.tell(new Ranking.GetTop(topSize, request.explain(), rankedAdapter));
             return;
         }
-        if (pendingSources.isEmpty() && rankingInFlight == 0) finish();
+        if (pendingSources.isEmpty() && pendingExclusionLookups.isEmpty() && rankingInFlight == 0) finish();
     }
 
     private static Map<UrlHash, Resolution> failedAll(List<UrlHash> urls) {
@@ -337,11 +423,13 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
 
     /** Sends ResultFound for window results not sent yet, in rank order. */
     private void emit() {
+        // an exclusion lookup still running may yet exclude any of them
+        if (!pendingExclusionLookups.isEmpty()) return;
         int passing = 0;
         for (Ranking.RankedCandidate rc : top) {
             Resolution r = resolved.get(rc.candidate().url());
             if (r == null) return; // an unresolved URL ahead: later ranks are not known yet
-            if (!r.pass()) continue;
+            if (!shown(rc.candidate().url(), r)) continue;
             if (passing >= need) return;
             if (passing >= request.offset() && r.snippet() != null && emitted.add(rc.candidate().url())) {
                 if (firstResultNanos < 0) firstResultNanos = System.nanoTime();
@@ -377,7 +465,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             Resolution r = resolved.get(rc.candidate().url());
             if (r == null) break;
             examined++;
-            if (!r.pass()) {
+            if (!shown(rc.candidate().url(), r)) {
                 rejected++;
                 continue;
             }
@@ -405,7 +493,8 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
         subscriber.tell(new Done(request.query().raw(), Math.max(estimatedTotal, results.size()), results, navigators,
                 new Timing(firstResultNanos < 0 ? -1 : (firstResultNanos - started) / 1_000_000,
                         (now - started) / 1_000_000),
-                new Network(peersAsked, peersAnswered, messages, bytes), sourceReports()));
+                new Network(peersAsked, peersAnswered, messages, bytes), sourceReports(),
+                request.navigators().isEmpty() ? 0 : Math.min(passing, NAV_SAMPLE)));
         cacheRemote();
         ranking.tell(Ranking.Stop.INSTANCE);
     }
@@ -430,7 +519,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
 
     /** Blocking: reads metadata (and text where needed), checks filters, phrases and verification. */
     private Map<UrlHash, Resolution> resolve(List<UrlHash> urls, Set<UrlHash> needText, Map<UrlHash, Resolution> known,
-                                             Map<UrlHash, ExternalHit> externals) {
+                                             Map<UrlHash, ExternalHit> externals, Map<UrlHash, Candidate> postings) {
         Map<UrlHash, Resolution> out = new HashMap<>();
         var q = request.query();
         for (UrlHash u : urls) {
@@ -445,7 +534,8 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 out.put(u, new Resolution(m, false, null));
                 continue;
             }
-            boolean wantText = needText.contains(u) || !q.phrases().isEmpty() || !request.verify().equals("false");
+            boolean wantText = needText.contains(u) || !q.phrases().isEmpty() || !q.exclusions().isEmpty()
+                    || !request.verify().equals("false");
             if (!wantText) {
                 out.put(u, new Resolution(m, true, null));
                 continue;
@@ -456,6 +546,10 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
                 continue;
             }
             String text = stored.orElse("");
+            if (excluded(u, m, text)) {
+                out.put(u, new Resolution(m, false, null));
+                continue;
+            }
             String verification = "";
             if (request.verify().equals("true") && needText.contains(u)) {
                 // through the guarded stack: a refused address is never fetched and the result stays unverified
@@ -477,17 +571,19 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
             String searchable = m.title() + " \n " + String.join(" \n ", m.headings()) + " \n " + m.description()
                     + " \n " + text;
             boolean phrasesOk = true;
+            Candidate c = postings.get(u);
             for (List<String> phrase : q.phrases()) {
-                if (!PhraseMatcher.inText(searchable, phrase)) {
-                    phrasesOk = false;
-                    break;
-                }
+                if (PhraseMatcher.inText(searchable, phrase)) continue;
+                // no text here (a DHT result whose page this peer never stored): its postings' positions decide
+                if (text.isEmpty() && c != null && possibleByPositions(phrase, c)) continue;
+                phrasesOk = false;
+                break;
             }
             if (!phrasesOk) {
                 out.put(u, new Resolution(m, false, null));
                 continue;
             }
-            String snippet = needText.contains(u) ? Snippets.build(text, q.highlightWords(), m.description()) : null;
+            String snippet = needText.contains(u) ? Snippets.build(text, q.highlightWords(), q.phrases(), m.description()) : null;
             out.put(u, new Resolution(m, true, snippet, false, verification));
         }
         return out;
@@ -500,9 +596,44 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     private Resolution resolveExternal(UrlHash u, ExternalHit hit) {
         UrlMetadata m = new UrlMetadata(u, hit.url(), hit.title(), hit.snippet(), "", List.of(), "", "h", "", 0,
                 hit.lastModified(), 0, 0, 0, 0, null, "", List.of());
-        boolean pass = filtersPass(m) && context.metadata().shows(m) && !request.verify().equals("cacheonly");
+        // an outside engine may ignore -word and "phrases": what it shows of the page (title, snippet, URL) must
+        // not hold an excluded word and must hold each phrase
+        String shownText = hit.title() + " \n " + hit.snippet();
+        boolean phrasesOk = request.query().phrases().stream().allMatch(p -> PhraseMatcher.inText(shownText, p));
+        boolean pass = filtersPass(m) && phrasesOk && !excluded(u, m, "") && context.metadata().shows(m)
+                && !request.verify().equals("cacheonly");
         return new Resolution(m, pass, pass ? hit.snippet() : null, true,
                 request.verify().equals("true") ? "unverified" : "");
+    }
+
+    /**
+     * True if the page holds an excluded word: in its stored fields (title, description, keywords, headings,
+     * author, URL) or text, or in a posting this peer holds for it. The local index excludes by its postings
+     * already, but a DHT result's postings cover only the query's terms (the exclusion lookups cover the rest).
+     */
+    private boolean excluded(UrlHash u, UrlMetadata m, String text) {
+        List<String> exclusions = request.query().exclusions();
+        if (exclusions.isEmpty()) return false;
+        var rwi = context.cache();
+        if (rwi != null) {
+            for (String e : exclusions) if (rwi.get(WordHash.of(e), u).isPresent()) return true;
+        }
+        String fields = m.title() + " \n " + m.description() + " \n " + String.join(" \n ", m.keywords()) + " \n "
+                + String.join(" \n ", m.headings()) + " \n " + m.author() + " \n " + m.url() + " \n " + text;
+        Set<String> words = new HashSet<>(Tokenizer.words(fields));
+        for (String e : exclusions) if (words.contains(e)) return true;
+        return false;
+    }
+
+    /** Whether the candidate's postings leave the phrase possible (PhraseMatcher over the phrase's words). */
+    private boolean possibleByPositions(List<String> phrase, Candidate c) {
+        if (c.isExternal()) return false;
+        List<Posting> ps = new ArrayList<>();
+        for (String w : phrase) {
+            int i = request.query().terms().indexOf(w);
+            ps.add(i < 0 || i >= c.postings().size() ? null : c.postings().get(i));
+        }
+        return PhraseMatcher.possibleByPositions(ps);
     }
 
     private boolean filtersPass(UrlMetadata m) {

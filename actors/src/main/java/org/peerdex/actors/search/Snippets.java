@@ -15,6 +15,16 @@ public final class Snippets {
     private Snippets() {}
 
     public static String build(String text, Set<String> words, String fallback) {
+        return build(text, words, java.util.List.of(), fallback);
+    }
+
+    /**
+     * As {@link #build(String, Set, String)}, but a window that holds one of the {@code phrases} (its words in
+     * order, separated by anything but letters and digits) wins: for "to be or not to be" the line itself, not the
+     * densest cluster of "to" and "be".
+     */
+    public static String build(String text, Set<String> words, java.util.List<java.util.List<String>> phrases,
+                               String fallback) {
         if (text == null || text.isBlank()) return fallback == null ? "" : fallback;
         // hits are searched in the first ANALYZED characters of the raw text and only the chosen window is
         // cleaned up: collapsing and lower-casing all 64 KB of stored text per result was most of a query's time
@@ -22,6 +32,10 @@ public final class Snippets {
         if (t.length() <= WINDOW) return collapseWhitespace(t);
         String lower = lowerCase(t);
         if (lower.length() != t.length()) return cut(t, 0);
+        for (java.util.List<String> phrase : phrases) {
+            int at = phraseAt(lower, phrase);
+            if (at >= 0) return cut(t, Math.max(0, at - 40));
+        }
         // hits: start offsets of query words at word boundaries
         int best = -1;
         int bestDistinct = 0;
@@ -64,6 +78,19 @@ public final class Snippets {
             if (--inWindow[hits.get(i)[1]] == 0) distinct--;
         }
         return cut(t, Math.max(0, best - 40));
+    }
+
+    /** Offset of the first occurrence of the phrase's words in order at word boundaries, or -1. */
+    static int phraseAt(String lower, java.util.List<String> phrase) {
+        if (phrase.isEmpty()) return -1;
+        StringBuilder re = new StringBuilder("(?<![\\p{L}\\p{N}])");
+        for (int i = 0; i < phrase.size(); i++) {
+            if (i > 0) re.append("[^\\p{L}\\p{N}]+");
+            re.append(java.util.regex.Pattern.quote(phrase.get(i)));
+        }
+        re.append("(?![\\p{L}\\p{N}])");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(re.toString()).matcher(lower);
+        return m.find() ? m.start() : -1;
     }
 
     /** Runs of whitespace become one space, trimmed; one pass (a regex over 64 KB of text per result was the cost). */

@@ -38,4 +38,14 @@ class SnippetsTest {
         assertEquals("a short text", Snippets.build("  a   short\ntext ", Set.of("short"), ""));
         assertEquals("fallback", Snippets.build("", Set.of("x"), "fallback"));
     }
+
+    @Test
+    void aPhraseWinsOverTheDensestClusterOfItsWords() {
+        String text = filler(300) + " to be to be to be or to be not or not to be " + filler(300)
+                + " Hamlet asks: to be, or not to be, that is the question " + filler(300);
+        String s = Snippets.build(text, Set.of("to", "be", "or", "not"),
+                java.util.List.of(java.util.List.of("to", "be", "or", "not", "to", "be")), "");
+        assertTrue(s.contains("to be, or not to be, that is the question"), s);
+        assertEquals(-1, Snippets.phraseAt("not to bee or", java.util.List.of("to", "be")));
+    }
 }

@@ -38,7 +38,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.post;
 import static org.apache.pekko.http.javadsl.server.Directives.put;
 
 /**
- * {@code GET /api/search} (JSON), {@code GET /api/search/stream} (Server-Sent Events: result, progress,
+ * {@code GET /api/search} (JSON), {@code GET /api/search/stream} (Server-Sent Events: query, result, progress,
  * navigators, done), {@code GET/PUT /api/ranking}, {@code GET/POST /api/feedback}.
  */
 public final class SearchRoutes {
@@ -107,7 +107,10 @@ public final class SearchRoutes {
     }
 
     Source<ServerSentEvent, NotUsed> events(SearchRequest r) {
-        return backend.service().stream(r).map(e -> {
+        // first the query as the peer read it (what to highlight), so streamed results are marked like final ones
+        ServerSentEvent query = ServerSentEvent.create(Json.write(Map.of("query", r.query().raw(),
+                "highlight", r.query().highlights())), "query");
+        return Source.single(query).concat(backend.service().stream(r).map(e -> {
             if (e instanceof QueryCoordinator.ResultFound f) {
                 Map<String, Object> m = resultJson(f.result());
                 m.put("rank", f.rank());
@@ -122,7 +125,7 @@ public final class SearchRoutes {
             }
             QueryCoordinator.Done d = (QueryCoordinator.Done) e;
             return ServerSentEvent.create(Json.write(response(d, r)), "done");
-        });
+        }));
     }
 
     static Map<String, Object> response(QueryCoordinator.Done d, SearchRequest r) {
@@ -131,10 +134,14 @@ public final class SearchRoutes {
         out.put("total", d.total());
         out.put("offset", r.offset());
         out.put("count", r.count());
+        // the words and phrases a page of results marks: function words only when the query has nothing else
+        out.put("highlight", r.query().highlights());
         List<Map<String, Object>> results = new ArrayList<>();
         for (SearchResult sr : d.results()) results.add(resultJson(sr));
         out.put("results", results);
         out.put("navigators", d.navigators());
+        // navigator counts cover the best navigatorsOver results, not every match when total is larger
+        out.put("navigatorsOver", d.navigatorsOver());
         out.put("timing", Map.of("total", d.timing().total(), "firstResult", d.timing().firstResult()));
         Map<String, Object> network = new LinkedHashMap<>(Map.of("peersAsked", d.network().peersAsked(), "peersAnswered",
                 d.network().peersAnswered(), "messages", d.network().messages(), "bytes", d.network().bytes()));

@@ -72,6 +72,17 @@ class SearchStreamAndCompatTest extends TarnPeerTest {
     }
 
     @Test
+    void streamOpensWithWhatThePeerMarksFunctionWordsOnlyWhenNothingElse() throws Exception {
+        List<Sse> events = readStream("the replication");
+        assertEquals("query", events.get(0).event());
+        assertEquals("[\"replication\"]", Json.MAPPER.readTree(events.get(0).data()).get("highlight").toString());
+        JsonNode done = Json.MAPPER.readTree(events.get(events.size() - 1).data());
+        assertEquals("[\"replication\"]", done.get("highlight").toString());
+        List<Sse> stop = readStream("to the");
+        assertEquals("[\"to the\"]", Json.MAPPER.readTree(stop.get(0).data()).get("highlight").toString());
+    }
+
+    @Test
     void streamOfAMalformedQueryIsA400() throws Exception {
         HttpResponse<String> r = peer.get("/api/search/stream?q=" + SearchTestPeer.enc("-only -exclusions"));
         assertEquals(400, r.statusCode());

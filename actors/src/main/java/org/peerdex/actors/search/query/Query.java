@@ -42,6 +42,24 @@ public record Query(String raw, List<String> terms, List<String> exclusions, Lis
         return out;
     }
 
+    /**
+     * What a result page should mark for the reader: each phrase (its words joined by a space) and the other query
+     * words, except function words ("the", "of") when the query has content words or phrases besides; so "the of
+     * and a to" marks only that run of words, not every "the" of a page. Never an exclusion.
+     */
+    public List<String> highlights() {
+        List<String> out = new ArrayList<>();
+        for (List<String> p : phrases) out.add(String.join(" ", p));
+        Set<String> inPhrases = new LinkedHashSet<>();
+        phrases.forEach(inPhrases::addAll);
+        boolean content = !phrases.isEmpty() || terms.stream().anyMatch(t -> !StopWords.contains(t));
+        for (String w : highlightWords()) {
+            if (inPhrases.contains(w) || content && StopWords.contains(w)) continue;
+            out.add(w);
+        }
+        return out;
+    }
+
     /** True if a filter needs the URL metadata (site, filetype, inurl, author). */
     public boolean needsMetadataFilter() {
         return site.isPresent() || filetype.isPresent() || inurl.isPresent() || author.isPresent();

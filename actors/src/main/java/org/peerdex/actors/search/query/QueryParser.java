@@ -33,6 +33,8 @@ public final class QueryParser {
         Set<String> terms = new LinkedHashSet<>();
         Set<String> exclusions = new LinkedHashSet<>();
         List<List<String>> phrases = new ArrayList<>();
+        // the plain words outside quotes, in order and with repeats: the phrase of a stop-word-only query
+        List<String> sequence = new ArrayList<>();
         String site = null, filetype = null, inurl = null, language = null, author = null;
 
         int i = 0;
@@ -105,10 +107,19 @@ public final class QueryParser {
                     }
                 }
             }
-            if (negated) exclusions.addAll(termsOf(token));
-            else terms.addAll(termsOf(token));
+            if (negated) {
+                exclusions.addAll(termsOf(token));
+            } else {
+                terms.addAll(termsOf(token));
+                sequence.addAll(Tokenizer.plainWords(token));
+            }
         }
         terms.removeAll(exclusions);
+        if (phrases.isEmpty() && sequence.size() > 1 && terms.stream().allMatch(StopWords::contains)) {
+            // nothing but function words ("the of and a to", "to be or not to be"): every page of a language holds
+            // each of them, so the only useful reading is the words in this order, as written
+            phrases.add(List.copyOf(sequence));
+        }
         if (terms.isEmpty()) {
             if (!exclusions.isEmpty()) {
                 throw new QuerySyntaxException("a query of exclusions only matches nothing: add a word to look for");
