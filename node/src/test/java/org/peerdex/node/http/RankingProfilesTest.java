@@ -15,7 +15,7 @@ class RankingProfilesTest extends TarnPeerTest {
 
     @Test
     void aSavedProfileCanBeAppliedListedAndResetToTheDefaults() throws Exception {
-        var before = SearchApiTest.urls(peer.search("replication", "count=10"));
+        var before = SearchApiTest.urls(peer.search("backup", "count=10"));
         json(peer.send("PUT", "/api/ranking/profiles/short-urls", "{\"coefficients\":{\"urlLength\":100,\"title\":0,"
                 + "\"titleExactness\":0,\"bm25\":0}}"));
         JsonNode list = json(peer.get("/api/ranking/profiles"));
@@ -26,10 +26,10 @@ class RankingProfilesTest extends TarnPeerTest {
         JsonNode applied = json(peer.send("POST", "/api/ranking/profiles/short-urls/apply", null));
         assertEquals(100.0, applied.get("coefficients").get("urlLength").asDouble());
         assertEquals("short-urls", json(peer.get("/api/ranking")).get("name").asText());
-        assertNotEquals(before, SearchApiTest.urls(peer.search("replication", "count=10")));
+        assertNotEquals(before, SearchApiTest.urls(peer.search("backup", "count=10")));
 
         assertEquals("default", json(peer.send("POST", "/api/ranking/reset", null)).get("name").asText());
-        assertEquals(before, SearchApiTest.urls(peer.search("replication", "count=10")));
+        assertEquals(before, SearchApiTest.urls(peer.search("backup", "count=10")));
         json(peer.send("DELETE", "/api/ranking/profiles/short-urls", null));
         assertEquals(404, peer.send("POST", "/api/ranking/profiles/short-urls/apply", null).statusCode());
         assertEquals(400, peer.send("PUT", "/api/ranking/profiles/x", "{\"coefficients\":{\"nope\":1}}").statusCode());
