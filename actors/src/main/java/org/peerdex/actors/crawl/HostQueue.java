@@ -41,7 +41,9 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
 
     public enum Resume implements Command { INSTANCE }
 
-    private record RobotsReady(RobotsCache.HostRules rules, boolean unpolite, String refused) implements Command {}
+    /** The host's rules; {@code fetched} when robots.txt was requested from the host for them just now. */
+    private record RobotsReady(RobotsCache.HostRules rules, boolean unpolite, String refusedKind, String refused,
+                               boolean fetched) implements Command {}
 
     private record FetchDone(Frontier.Entry entry, PageOutcome outcome) implements Command {}
 
@@ -63,6 +65,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private final org.peerdex.storage.links.LinkGraph links;
     private RobotsCache.HostRules rules;
     private String refused;
+    private String refusedKind;
     private long delayMs;
     private int parallel = 1;
     private int inFlight;
@@ -98,15 +101,16 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         String host = URI.create(site).getHost();
         ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> loadRules(host), services.fetch()),
-                (r, t) -> r != null ? r : new RobotsReady(null, false, "robots.txt: " + t));
+                (r, t) -> r != null ? r : new RobotsReady(null, false, "internal", "robots.txt: " + t, false));
     }
 
     private RobotsReady loadRules(String host) {
+        boolean cached = services.robots().cached(site);
         try {
             RobotsCache.HostRules r = services.robots().rules(site);
-            return new RobotsReady(r, services.fetcher().guard().unpolite(host), null);
+            return new RobotsReady(r, services.fetcher().guard().unpolite(host), null, null, !cached);
         } catch (Fetcher.FetchException e) {
-            return new RobotsReady(null, false, e.getMessage());
+            return new RobotsReady(null, false, e.kind(), e.getMessage(), false);
         }
     }
 
@@ -180,6 +184,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private Behavior<Command> onRobots(RobotsReady m) {
         if (m.rules() == null) {
             refused = m.refused();
+            refusedKind = m.refusedKind();
             delayMs = 0;
             parallel = Integer.MAX_VALUE;
             rules = new RobotsCache.HostRules(new crawlercommons.robots.SimpleRobotRules(
@@ -188,6 +193,8 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
             rules = m.rules();
             delayMs = delayMs(services.settings(), profile, m.unpolite(), rules.crawlDelayMs());
             parallel = delayMs == 0 ? Math.max(1, services.settings().maxParallelPerHost()) : 1;
+            // robots.txt was a request to the host too: the first page waits the delay after it
+            if (m.fetched() && delayMs > 0) nextAt = Math.max(nextAt, System.currentTimeMillis() + delayMs);
         }
         boolean sitemaps = readSitemaps && refused == null && profile.sitemaps() && !rules.sitemaps().isEmpty()
                 && profile.depth() >= 1;
@@ -210,26 +217,38 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         if (rules == null || paused) return;
         long now = System.currentTimeMillis();
         while (!queue.isEmpty() && inFlight < parallel) {
+            Frontier.Entry e = queue.peek();
+            // URLs that are answered without a request need not wait for the politeness delay
+            PageOutcome unfetched = withoutRequest(e);
+            if (unfetched != null) {
+                queue.poll();
+                crawler.tell(new Crawler.PageDone(e, unfetched));
+                continue;
+            }
             long wait = Math.max(nextAt, backoffUntil) - now;
             if (wait > 0) {
                 timers.startSingleTimer(Tick.INSTANCE, Duration.ofMillis(wait));
                 return;
             }
-            Frontier.Entry e = queue.poll();
-            if (refused != null) {
-                crawler.tell(new Crawler.PageDone(e, new PageOutcome.Failed("refused-address", 0, refused, List.of())));
-                continue;
-            }
-            if (!rules.allowed(e.url())) {
-                crawler.tell(new Crawler.PageDone(e, new PageOutcome.Skipped("robots", 0,
-                        "disallowed by " + rules.source(), List.of())));
-                continue;
-            }
+            queue.poll();
             inFlight++;
+            crawler.tell(new Crawler.Fetching(e.url(), true));
             ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> process(e), services.fetch()),
                     (o, t) -> new FetchDone(e, o != null ? o
                             : new PageOutcome.Failed("internal", 0, String.valueOf(t), List.of())));
         }
+    }
+
+    /** What becomes of a URL that is not fetched at all (a refused host, unreadable robots.txt, disallowed), or null. */
+    private PageOutcome withoutRequest(Frontier.Entry e) {
+        if (refused != null) return new PageOutcome.Failed(refusedKind, 0, refused, List.of());
+        // robots.txt could not be read: nothing is fetched (RFC 9309), and the URL is an error of the host's
+        // ("host unreachable (connection refused)"), not a page robots.txt disallows
+        if (rules.failed()) return new PageOutcome.Failed(rules.failureKind(), 0, rules.failureDetail(), List.of());
+        if (!rules.allowed(e.url())) {
+            return new PageOutcome.Skipped("robots", 0, "disallowed by " + rules.source(), List.of());
+        }
+        return null;
     }
 
     /** Blocking: recrawl check, fetch, parse. */
@@ -266,6 +285,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
             backoffUntil = Math.max(backoffUntil, now + wait);
             ctx.getLog().info("{} answered HTTP {}: backing off {} ms (attempt {} of {})", site, r.status(), wait, n,
                     s.maxRetries());
+            crawler.tell(new Crawler.Fetching(m.entry().url(), false));
             if (n > s.maxRetries()) {
                 retries.remove(m.entry().url());
                 crawler.tell(new Crawler.PageDone(m.entry(), new PageOutcome.Failed("http-" + r.status(), r.status(),
