@@ -35,7 +35,9 @@ import org.peerdex.node.http.Json;
  * {@code allow-loopback}; {@code mustMatch} keeps the crawl on these hosts. Prints pages/min (overall, and between
  * 10% and 90% of the pages) against the limit politeness allows (hosts × 60000 / 500 ms pages/min), where the
  * crawl's time went, the heap after collections over the run, and the gap check from nginx's access log: per host,
- * the time from the end of one request to the start of the next, which must never be below the floor.
+ * the time from the end of one request to the start of the next, which must never be below the floor. Where the
+ * time goes: a sampling profile of the peer's fetch and index dispatcher threads (every 50 ms: the state of each and
+ * its topmost Peerdex frame, or its top frame), the most frequent printed per pool.
  *
  * <p>Needs nginx (Debian: {@code apt-get install -y nginx-light}) and the documentation packages
  * ({@code python3.11-doc postgresql-doc-15 openjdk-17-doc}). Usage:
@@ -213,6 +215,10 @@ public final class WideCrawlBenchmark {
             JsonNode p;
             long lastLog = 0;
             List<Long> heap = new ArrayList<>();
+            Profile sampled = new Profile();
+            Thread sampler = new Thread(sampled, "wide-crawl-sampler");
+            sampler.setDaemon(true);
+            sampler.start();
             while (true) {
                 p = send(HttpRequest.newBuilder(URI.create(node.baseUrl() + "/api/crawl/" + id)).GET());
                 if (!p.get("state").asText().equals("running")) break;
@@ -228,6 +234,9 @@ public final class WideCrawlBenchmark {
                 }
                 Thread.sleep(200); // polling a progress endpoint from a benchmark's main thread
             }
+            sampler.interrupt();
+            sampler.join();
+            sampled.print();
             long fetched = p.get("fetched").asLong();
             double seconds = p.get("durationMs").asLong() / 1000.0;
             System.out.printf("%ncrawl %s: %,d fetched, %,d indexed, %,d skipped %s, %,d errors %s in %.1f s%n",
@@ -242,6 +251,53 @@ public final class WideCrawlBenchmark {
             System.out.println("heap after GC, every 10 s (MiB): " + heap.stream().map(h -> h >> 20).toList());
         } finally {
             BenchPeers.deleteTree(data);
+        }
+    }
+
+    /** Samples the dispatcher threads of the peer: per pool, how often each (state, frame) was seen. */
+    private static final class Profile implements Runnable {
+        private final Map<String, Map<String, Integer>> seen = new TreeMap<>();
+        private int samples;
+
+        @Override
+        public void run() {
+            java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            while (!Thread.currentThread().isInterrupted()) {
+                samples++;
+                for (java.lang.management.ThreadInfo t : mx.dumpAllThreads(false, false, 64)) {
+                    String pool = t.getThreadName().contains("fetch-dispatcher") ? "fetch"
+                            : t.getThreadName().contains("index-dispatcher") ? "index" : null;
+                    if (pool == null) continue;
+                    StackTraceElement[] st = t.getStackTrace();
+                    String frame = st.length == 0 ? "-" : st[0].getClassName() + "." + st[0].getMethodName();
+                    for (StackTraceElement e : st) {
+                        if (e.getClassName().startsWith("org.peerdex")) {
+                            frame = e.getClassName().replace("org.peerdex.", "") + "." + e.getMethodName()
+                                    + " (top: " + (st[0].getClassName() + "." + st[0].getMethodName())
+                                    .replaceAll("^.*\\.([A-Za-z0-9$]+\\.[A-Za-z0-9$<>]+)$", "$1") + ")";
+                            break;
+                        }
+                    }
+                    seen.computeIfAbsent(pool, k -> new HashMap<>()).merge(t.getThreadState() + " " + frame, 1,
+                            Integer::sum);
+                }
+                try {
+                    Thread.sleep(50); // the sampling interval
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        void print() {
+            System.out.printf("%nprofile: %d samples of the fetch and index dispatcher threads (thread-samples, share)%n",
+                    samples);
+            seen.forEach((pool, frames) -> {
+                int total = frames.values().stream().mapToInt(i -> i).sum();
+                System.out.println(pool + ":");
+                frames.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).limit(12).forEach(e ->
+                        System.out.printf("  %6d %5.1f%%  %s%n", e.getValue(), 100.0 * e.getValue() / total, e.getKey()));
+            });
         }
     }
 
