@@ -47,6 +47,9 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
 
     private record FetchDone(Frontier.Entry entry, PageOutcome outcome) implements Command {}
 
+    /** From a fetch worker: the response to this URL is read (its page is being parsed now). */
+    private record Responded(Frontier.Entry entry, int status) implements Command {}
+
     private enum Tick implements Command { INSTANCE }
 
     private enum IdleCheck implements Command { INSTANCE }
@@ -60,6 +63,8 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private final long crawlStartedAt;
     private final boolean readSitemaps;
     private final ActorRef<Crawler.Command> crawler;
+    /** This queue, for fetch workers to tell (the context is not theirs to touch). */
+    private final ActorRef<Command> self;
     private final Deque<Frontier.Entry> queue = new ArrayDeque<>();
     private final Map<String, Integer> retries = new HashMap<>();
     private final org.peerdex.storage.links.LinkGraph links;
@@ -68,7 +73,12 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private String refusedKind;
     private long delayMs;
     private int parallel = 1;
+    /** Requests on the wire: the politeness delay runs from the end of each response. */
     private int inFlight;
+    /** URLs fetched or being fetched whose outcome (parse, condense) is not back yet. */
+    private int processing;
+    /** URLs whose response was read and whose request slot was given back before their outcome came. */
+    private final java.util.Set<String> released = new java.util.HashSet<>();
     private long nextAt;
     private long backoffUntil;
     private boolean paused;
@@ -98,6 +108,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         this.crawlStartedAt = crawlStartedAt;
         this.readSitemaps = readSitemaps;
         this.crawler = crawler;
+        this.self = ctx.getSelf();
         this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         String host = URI.create(site).getHost();
         ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> loadRules(host), services.fetch()),
@@ -132,6 +143,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
                 .onMessage(Enqueue.class, this::onEnqueue)
                 .onMessage(RobotsReady.class, this::onRobots)
                 .onMessage(FetchDone.class, this::onFetchDone)
+                .onMessage(Responded.class, this::onResponded)
                 .onMessageEquals(Tick.INSTANCE, () -> {
                     pump();
                     return this;
@@ -160,7 +172,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     }
 
     private boolean idle() {
-        return rules != null && queue.isEmpty() && inFlight == 0;
+        return rules != null && queue.isEmpty() && inFlight == 0 && processing == 0;
     }
 
     /** When idle, checks again once the politeness delay, any back-off and the idle time have passed. */
@@ -232,6 +244,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
             }
             queue.poll();
             inFlight++;
+            processing++;
             crawler.tell(new Crawler.Fetching(e.url(), true));
             ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> process(e), services.fetch()),
                     (o, t) -> new FetchDone(e, o != null ? o
@@ -266,7 +279,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
                         List.of());
             }
         }
-        PageOutcome o = services.processor().process(e.url(), scope);
+        PageOutcome o = services.processor().process(e.url(), scope, status -> self.tell(new Responded(e, status)));
         if (o instanceof PageOutcome.Fetched f && !f.doc().noindex()) {
             // condense here, in parallel with other fetches; the indexer only checks duplicates and writes
             o = f.withPrepared(Indexer.document(links, UrlHash.ofNormalized(f.url()), f, System.currentTimeMillis()));
@@ -274,10 +287,29 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         return o;
     }
 
-    private Behavior<Command> onFetchDone(FetchDone m) {
+    /**
+     * The response is read: the next request to the host may go out once the delay has passed from now, while this
+     * page is still parsed (parsing is not the host's time). A 429/503 keeps its slot until its outcome sets the
+     * back-off.
+     */
+    private Behavior<Command> onResponded(Responded m) {
+        if (m.status() == 429 || m.status() == 503) return this;
         inFlight--;
+        released.add(m.entry().url());
+        if (delayMs > 0) nextAt = System.currentTimeMillis() + delayMs;
+        crawler.tell(new Crawler.Fetching(m.entry().url(), false));
+        pump();
+        return this;
+    }
+
+    private Behavior<Command> onFetchDone(FetchDone m) {
+        processing--;
         long now = System.currentTimeMillis();
-        if (delayMs > 0) nextAt = now + delayMs;
+        if (!released.remove(m.entry().url())) {
+            // no response was read (an error, a skip before fetching) or a 429/503: the slot is given back now
+            inFlight--;
+            if (delayMs > 0) nextAt = now + delayMs;
+        }
         if (m.outcome() instanceof PageOutcome.RetryLater r) {
             int n = retries.merge(m.entry().url(), 1, Integer::sum);
             CrawlerSettings s = services.settings();
