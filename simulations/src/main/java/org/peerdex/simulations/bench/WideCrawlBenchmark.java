@@ -215,6 +215,10 @@ public final class WideCrawlBenchmark {
             JsonNode p;
             long lastLog = 0;
             List<Long> heap = new ArrayList<>();
+            com.sun.management.OperatingSystemMXBean os =
+                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            long cpu0 = os.getProcessCpuTime();
+            long wall0 = System.nanoTime();
             Profile sampled = new Profile();
             Thread sampler = new Thread(sampled, "wide-crawl-sampler");
             sampler.setDaemon(true);
@@ -234,6 +238,8 @@ public final class WideCrawlBenchmark {
                 }
                 Thread.sleep(200); // polling a progress endpoint from a benchmark's main thread
             }
+            double cpuSeconds = (os.getProcessCpuTime() - cpu0) / 1e9;
+            double wallSeconds = (System.nanoTime() - wall0) / 1e9;
             sampler.interrupt();
             sampler.join();
             sampled.print();
@@ -248,6 +254,11 @@ public final class WideCrawlBenchmark {
             System.out.printf("pages/min overall %,.0f (%.0f%% of the limit %,d); between 10%% and 90%% of the pages "
                     + "%,.0f (%.0f%%)%n", overall, 100 * overall / limitPerMin, limitPerMin, steady,
                     100 * steady / limitPerMin);
+            // the CPU this JVM (peer and benchmark) used: what a page costs, and the rate its cores would allow
+            System.out.printf("CPU: %.0f s of this process in %.0f s (%.2f cores busy on average of %d); %.1f ms CPU a "
+                            + "page, so %,.0f pages/min would need %.1f cores%n", cpuSeconds, wallSeconds,
+                    cpuSeconds / wallSeconds, Runtime.getRuntime().availableProcessors(), cpuSeconds * 1000 / fetched,
+                    (double) limitPerMin, limitPerMin / 60.0 * cpuSeconds / fetched);
             System.out.println("heap after GC, every 10 s (MiB): " + heap.stream().map(h -> h >> 20).toList());
         } finally {
             BenchPeers.deleteTree(data);
