@@ -21,7 +21,8 @@ import org.peerdex.storage.meta.UrlMetadata;
 
 /**
  * The URLs of one crawl on one host (scheme://host:port), fetched politely: robots.txt first (shared cache), then
- * one request at a time with the host's delay between the end of one and the start of the next (several at once
+ * one request at a time with the host's delay between the end of one response and the start of the next request
+ * (the page is parsed meanwhile; several at once
  * only when the delay is 0), a 429/503 backs the whole host off for Retry-After (capped) and the URL is retried.
  * Fetch and parse run on the fetch dispatcher (a slow host holds a fetch thread, never a search thread); every
  * outcome goes to the {@link Crawler}. Once it has had nothing

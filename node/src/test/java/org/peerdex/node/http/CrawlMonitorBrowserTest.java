@@ -100,7 +100,12 @@ class CrawlMonitorBrowserTest extends BrowserTest {
                     && cell("#monitor-hosts tr.host td.site").equals(site.base()));
             await(Duration.ofSeconds(20)).until(d -> cell("#crawl-table tr.crawl td.eta").matches("\\d+ (s|min).*")
                     || !cell("#crawl-table tr.crawl td.state").equals("running"));
-            screenshot("admin-crawl-monitor");
+            browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 1500)); // the whole monitor
+            try {
+                screenshot("admin-crawl-monitor");
+            } finally {
+                browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
+            }
             await(Duration.ofSeconds(40)).until(d -> cell("#crawl-table tr.crawl td.state").equals("finished"));
             await().until(d -> Integer.parseInt(d.findElement(By.id("crawl-plot")).getAttribute("data-points")) >= 2);
             assertEquals(1, browser.findElements(By.cssSelector("#crawl-plot path.rate")).size());
