@@ -73,48 +73,10 @@
     timers.push(setInterval(load, 3000));
   }
 
-  // ---- crawl console ----------------------------------------------------------------------------------------------
+  // ---- crawl console: crawl.js ------------------------------------------------------------------------------------
   function crawl() {
-    api('GET', '/api/settings').then((st) => {
-      const f = $('crawl-start');
-      f.depth.placeholder = st.crawl.depth;
-      f.maxPages.placeholder = st.crawl.maxPages;
-      f.minDelayMs.placeholder = st.crawl.minDelayMs;
-      f.contentTypes.placeholder = st.contentTypes.join(', ');
-    }).catch(() => {});
-    const load = () => api('GET', '/api/crawl').then((j) => {
-      const rows = (j.crawls || []).map((c) => {
-        const total = Math.max(1, c.queued + c.fetched);
-        return h('tr', { dataset: { id: c.id } }, td(c.id), td(c.state + (c.paused ? ' (paused: ' + c.error + ')' : '')),
-          td(h('div', { class: 'bar' },
-            h('span', { class: 'indexed', style: { width: (100 * c.indexed / total) + '%' } }),
-            h('span', { class: 'fetched', style: { width: (100 * Math.max(0, c.fetched - c.indexed) / total) + '%' } }))),
-          td(c.queued), td(c.fetched), td(c.indexed), td(c.skipped), td(c.errors), td(Number(c.pagesPerMinute || 0).toFixed(1)),
-          td(c.state === 'running' ? h('button', { type: 'button', dataset: { stop: c.id } }, 'stop') : null));
-      });
-      fill(document.querySelector('#crawl-table tbody'), rows);
-    }).catch(fail);
-    load();
-    timers.push(setInterval(load, 2000));
+    window.PeerdexCrawl.show((t) => timers.push(t));
   }
-
-  $('crawl-start').addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    const f = ev.target;
-    const body = { url: f.url.value, range: f.range.value, followQuery: f.followQuery.checked };
-    // an empty field is left out: the peer's crawl defaults (Settings) fill it
-    for (const k of ['depth', 'maxPages', 'maxPagesPerHost', 'minDelayMs']) if (f[k].value !== '') body[k] = Number(f[k].value);
-    if (f.mustMatch.value) body.mustMatch = f.mustMatch.value;
-    if (f.mustNotMatch.value) body.mustNotMatch = f.mustNotMatch.value;
-    if (f.recrawlAfter.value) body.recrawlAfter = f.recrawlAfter.value;
-    if (f.contentTypes.value) body.contentTypes = f.contentTypes.value.split(',').map((s) => s.trim()).filter(Boolean);
-    api('POST', '/api/crawl', body).then((j) => { flash('Crawl ' + j.id + ' started.'); crawl(); }).catch(fail);
-  });
-
-  $('crawl-table').addEventListener('click', (ev) => {
-    const id = ev.target.dataset.stop;
-    if (id) api('DELETE', '/api/crawl/' + encodeURIComponent(id)).then(() => flash('Crawl ' + id + ' stopped.')).catch(fail);
-  });
 
   // ---- index browser ----------------------------------------------------------------------------------------------
   $('word-form').addEventListener('submit', (ev) => {

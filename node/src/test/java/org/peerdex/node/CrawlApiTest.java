@@ -151,6 +151,126 @@ class CrawlApiTest {
         }
     }
 
+    /** A loopback port that nothing listens on (bound once by the OS, then closed). */
+    static int closedPort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Test
+    void aCrawlOfAPortWithNothingListeningFailsAsHostUnreachableNotAsRobots() throws Exception {
+        try (PeerNode node = start(dir, true)) {
+            String start = "http://127.0.0.1:" + closedPort() + "/";
+            TestPeers.Reply r = post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + start + "\"}");
+            assertEquals(200, r.status(), r.json().toString());
+            JsonNode p = awaitEnd(node, r.json().get("id").asText(), Duration.ofSeconds(30));
+            assertEquals("failed", p.get("state").asText(), p.toString());
+            String why = p.get("message").asText();
+            assertTrue(why.contains("host unreachable (connection refused)") && why.contains(start), why);
+            assertEquals(1, p.get("errorsBy").path("host-unreachable").asLong(), p.toString());
+            assertTrue(p.get("skippedBy").isEmpty(), "not a robots.txt refusal: " + p);
+            assertEquals(0, p.get("indexed").asLong());
+            assertEquals(start, p.get("url").asText());
+            assertTrue(p.get("durationMs").asLong() >= 0 && p.get("etaMs").asLong() == -1, p.toString());
+            // the list says the same
+            JsonNode listed = TestPeers.get(node.baseUrl() + "/api/crawl").json().get("crawls").get(0);
+            assertEquals("failed", listed.get("state").asText());
+            assertEquals(why, listed.get("message").asText());
+        }
+    }
+
+    @Test
+    void aStartUrlThatIsNotThereFailsTheCrawlWithTheStatusWhileAReachableSiteFinishes() throws Exception {
+        try (TestSite site = serve(CrawlApiTest::tarn); PeerNode node = start(dir, true)) {
+            String missing = site.url("/no-such-page.html");
+            String id = post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + missing + "\", \"minDelayMs\": 0}")
+                    .json().get("id").asText();
+            JsonNode p = awaitEnd(node, id, Duration.ofSeconds(30));
+            assertEquals("failed", p.get("state").asText(), p.toString());
+            assertTrue(p.get("message").asText().contains(missing + ": HTTP 404"), p.toString());
+            assertEquals(1, p.get("errorsBy").path("http-404").asLong(), p.toString());
+            assertEquals(1, site.count("/no-such-page.html"));
+
+            // robots.txt answers 404 here (no robots.txt: everything allowed), which is neither a failure nor a refusal
+            id = post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + site.url("/faq.html")
+                    + "\", \"minDelayMs\": 0, \"depth\": 0}").json().get("id").asText();
+            p = awaitEnd(node, id, Duration.ofSeconds(30));
+            assertEquals("finished", p.get("state").asText(), p.toString());
+            assertEquals("", p.get("message").asText());
+            assertEquals(1, p.get("indexed").asLong());
+        }
+    }
+
+    @Test
+    void aRunningCrawlShowsWhatIsOnTheWireItsHostQueuesAndItsRateOverTime() throws Exception {
+        try (TestSite site = serve(CrawlApiTest::tarn); PeerNode node = start(dir, true)) {
+            site.responseDelay(150); // each page takes a while, so a request is on the wire when the monitor looks
+            String id = post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + site.url("/index.html")
+                    + "\", \"minDelayMs\": 100, \"depth\": 5}").json().get("id").asText();
+            boolean sawFetching = false;
+            boolean sawHost = false;
+            boolean sawEta = false;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            JsonNode p = null;
+            while (System.nanoTime() < deadline) {
+                p = TestPeers.get(node.baseUrl() + "/api/crawl/" + id).json();
+                if (!p.get("state").asText().equals("running")) break;
+                for (JsonNode f : p.get("fetching")) {
+                    sawFetching |= f.get("url").asText().startsWith(site.base()) && f.get("since").asLong() > 0;
+                }
+                for (JsonNode h : p.get("hosts")) {
+                    sawHost |= h.get("site").asText().equals(site.base())
+                            && h.get("delayMs").asLong() == 100 && h.get("robots").asText().startsWith("none (HTTP 404");
+                }
+                sawEta |= p.get("etaMs").asLong() >= 0 && p.get("queued").asLong() > 0;
+                LockSupport.parkNanos(20_000_000); // poll interval
+            }
+            assertTrue(sawFetching, "a request on the wire was shown: " + p);
+            assertTrue(sawHost, "the host queue was shown: " + p);
+            assertTrue(sawEta, "an ETA was shown while URLs were queued: " + p);
+            p = awaitEnd(node, id, Duration.ofSeconds(30));
+            assertEquals("finished", p.get("state").asText(), p.toString());
+            JsonNode history = p.get("history");
+            assertTrue(history.size() >= 3, "samples over the crawl: " + history);
+            long first = history.get(0).get("at").asLong();
+            JsonNode last = history.get(history.size() - 1);
+            assertEquals(p.get("fetched").asLong(), last.get("fetched").asLong(), history.toString());
+            assertTrue(first >= p.get("startedAt").asLong() && last.get("at").asLong() >= first, history.toString());
+            long d = p.get("durationMs").asLong();
+            assertEquals(p.get("finishedAt").asLong() - p.get("startedAt").asLong(), d);
+            assertTrue(d >= 13 * 100, "13 pages, 100 ms apart at least: " + d);
+        }
+    }
+
+    @Test
+    void aCrawlStartsFromThePagesOfASitemapAndFailsWhenTheSitemapIsMissing() throws Exception {
+        try (TestSite site = serve(CrawlApiTest::tarn); PeerNode node = start(dir, true)) {
+            site.page("/sitemap.xml", n -> TestSite.Reply.of(200, Map.of("Content-Type", "application/xml"),
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+                            + "<url><loc>" + site.url("/faq.html") + "</loc></url>"
+                            + "<url><loc>" + site.url("/backup.html") + "</loc></url>"
+                            + "<url><loc>" + site.url("/tuning.html") + "</loc></url></urlset>"));
+            String id = post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + site.url("/sitemap.xml")
+                    + "\", \"startFrom\": \"sitemap\", \"depth\": 0, \"minDelayMs\": 0}").json().get("id").asText();
+            JsonNode p = awaitEnd(node, id, Duration.ofSeconds(30));
+            assertEquals("finished", p.get("state").asText(), p.toString());
+            assertEquals(3, p.get("indexed").asLong(), p.toString());
+            assertEquals("sitemap", p.get("profile").get("startFrom").asText());
+            for (String page : new String[] {"/faq.html", "/backup.html", "/tuning.html"}) assertEquals(1, site.count(page));
+            assertEquals(0, site.count("/index.html"), "depth 0: the listed pages only");
+            assertEquals(1, site.count("/sitemap.xml"));
+
+            id = post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + site.url("/gone.xml")
+                    + "\", \"startFrom\": \"sitemap\", \"minDelayMs\": 0}").json().get("id").asText();
+            p = awaitEnd(node, id, Duration.ofSeconds(30));
+            assertEquals("failed", p.get("state").asText(), p.toString());
+            assertTrue(p.get("message").asText().contains(site.url("/gone.xml") + ": HTTP 404"), p.toString());
+            assertEquals(400, post(node.baseUrl() + "/api/crawl", "{\"url\": \"" + site.url("/")
+                    + "\", \"startFrom\": \"feed\"}").status());
+        }
+    }
+
     @Test
     void aCrawlRunningWhenThePeerStopsResumesWhenItStartsAgain() throws Exception {
         try (TestSite site = CrawlResumeTest.tree()) {

@@ -30,11 +30,15 @@ import org.peerdex.protocol.url.UrlNormalizer;
  * @param followQuery     follow URLs with a query string; default true
  * @param contentTypes    media types that are parsed (others are skipped); {@code type/*} allowed
  * @param sitemaps        read sitemaps listed in robots.txt as further start URLs (at depth 1); default true
+ * @param startFrom       {@code pages} (the start URLs are pages; the default) or {@code sitemap} (the start URLs
+ *                        are sitemaps, or sitemap indexes: the pages they list are the crawl's start pages, at
+ *                        depth 0)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record CrawlProfile(String url, List<String> urls, Integer depth, String range, String mustMatch,
                            String mustNotMatch, Long maxPages, Long maxPagesPerHost, String recrawlAfter,
-                           Long minDelayMs, Boolean followQuery, List<String> contentTypes, Boolean sitemaps) {
+                           Long minDelayMs, Boolean followQuery, List<String> contentTypes, Boolean sitemaps,
+                           String startFrom) {
     public static final List<String> DEFAULT_CONTENT_TYPES = List.of("text/html", "application/xhtml+xml",
             "text/plain");
     private static final int MAX_URLS = 1000;
@@ -81,51 +85,65 @@ public record CrawlProfile(String url, List<String> urls, Integer depth, String 
         contentTypes = contentTypes == null || contentTypes.isEmpty() ? DEFAULT_CONTENT_TYPES
                 : contentTypes.stream().map(s -> s.trim().toLowerCase(Locale.ROOT)).toList();
         sitemaps = sitemaps == null || sitemaps;
+        startFrom = startFrom == null || startFrom.isBlank() ? "pages" : startFrom.trim().toLowerCase(Locale.ROOT);
+        if (!List.of("pages", "sitemap").contains(startFrom)) {
+            throw new IllegalArgumentException("startFrom must be pages or sitemap, not '" + startFrom + "'");
+        }
+    }
+
+    /** True when the start URLs are sitemaps whose pages start the crawl. */
+    public boolean startsFromSitemaps() {
+        return startFrom.equals("sitemap");
+    }
+
+    public CrawlProfile withStartFrom(String from) {
+        return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost,
+                recrawlAfter, minDelayMs, followQuery, contentTypes, sitemaps, from);
     }
 
     /** A profile with defaults for everything but the start URL. */
     public static CrawlProfile of(String url) {
-        return new CrawlProfile(url, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new CrawlProfile(url, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     public CrawlProfile withDepth(int d) {
         return new CrawlProfile(url, urls, d, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost, recrawlAfter,
-                minDelayMs, followQuery, contentTypes, sitemaps);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
     }
 
     public CrawlProfile withRange(String r) {
         return new CrawlProfile(url, urls, depth, r, mustMatch, mustNotMatch, maxPages, maxPagesPerHost, recrawlAfter,
-                minDelayMs, followQuery, contentTypes, sitemaps);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
     }
 
     public CrawlProfile withFilters(String must, String mustNot) {
         return new CrawlProfile(url, urls, depth, range, must, mustNot, maxPages, maxPagesPerHost, recrawlAfter,
-                minDelayMs, followQuery, contentTypes, sitemaps);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
     }
 
     public CrawlProfile withMaxPages(long total, long perHost) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, total, perHost, recrawlAfter,
-                minDelayMs, followQuery, contentTypes, sitemaps);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
     }
 
     public CrawlProfile withMinDelayMs(long ms) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost,
-                recrawlAfter, ms, followQuery, contentTypes, sitemaps);
+                recrawlAfter, ms, followQuery, contentTypes, sitemaps, startFrom);
     }
 
     public CrawlProfile withFollowQuery(boolean q) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost,
-                recrawlAfter, minDelayMs, q, contentTypes, sitemaps);
+                recrawlAfter, minDelayMs, q, contentTypes, sitemaps, startFrom);
     }
 
     public CrawlProfile withRecrawlAfter(String iso) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost, iso,
-                minDelayMs, followQuery, contentTypes, sitemaps);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
     }
 
     public CrawlProfile withSitemaps(boolean s) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost,
-                recrawlAfter, minDelayMs, followQuery, contentTypes, s);
+                recrawlAfter, minDelayMs, followQuery, contentTypes, s, startFrom);
     }
 
     private static void compile(String name, String regex) {

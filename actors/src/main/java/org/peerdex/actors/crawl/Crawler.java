@@ -38,6 +38,12 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     /** From a host queue: what became of a URL. */
     public record PageDone(Frontier.Entry entry, PageOutcome outcome) implements Command {}
 
+    /** From a host queue: a request for this URL went on the wire ({@code active}), or ended in a retry later. */
+    public record Fetching(String url, boolean active) implements Command {}
+
+    /** The start sitemaps of a crawl that starts from sitemaps: their page URLs, and what could not be read. */
+    private record StartSitemaps(Sitemaps.Read read) implements Command {}
+
     /** From a host queue: its robots rules are in and its delay is known. */
     public record HostReady(String site, long delayMs, String robots, boolean sitemapsPending) implements Command {}
 
@@ -104,6 +110,13 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     /** Start and sitemap URLs until the frontier has admitted them (a full disk can delay that). */
     private final List<Frontier.Candidate> waitingUrls = new ArrayList<>();
     private final java.util.ArrayDeque<PageDone> deferred = new java.util.ArrayDeque<>();
+    /** Requests on the wire now: URL → since when. */
+    private final Map<String, Long> fetchingNow = new LinkedHashMap<>();
+    /** Pages fetched over this run of the crawl, sampled every {@link #sampleEveryMs}, thinned when full. */
+    private final List<CrawlProgress.Sample> history = new ArrayList<>();
+    private long sampleEveryMs = 1000;
+    /** What went wrong with the first start URL that failed or was skipped ("URL: detail"), or null. */
+    private String startProblem;
     /** Redirect targets this crawl claimed for a page whose later writes failed; the page's retry keeps them. */
     private final java.util.Set<String> claimedRedirects = new java.util.HashSet<>();
 
@@ -142,7 +155,12 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         boolean resumed = frontier.admitted() > 0;
         if (resumed) recountIndexed();
-        for (String u : profile.urls()) waitingUrls.add(new Frontier.Candidate(u, 0));
+        if (profile.startsFromSitemaps()) {
+            if (!resumed) readStartSitemaps();
+        } else {
+            for (String u : profile.urls()) waitingUrls.add(new Frontier.Candidate(u, 0));
+        }
+        history.add(new CrawlProgress.Sample(System.currentTimeMillis(), fetched));
         try {
             offerWaitingUrls();
         } catch (RuntimeException e) {
@@ -171,10 +189,58 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         }
     }
 
+    /** The crawl starts from the pages its sitemaps list (at depth 0); it does not end before they are read. */
+    private void readStartSitemaps() {
+        sitemapsPending++;
+        int max = (int) Math.min(services.settings().maxSitemapUrls(),
+                profile.maxPages() > 0 ? profile.maxPages() : Integer.MAX_VALUE);
+        ctx.pipeToSelf(java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> services.sitemaps().read(profile.urls(), max), services.fetch()),
+                (r, t) -> new StartSitemaps(r != null ? r
+                        : new Sitemaps.Read(List.of(), List.of(profile.url() + ": " + t))));
+    }
+
+    private Behavior<Command> onStartSitemaps(StartSitemaps m) {
+        sitemapsPending--;
+        Sitemaps.Read read = m.read();
+        if (!read.problems().isEmpty()) {
+            ctx.getLog().info("crawl {}: sitemap problems: {}", record.id(), read.problems());
+            if (read.urls().isEmpty()) startProblem = String.join("; ", read.problems());
+        }
+        if (read.urls().isEmpty() && startProblem == null) startProblem = profile.url() + ": the sitemap lists no pages";
+        List<Frontier.Candidate> candidates = new ArrayList<>();
+        for (String u : read.urls()) {
+            Optional<String> n = UrlNormalizer.normalize(u);
+            if (n.isEmpty()) continue;
+            Optional<String> why = reject(n.get(), 0);
+            if (why.isPresent()) linksRejected.merge("sitemap-" + why.get(), 1L, Long::sum);
+            else candidates.add(new Frontier.Candidate(n.get(), 0));
+        }
+        if (!candidates.isEmpty()) {
+            ctx.getLog().info("crawl {}: starts from {} URLs of its sitemaps", record.id(), candidates.size());
+            waitingUrls.addAll(candidates);
+            try {
+                offerWaitingUrls();
+            } catch (RuntimeException e) {
+                writesFailed(e);
+                return this;
+            }
+        } else if (startProblem == null) {
+            startProblem = profile.url() + ": no page of the sitemap is in the crawl's scope";
+        }
+        return fill();
+    }
+
     @Override
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(PageDone.class, this::onPageDone)
+                .onMessage(Fetching.class, m -> {
+                    if (m.active()) fetchingNow.put(m.url(), System.currentTimeMillis());
+                    else fetchingNow.remove(m.url());
+                    return this;
+                })
+                .onMessage(StartSitemaps.class, this::onStartSitemaps)
                 .onMessage(Indexed.class, this::onIndexed)
                 .onMessage(HostReady.class, this::onHostReady)
                 .onMessage(HostIdle.class, this::onHostIdle)
@@ -216,8 +282,9 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             Behavior<Command> b = fill();
             if (b != this) return b;
         }
-        manager.tell(new CrawlManager.ProgressUpdate(progress()));
         long now = System.currentTimeMillis();
+        sample(now);
+        manager.tell(new CrawlManager.ProgressUpdate(progress()));
         // counters are persisted every second (a resumed crawl continues from them), logged every progress-interval
         if (now - lastPersist >= Math.min(1000, services.settings().progressIntervalMs())) {
             lastPersist = now;
@@ -257,8 +324,56 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             }
         }
         // a crawl the budget kept from dispatching is not done: the tick tries again
-        if (pending == 0 && sitemapsPending == 0 && !starved) return end(CrawlRecord.FINISHED, "");
+        if (pending == 0 && sitemapsPending == 0 && !starved) return finish();
         return this;
+    }
+
+    /** Records pages fetched so far every {@link #sampleEveryMs}; when full, keeps every other sample. */
+    private void sample(long now) {
+        CrawlProgress.Sample last = history.isEmpty() ? null : history.get(history.size() - 1);
+        if (last != null && now - last.at() < sampleEveryMs) return;
+        history.add(new CrawlProgress.Sample(now, fetched));
+        if (history.size() > CrawlProgress.MAX_HISTORY) {
+            List<CrawlProgress.Sample> kept = new ArrayList<>();
+            for (int i = 0; i < history.size(); i += 2) kept.add(history.get(i));
+            if (kept.get(kept.size() - 1) != history.get(history.size() - 1)) kept.add(history.get(history.size() - 1));
+            history.clear();
+            history.addAll(kept);
+            sampleEveryMs *= 2;
+        }
+    }
+
+    /**
+     * Nothing is left: the crawl finished, or failed when it indexed nothing for a reason of its own (its start
+     * URL failed, its host was unreachable, robots.txt disallowed it). A crawl whose pages were all up to date or
+     * duplicates (a recrawl) indexed nothing and still finished.
+     */
+    private Behavior<Command> finish() {
+        boolean upToDate = false;
+        for (String reason : List.of("fresh", "already-indexed", "duplicate", "canonical", "redirect-seen")) {
+            upToDate |= skippedBy.containsKey(reason);
+        }
+        if (indexed == 0 && !upToDate) {
+            String why = startProblem != null ? startProblem : summary();
+            return end(CrawlRecord.FAILED, "nothing indexed: " + why);
+        }
+        return end(CrawlRecord.FINISHED, startProblem == null ? "" : "a start URL failed: " + startProblem);
+    }
+
+    /** "3 errors (http-404 2, host-unreachable 1), 1 skipped (robots 1)", or what else is known. */
+    private String summary() {
+        List<String> parts = new ArrayList<>();
+        if (errors > 0) parts.add(errors + " errors " + breakdown(errorsBy));
+        if (skipped > 0) parts.add(skipped + " skipped " + breakdown(skippedBy));
+        if (parts.isEmpty()) parts.add("no URL was fetched" + (linksRejected.isEmpty() ? ""
+                : " (links not followed: " + breakdown(linksRejected) + ")"));
+        return String.join(", ", parts);
+    }
+
+    private static String breakdown(Map<String, Long> counts) {
+        List<String> parts = new ArrayList<>();
+        counts.forEach((k, v) -> parts.add(k + " " + v));
+        return "(" + String.join(", ", parts) + ")";
     }
 
     static String site(String url) {
@@ -267,6 +382,12 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     }
 
     private Behavior<Command> onPageDone(PageDone m) {
+        fetchingNow.remove(m.entry().url());
+        if (m.entry().depth() == 0 && startProblem == null && !profile.startsFromSitemaps()) {
+            String detail = m.outcome() instanceof PageOutcome.Failed f ? f.detail()
+                    : m.outcome() instanceof PageOutcome.Skipped s ? s.reason() + ": " + s.detail() : null;
+            if (detail != null) startProblem = m.entry().url() + ": " + detail;
+        }
         if (writesFailed != null) {
             deferred.add(m);
             return this;
@@ -489,9 +610,11 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
 
     private CrawlProgress progressOf(CrawlRecord r) {
         CrawlProgress p = CrawlProgress.of(r);
+        List<CrawlProgress.Sample> h = new ArrayList<>(history);
+        h.add(new CrawlProgress.Sample(r.finishedAt() > 0 ? r.finishedAt() : System.currentTimeMillis(), fetched));
         return new CrawlProgress(p.id(), p.state(), p.url(), 0, p.fetched(), p.indexed(), p.skipped(), p.errors(),
                 p.pagesPerMinute(), p.skippedBy(), p.errorsBy(), Map.copyOf(linksRejected), List.of(), p.startedAt(),
-                p.finishedAt(), p.message(), p.profile(), timing(), false, "", 0);
+                p.finishedAt(), p.message(), p.profile(), timing(), false, "", 0, List.of(), List.copyOf(h));
     }
 
     /** Persists the counters; a failure (a full disk) pauses the crawl until a retry succeeds. */
@@ -514,18 +637,26 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     }
 
     private CrawlProgress progress() {
+        // the hosts with the most URLs dispatched first: the ones a wide crawl waits for
+        List<Map.Entry<String, long[]>> busiest = new ArrayList<>(hostPending.entrySet());
+        busiest.sort((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]));
         List<CrawlProgress.HostProgress> hs = new ArrayList<>();
-        for (Map.Entry<String, long[]> e : hostPending.entrySet()) {
+        for (Map.Entry<String, long[]> e : busiest) {
+            if (hs.size() >= 100) break;
             CrawlProgress.HostProgress info = hostInfo.get(e.getKey());
             hs.add(new CrawlProgress.HostProgress(e.getKey(), e.getValue()[0], info == null ? -1 : info.delayMs(),
                     info == null ? "pending" : info.robots()));
-            if (hs.size() >= 100) break;
+        }
+        List<CrawlProgress.Fetching> now = new ArrayList<>();
+        for (Map.Entry<String, Long> e : fetchingNow.entrySet()) {
+            if (now.size() >= 50) break;
+            now.add(new CrawlProgress.Fetching(e.getKey(), e.getValue()));
         }
         return new CrawlProgress(record.id(), CrawlRecord.RUNNING, profile.url(), frontier.queued(), fetched, indexed,
                 skipped, errors, meter.perMinute(System.currentTimeMillis()), Map.copyOf(skippedBy),
                 Map.copyOf(errorsBy), Map.copyOf(linksRejected), hs, record.createdAt(), 0, "", profile, timing(),
                 paused(), indexerPaused != null ? indexerPaused : writesFailed != null ? writesFailed : "",
-                ctx.getChildren().size());
+                ctx.getChildren().size(), now, List.copyOf(history));
     }
 
     /** A host's live queue and the URLs this crawl sent it. */

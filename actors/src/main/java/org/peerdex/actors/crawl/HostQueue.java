@@ -21,7 +21,8 @@ import org.peerdex.storage.meta.UrlMetadata;
 
 /**
  * The URLs of one crawl on one host (scheme://host:port), fetched politely: robots.txt first (shared cache), then
- * one request at a time with the host's delay between the end of one and the start of the next (several at once
+ * one request at a time with the host's delay between the end of one response and the start of the next request
+ * (the page is parsed meanwhile; several at once
  * only when the delay is 0), a 429/503 backs the whole host off for Retry-After (capped) and the URL is retried.
  * Fetch and parse run on the fetch dispatcher (a slow host holds a fetch thread, never a search thread); every
  * outcome goes to the {@link Crawler}. Once it has had nothing
@@ -41,9 +42,14 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
 
     public enum Resume implements Command { INSTANCE }
 
-    private record RobotsReady(RobotsCache.HostRules rules, boolean unpolite, String refused) implements Command {}
+    /** The host's rules; {@code fetched} when robots.txt was requested from the host for them just now. */
+    private record RobotsReady(RobotsCache.HostRules rules, boolean unpolite, String refusedKind, String refused,
+                               boolean fetched) implements Command {}
 
     private record FetchDone(Frontier.Entry entry, PageOutcome outcome) implements Command {}
+
+    /** From a fetch worker: the response to this URL is read (its page is being parsed now). */
+    private record Responded(Frontier.Entry entry, int status) implements Command {}
 
     private enum Tick implements Command { INSTANCE }
 
@@ -58,14 +64,22 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private final long crawlStartedAt;
     private final boolean readSitemaps;
     private final ActorRef<Crawler.Command> crawler;
+    /** This queue, for fetch workers to tell (the context is not theirs to touch). */
+    private final ActorRef<Command> self;
     private final Deque<Frontier.Entry> queue = new ArrayDeque<>();
     private final Map<String, Integer> retries = new HashMap<>();
     private final org.peerdex.storage.links.LinkGraph links;
     private RobotsCache.HostRules rules;
     private String refused;
+    private String refusedKind;
     private long delayMs;
     private int parallel = 1;
+    /** Requests on the wire: the politeness delay runs from the end of each response. */
     private int inFlight;
+    /** URLs fetched or being fetched whose outcome (parse, condense) is not back yet. */
+    private int processing;
+    /** URLs whose response was read and whose request slot was given back before their outcome came. */
+    private final java.util.Set<String> released = new java.util.HashSet<>();
     private long nextAt;
     private long backoffUntil;
     private boolean paused;
@@ -95,18 +109,20 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         this.crawlStartedAt = crawlStartedAt;
         this.readSitemaps = readSitemaps;
         this.crawler = crawler;
+        this.self = ctx.getSelf();
         this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
         String host = URI.create(site).getHost();
         ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> loadRules(host), services.fetch()),
-                (r, t) -> r != null ? r : new RobotsReady(null, false, "robots.txt: " + t));
+                (r, t) -> r != null ? r : new RobotsReady(null, false, "internal", "robots.txt: " + t, false));
     }
 
     private RobotsReady loadRules(String host) {
+        boolean cached = services.robots().cached(site);
         try {
             RobotsCache.HostRules r = services.robots().rules(site);
-            return new RobotsReady(r, services.fetcher().guard().unpolite(host), null);
+            return new RobotsReady(r, services.fetcher().guard().unpolite(host), null, null, !cached);
         } catch (Fetcher.FetchException e) {
-            return new RobotsReady(null, false, e.getMessage());
+            return new RobotsReady(null, false, e.kind(), e.getMessage(), false);
         }
     }
 
@@ -128,6 +144,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
                 .onMessage(Enqueue.class, this::onEnqueue)
                 .onMessage(RobotsReady.class, this::onRobots)
                 .onMessage(FetchDone.class, this::onFetchDone)
+                .onMessage(Responded.class, this::onResponded)
                 .onMessageEquals(Tick.INSTANCE, () -> {
                     pump();
                     return this;
@@ -156,7 +173,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     }
 
     private boolean idle() {
-        return rules != null && queue.isEmpty() && inFlight == 0;
+        return rules != null && queue.isEmpty() && inFlight == 0 && processing == 0;
     }
 
     /** When idle, checks again once the politeness delay, any back-off and the idle time have passed. */
@@ -180,6 +197,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private Behavior<Command> onRobots(RobotsReady m) {
         if (m.rules() == null) {
             refused = m.refused();
+            refusedKind = m.refusedKind();
             delayMs = 0;
             parallel = Integer.MAX_VALUE;
             rules = new RobotsCache.HostRules(new crawlercommons.robots.SimpleRobotRules(
@@ -188,6 +206,8 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
             rules = m.rules();
             delayMs = delayMs(services.settings(), profile, m.unpolite(), rules.crawlDelayMs());
             parallel = delayMs == 0 ? Math.max(1, services.settings().maxParallelPerHost()) : 1;
+            // robots.txt was a request to the host too: the first page waits the delay after it
+            if (m.fetched() && delayMs > 0) nextAt = Math.max(nextAt, System.currentTimeMillis() + delayMs);
         }
         boolean sitemaps = readSitemaps && refused == null && profile.sitemaps() && !rules.sitemaps().isEmpty()
                 && profile.depth() >= 1;
@@ -210,26 +230,39 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         if (rules == null || paused) return;
         long now = System.currentTimeMillis();
         while (!queue.isEmpty() && inFlight < parallel) {
+            Frontier.Entry e = queue.peek();
+            // URLs that are answered without a request need not wait for the politeness delay
+            PageOutcome unfetched = withoutRequest(e);
+            if (unfetched != null) {
+                queue.poll();
+                crawler.tell(new Crawler.PageDone(e, unfetched));
+                continue;
+            }
             long wait = Math.max(nextAt, backoffUntil) - now;
             if (wait > 0) {
                 timers.startSingleTimer(Tick.INSTANCE, Duration.ofMillis(wait));
                 return;
             }
-            Frontier.Entry e = queue.poll();
-            if (refused != null) {
-                crawler.tell(new Crawler.PageDone(e, new PageOutcome.Failed("refused-address", 0, refused, List.of())));
-                continue;
-            }
-            if (!rules.allowed(e.url())) {
-                crawler.tell(new Crawler.PageDone(e, new PageOutcome.Skipped("robots", 0,
-                        "disallowed by " + rules.source(), List.of())));
-                continue;
-            }
+            queue.poll();
             inFlight++;
+            processing++;
+            crawler.tell(new Crawler.Fetching(e.url(), true));
             ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> process(e), services.fetch()),
                     (o, t) -> new FetchDone(e, o != null ? o
                             : new PageOutcome.Failed("internal", 0, String.valueOf(t), List.of())));
         }
+    }
+
+    /** What becomes of a URL that is not fetched at all (a refused host, unreadable robots.txt, disallowed), or null. */
+    private PageOutcome withoutRequest(Frontier.Entry e) {
+        if (refused != null) return new PageOutcome.Failed(refusedKind, 0, refused, List.of());
+        // robots.txt could not be read: nothing is fetched (RFC 9309), and the URL is an error of the host's
+        // ("host unreachable (connection refused)"), not a page robots.txt disallows
+        if (rules.failed()) return new PageOutcome.Failed(rules.failureKind(), 0, rules.failureDetail(), List.of());
+        if (!rules.allowed(e.url())) {
+            return new PageOutcome.Skipped("robots", 0, "disallowed by " + rules.source(), List.of());
+        }
+        return null;
     }
 
     /** Blocking: recrawl check, fetch, parse. */
@@ -247,7 +280,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
                         List.of());
             }
         }
-        PageOutcome o = services.processor().process(e.url(), scope);
+        PageOutcome o = services.processor().process(e.url(), scope, status -> self.tell(new Responded(e, status)));
         if (o instanceof PageOutcome.Fetched f && !f.doc().noindex()) {
             // condense here, in parallel with other fetches; the indexer only checks duplicates and writes
             o = f.withPrepared(Indexer.document(links, UrlHash.ofNormalized(f.url()), f, System.currentTimeMillis()));
@@ -255,10 +288,29 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         return o;
     }
 
-    private Behavior<Command> onFetchDone(FetchDone m) {
+    /**
+     * The response is read: the next request to the host may go out once the delay has passed from now, while this
+     * page is still parsed (parsing is not the host's time). A 429/503 keeps its slot until its outcome sets the
+     * back-off.
+     */
+    private Behavior<Command> onResponded(Responded m) {
+        if (m.status() == 429 || m.status() == 503) return this;
         inFlight--;
+        released.add(m.entry().url());
+        if (delayMs > 0) nextAt = System.currentTimeMillis() + delayMs;
+        crawler.tell(new Crawler.Fetching(m.entry().url(), false));
+        pump();
+        return this;
+    }
+
+    private Behavior<Command> onFetchDone(FetchDone m) {
+        processing--;
         long now = System.currentTimeMillis();
-        if (delayMs > 0) nextAt = now + delayMs;
+        if (!released.remove(m.entry().url())) {
+            // no response was read (an error, a skip before fetching) or a 429/503: the slot is given back now
+            inFlight--;
+            if (delayMs > 0) nextAt = now + delayMs;
+        }
         if (m.outcome() instanceof PageOutcome.RetryLater r) {
             int n = retries.merge(m.entry().url(), 1, Integer::sum);
             CrawlerSettings s = services.settings();
@@ -266,6 +318,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
             backoffUntil = Math.max(backoffUntil, now + wait);
             ctx.getLog().info("{} answered HTTP {}: backing off {} ms (attempt {} of {})", site, r.status(), wait, n,
                     s.maxRetries());
+            crawler.tell(new Crawler.Fetching(m.entry().url(), false));
             if (n > s.maxRetries()) {
                 retries.remove(m.entry().url());
                 crawler.tell(new Crawler.PageDone(m.entry(), new PageOutcome.Failed("http-" + r.status(), r.status(),

@@ -16,6 +16,14 @@ public final class PageProcessor {
     }
 
     public PageOutcome process(String url, CrawlScope scope) {
+        return process(url, scope, status -> { });
+    }
+
+    /**
+     * Fetches and parses; {@code responded} hears the status once the response is read, before parsing (the host
+     * queue lets the next request of the host go out from then on).
+     */
+    public PageOutcome process(String url, CrawlScope scope, java.util.function.IntConsumer responded) {
         Fetcher.Response r;
         try {
             r = fetcher.fetch(url);
@@ -23,6 +31,7 @@ public final class PageProcessor {
             return new PageOutcome.Failed(e.kind(), 0, e.getMessage(), e.redirects());
         }
         int status = r.status();
+        responded.accept(status);
         if (status == 429 || status == 503) return new PageOutcome.RetryLater(status, r.retryAfterMs(), "HTTP " + status);
         if (status >= 300) return new PageOutcome.Failed("http-" + status, status, "HTTP " + status, r.redirects());
         if (status < 200) return new PageOutcome.Failed("http-" + status, status, "HTTP " + status, r.redirects());

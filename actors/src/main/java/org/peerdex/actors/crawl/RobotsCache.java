@@ -20,13 +20,32 @@ public final class RobotsCache {
     /** RFC 9309 2.5: at least 500 KiB must be parsed; more is ignored (crawler-commons parses any size). */
     static final int MAX_ROBOTS_BYTES = 500 * 1024;
 
-    /** What robots.txt says for one host; {@code source} tells where it came from (for progress and history). */
+    /**
+     * What robots.txt says for one host; {@code source} tells where it came from (for progress and history).
+     * {@code failureKind} is empty when robots.txt was read (or absent); otherwise it names why it could not be
+     * (the host did not answer: {@code host-unreachable}; it answered 5xx: {@code robots-unavailable}), the rules
+     * disallow everything (RFC 9309 2.3.1.4) and {@code failureDetail} says it in words.
+     */
     public record HostRules(BaseRobotRules rules, long crawlDelayMs, List<String> sitemaps, String source,
-                            long expiresAt) {
+                            long expiresAt, String failureKind, String failureDetail) {
+        public HostRules(BaseRobotRules rules, long crawlDelayMs, List<String> sitemaps, String source, long expiresAt) {
+            this(rules, crawlDelayMs, sitemaps, source, expiresAt, "", "");
+        }
+
         public boolean allowed(String url) {
             return rules.isAllowed(url);
         }
+
+        /** True when the host's robots.txt could not be read: nothing of the host is fetched until the retry. */
+        public boolean failed() {
+            return !failureKind.isEmpty();
+        }
     }
+
+    /** The error kind of URLs whose host did not answer at all (connection refused, timeout, reset). */
+    public static final String HOST_UNREACHABLE = "host-unreachable";
+    /** The error kind of URLs whose host answered robots.txt with a 5xx. */
+    public static final String ROBOTS_UNAVAILABLE = "robots-unavailable";
 
     private final CrawlerSettings settings;
     private final Fetcher fetcher;
@@ -56,6 +75,12 @@ public final class RobotsCache {
         HostRules fresh = fetch(siteRoot, now);
         cache.put(siteRoot, fresh);
         return fresh;
+    }
+
+    /** Whether the rules of a site root are held and not expired: {@link #rules} would not fetch them. */
+    public boolean cached(String siteRoot) {
+        HostRules c = cache.getIfPresent(siteRoot);
+        return c != null && c.expiresAt() > System.currentTimeMillis();
     }
 
     /** Hosts whose rules are held now (after pending evictions ran). */
@@ -90,8 +115,10 @@ public final class RobotsCache {
         } catch (Fetcher.FetchException e) {
             // a refused address stays refused: let the caller report it for every URL of the host
             if (e.kind().equals("refused-address") || e.kind().equals("unknown-host")) throw e;
+            // no answer at all (refused, timed out, reset): the host is unreachable, which is not a robots refusal
             return new HostRules(new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_NONE), 0, List.of(),
-                    "unreachable (" + e.kind() + ")", now + settings.robotsRetryMs());
+                    "unreachable (" + e.kind() + ")", now + settings.robotsRetryMs(), HOST_UNREACHABLE,
+                    "host unreachable (" + e.getMessage() + ")");
         }
         int status = r.status();
         if (status >= 200 && status < 300) {
@@ -106,6 +133,7 @@ public final class RobotsCache {
                     "none (HTTP " + status + ")", now + settings.robotsCacheTtlMs());
         }
         return new HostRules(new SimpleRobotRules(SimpleRobotRules.RobotRulesMode.ALLOW_NONE), 0, List.of(),
-                "unreachable (HTTP " + status + ")", now + settings.robotsRetryMs());
+                "unreachable (HTTP " + status + ")", now + settings.robotsRetryMs(), ROBOTS_UNAVAILABLE,
+                "robots.txt answered HTTP " + status + ": the host counts as disallowed until it can be read (RFC 9309)");
     }
 }

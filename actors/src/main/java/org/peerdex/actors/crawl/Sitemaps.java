@@ -11,10 +11,16 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 
-/** Reads the sitemaps a robots.txt lists (crawler-commons; sitemap indexes one level deep), bounded. Blocking. */
+/**
+ * Reads sitemaps (those a robots.txt lists, or a crawl's start sitemaps) with crawler-commons, sitemap indexes
+ * included, bounded in files and URLs. Blocking.
+ */
 public final class Sitemaps {
     private static final int MAX_SITEMAP_FILES = 50;
     private final Fetcher fetcher;
+
+    /** The page URLs read, and why a sitemap could not be read ("URL: HTTP 404"), one entry a sitemap. */
+    public record Read(List<String> urls, List<String> problems) {}
 
     public Sitemaps(Fetcher fetcher) {
         this.fetcher = fetcher;
@@ -22,7 +28,13 @@ public final class Sitemaps {
 
     /** Page URLs of the given sitemaps, at most {@code max}; unreadable sitemaps are passed over. */
     public List<String> urls(List<String> sitemaps, int max) {
+        return read(sitemaps, max).urls();
+    }
+
+    /** Page URLs of the given sitemaps, at most {@code max}, and the sitemaps that could not be read. */
+    public Read read(List<String> sitemaps, int max) {
         List<String> out = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
         Deque<String> todo = new ArrayDeque<>(sitemaps);
         SiteMapParser parser = new SiteMapParser(false);
         int files = 0;
@@ -30,7 +42,10 @@ public final class Sitemaps {
             String loc = todo.poll();
             try {
                 Fetcher.Response r = fetcher.fetch(org.peerdex.protocol.url.UrlNormalizer.normalize(loc).orElse(loc));
-                if (r.status() != 200) continue;
+                if (r.status() != 200) {
+                    problems.add(loc + ": HTTP " + r.status());
+                    continue;
+                }
                 AbstractSiteMap map = parser.parseSiteMap(r.contentType(), r.body(), new URL(r.url()));
                 if (map instanceof SiteMapIndex index) {
                     for (AbstractSiteMap child : index.getSitemaps()) todo.add(child.getUrl().toString());
@@ -40,10 +55,14 @@ public final class Sitemaps {
                         out.add(u.getUrl().toString());
                     }
                 }
+            } catch (Fetcher.FetchException e) {
+                problems.add(loc + ": " + (e.kind().equals("connect") ? "host unreachable (" + e.getMessage() + ")"
+                        : e.getMessage()));
             } catch (Exception e) {
                 // a broken sitemap only costs its URLs
+                problems.add(loc + ": not a readable sitemap (" + e.getClass().getSimpleName() + ")");
             }
         }
-        return out;
+        return new Read(List.copyOf(out), List.copyOf(problems));
     }
 }

@@ -210,7 +210,11 @@ class CrawlerTest {
                 .page("/", links("/x"));
         CrawlProgress p = crawl(fast("/"));
         assertEquals(0, site.count("/"));
-        assertEquals(1L, p.skippedBy().get("robots"), p.toString());
+        // an error of the host, not a page robots.txt disallows; with nothing indexed the crawl failed, and says why
+        assertEquals(1L, p.errorsBy().get(RobotsCache.ROBOTS_UNAVAILABLE), p.toString());
+        assertFalse(p.skippedBy().containsKey("robots"), p.toString());
+        assertEquals(CrawlRecord.FAILED, p.state());
+        assertTrue(p.message().contains("robots.txt answered HTTP 503"), p.message());
     }
 
     @Test

@@ -236,9 +236,9 @@ class ConsoleBrowserTest extends BrowserTest {
             await().until(ExpectedConditions.textToBePresentInElementLocated(By.id("flash"), "started"));
             int pages = peer.corpus.urls().size();
             await(Duration.ofSeconds(40)).until(d -> {
-                List<WebElement> cells = d.findElements(By.cssSelector("#crawl-table tbody tr td"));
-                return cells.size() > 5 && cells.get(1).getText().equals("finished")
-                        && cells.get(5).getText().equals(String.valueOf(pages));
+                List<WebElement> rows = d.findElements(By.cssSelector("#crawl-table tbody tr.crawl"));
+                return rows.size() == 1 && rows.get(0).findElement(By.cssSelector("td.state")).getText().equals("finished")
+                        && rows.get(0).findElement(By.cssSelector("td.indexed")).getText().equals(String.valueOf(pages));
             });
             screenshot("admin-crawl");
             assertEquals(pages, crawler.context().storage().stats().documents());
