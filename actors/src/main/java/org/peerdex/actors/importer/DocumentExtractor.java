@@ -5,25 +5,31 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDDocumentInformation;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.apache.pdfbox.text.TextPosition;
+import org.peerdex.actors.parse.DocumentFormat;
 import org.peerdex.actors.parse.HtmlDocumentParser;
 import org.peerdex.actors.parse.ParsedDocument;
+import org.peerdex.actors.parse.TikaDocumentParser;
 
 /**
  * Text out of fetched or local documents: PDF through PDFBox (lighter than Tika, and PDF is what the web has most
- * of after HTML), HTML and plain text through {@link HtmlDocumentParser}. Bounded per document: bytes, pages and
- * time (the PDF text stripper checks its deadline on every page and every run of text).
+ * of after HTML); office documents, EPUB and RTF ({@link DocumentFormat}) through Apache Tika
+ * ({@link TikaDocumentParser}); HTML and plain text through {@link HtmlDocumentParser}. Bounded per document:
+ * bytes, pages and time (the PDF text stripper checks its deadline on every page and every run of text; a Tika
+ * parse runs on a thread of its own with a deadline), and characters of text for the Tika formats.
  */
 public final class DocumentExtractor {
     private static final HtmlDocumentParser HTML = new HtmlDocumentParser();
     private final long maxBytes;
     private final Duration timeout;
     private final int maxPages;
+    private final TikaDocumentParser office;
 
     /** Thrown for a document of a type no parser here reads (counted as skipped, not as an error). */
     public static final class UnsupportedTypeException extends IOException {
@@ -36,6 +42,7 @@ public final class DocumentExtractor {
         this.maxBytes = maxBytes;
         this.timeout = timeout;
         this.maxPages = maxPages;
+        this.office = new TikaDocumentParser(maxBytes, maxPages, TikaDocumentParser.DEFAULT_MAX_TEXT_CHARS, timeout);
     }
 
     public static boolean isPdf(byte[] body, String contentType) {
@@ -44,10 +51,18 @@ public final class DocumentExtractor {
                 || body.length >= 5 && body[0] == '%' && body[1] == 'P' && body[2] == 'D' && body[3] == 'F' && body[4] == '-';
     }
 
-    /** The document at {@code url}: PDF, HTML or text. @throws IOException if it cannot be read within its bounds */
+    /**
+     * The document at {@code url}: PDF, an office document, EPUB, RTF, HTML or text.
+     * @throws IOException if it cannot be read within its bounds
+     */
     public ImportedDocument extract(String url, byte[] body, String contentType, long lastModified) throws IOException {
         if (body.length > maxBytes) throw new IOException(url + " is larger than " + maxBytes + " bytes");
         if (isPdf(body, contentType)) return pdf(url, body, lastModified);
+        Optional<DocumentFormat> format = DocumentFormat.detect(url, contentType, body);
+        if (format.isPresent()) {
+            ParsedDocument p = office.parse(url, body, format.get());
+            return FeedImport.fromParsed(p, lastModified, body.length, List.of());
+        }
         String ct = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
         if (!ct.isEmpty() && !ct.startsWith("text/") && !ct.contains("html") && !ct.contains("xml")) {
             throw new UnsupportedTypeException("no parser for " + ct + " (" + url + ")");
@@ -56,7 +71,7 @@ public final class DocumentExtractor {
             ParsedDocument p = HTML.parse(url, body, contentType);
             return FeedImport.fromParsed(p, lastModified, body.length, List.of());
         } catch (HtmlDocumentParser.NotTextException e) {
-            throw new UnsupportedTypeException("binary content that is no PDF: " + url);
+            throw new UnsupportedTypeException("binary content that is no PDF, office document, EPUB or RTF: " + url);
         }
     }
 

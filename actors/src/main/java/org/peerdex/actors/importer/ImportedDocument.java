@@ -6,7 +6,7 @@ import java.util.List;
  * One document an importer hands to the indexer: a feed entry, an OAI-PMH record, a wiki page, a fetched page or
  * an extracted PDF. Only {@code url} is required.
  *
- * @param doctype      'h' html, 't' plain text (wiki pages, records), 'p' pdf
+ * @param doctype      'h' html, 't' plain text (wiki pages, records), 'p' pdf, 'd' office document, EPUB, RTF
  * @param lastModified epoch milliseconds of the document's own date, 0 unknown
  * @param links        outgoing links (absolute URLs), counted for the metadata
  */

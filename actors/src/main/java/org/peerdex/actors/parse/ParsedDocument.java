@@ -7,7 +7,7 @@ import org.peerdex.storage.text.DocumentText;
  * What the parser got out of one fetched document.
  *
  * @param url         the normalized URL of the document
- * @param doctype     'h' html, 't' plain text
+ * @param doctype     'h' html, 't' plain text, 'd' an office document, EPUB or RTF (TikaDocumentParser)
  * @param language    ISO 639-1 code ("" unknown); from the lang attribute or detected from the text
  * @param links       outgoing links, resolved against {@code <base>} and normalized, deduplicated, bounded
  * @param canonical   the normalized {@code <link rel=canonical>} target, or ""
