@@ -208,14 +208,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             if (read.urls().isEmpty()) startProblem = String.join("; ", read.problems());
         }
         if (read.urls().isEmpty() && startProblem == null) startProblem = profile.url() + ": the sitemap lists no pages";
-        List<Frontier.Candidate> candidates = new ArrayList<>();
-        for (String u : read.urls()) {
-            Optional<String> n = UrlNormalizer.normalize(u);
-            if (n.isEmpty()) continue;
-            Optional<String> why = reject(n.get(), 0);
-            if (why.isPresent()) linksRejected.merge("sitemap-" + why.get(), 1L, Long::sum);
-            else candidates.add(new Frontier.Candidate(n.get(), 0));
-        }
+        List<Frontier.Candidate> candidates = sitemapCandidates(read.urls(), 0);
         if (!candidates.isEmpty()) {
             ctx.getLog().info("crawl {}: starts from {} URLs of its sitemaps", record.id(), candidates.size());
             waitingUrls.addAll(candidates);
@@ -504,16 +497,22 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         }
     }
 
-    private Behavior<Command> onSitemapUrls(SitemapUrls m) {
-        sitemapsPending--;
+    /** A sitemap's URLs at this depth that pass the crawl's scope; the others counted as "sitemap-" rejections. */
+    private List<Frontier.Candidate> sitemapCandidates(List<String> urls, int depth) {
         List<Frontier.Candidate> candidates = new ArrayList<>();
-        for (String u : m.urls()) {
+        for (String u : urls) {
             Optional<String> n = UrlNormalizer.normalize(u);
             if (n.isEmpty()) continue;
-            Optional<String> why = reject(n.get(), 1);
+            Optional<String> why = reject(n.get(), depth);
             if (why.isPresent()) linksRejected.merge("sitemap-" + why.get(), 1L, Long::sum);
-            else candidates.add(new Frontier.Candidate(n.get(), 1));
+            else candidates.add(new Frontier.Candidate(n.get(), depth));
         }
+        return candidates;
+    }
+
+    private Behavior<Command> onSitemapUrls(SitemapUrls m) {
+        sitemapsPending--;
+        List<Frontier.Candidate> candidates = sitemapCandidates(m.urls(), 1);
         if (!candidates.isEmpty()) {
             ctx.getLog().info("crawl {}: {} URLs from the sitemaps of {}", record.id(), candidates.size(), m.site());
             // admitted like the start URLs: while the frontier cannot be written they wait, and the crawl pauses

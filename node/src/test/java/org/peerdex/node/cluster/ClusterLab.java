@@ -91,10 +91,14 @@ final class ClusterLab {
 
     /** Indexes a document through the admin API; true when acknowledged (200 after a durable write). */
     static boolean index(PeerNode at, Map<String, Object> doc) throws Exception {
-        TestPeers.Reply r = TestPeers.send(HttpRequest.newBuilder(URI.create(at.baseUrl() + "/api/index/document"))
+        return postDocument(at, doc).status() == 200;
+    }
+
+    /** {@code POST /api/index/document} with this body; the whole answer. */
+    static TestPeers.Reply postDocument(PeerNode at, Map<String, Object> doc) throws Exception {
+        return TestPeers.send(HttpRequest.newBuilder(URI.create(at.baseUrl() + "/api/index/document"))
                 .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(Json.MAPPER.writeValueAsString(doc))).build());
-        return r.status() == 200;
     }
 
     /** The URLs a global search for one word finds from this peer (empty on any error). */

@@ -3,8 +3,6 @@ package org.peerdex.node.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.TestPeers;
-import org.peerdex.node.http.Json;
 
 /**
  * {@code POST /api/index/document} under a replication backlog: while the only other holder cannot be reached
@@ -30,12 +27,6 @@ import org.peerdex.node.http.Json;
 class DocumentBackpressureTest {
     @TempDir
     Path dir;
-
-    private static TestPeers.Reply post(PeerNode at, Map<String, Object> doc) throws Exception {
-        return TestPeers.send(HttpRequest.newBuilder(URI.create(at.baseUrl() + "/api/index/document"))
-                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Json.MAPPER.writeValueAsString(doc))).build());
-    }
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -54,7 +45,7 @@ class DocumentBackpressureTest {
             TestPeers.Reply refused = null;
             for (int i = 0; i < 60 && refused == null; i++) {
                 String url = "http://backlog.test/doc" + i;
-                TestPeers.Reply r = post(a, ClusterLab.document(url, "harbour crane number " + i + " lifts containers"));
+                TestPeers.Reply r = ClusterLab.postDocument(a, ClusterLab.document(url, "harbour crane number " + i + " lifts containers"));
                 if (r.status() == 200) acknowledged.add(url);
                 else refused = r;
                 Thread.sleep(100); // the Replicator plans each document's batches before the next is counted
@@ -69,7 +60,7 @@ class DocumentBackpressureTest {
             ClusterLab.blackhole(a, b, false);
             ClusterLab.blackhole(b, a, false);
             ClusterLab.await(Duration.ofSeconds(60), "the backlog drained and documents taken again",
-                    () -> post(a, ClusterLab.document("http://backlog.test/after", "harbour crane after")).status() == 200);
+                    () -> ClusterLab.postDocument(a, ClusterLab.document("http://backlog.test/after", "harbour crane after")).status() == 200);
             assertTrue(held >= acknowledged.size(), "every acknowledged document is held by a");
             ClusterLab.await(Duration.ofSeconds(60), "every acknowledged document found from b",
                     () -> ClusterLab.search(b, "harbour").containsAll(acknowledged));

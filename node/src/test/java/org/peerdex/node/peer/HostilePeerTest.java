@@ -244,15 +244,7 @@ class HostilePeerTest {
             }
             int status = body == null ? 404 : 200;
             if (body == null) body = new byte[0];
-            long t = System.currentTimeMillis();
-            ex.getResponseHeaders().add(SignedMessage.KEY, k.publicKey());
-            ex.getResponseHeaders().add(SignedMessage.TIME, Long.toString(t));
-            ex.getResponseHeaders().add(SignedMessage.SIGNATURE,
-                    k.sign(SignedMessage.reply(NETWORK, reqNonce == null ? "" : reqNonce, status, t, body)));
-            ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-            try (OutputStream o = ex.getResponseBody()) {
-                o.write(body);
-            }
+            reply(ex, k, reqNonce, status, body);
         });
         s.start();
         sybils.add(s);
@@ -457,18 +449,24 @@ class HostilePeerTest {
                         sp.postings().count(), "", 0));
                 status = 200;
             }
-            long t = System.currentTimeMillis();
-            ex.getResponseHeaders().add(SignedMessage.KEY, k.publicKey());
-            ex.getResponseHeaders().add(SignedMessage.TIME, Long.toString(t));
-            ex.getResponseHeaders().add(SignedMessage.SIGNATURE,
-                    k.sign(SignedMessage.reply(NETWORK, reqNonce == null ? "" : reqNonce, status, t, body)));
-            ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-            try (OutputStream o = ex.getResponseBody()) {
-                o.write(body);
-            }
+            reply(ex, k, reqNonce, status, body);
         });
         s.start();
         sybils.add(s);
         return s;
+    }
+
+    /** Sends a reply signed by {@code k} over the request's nonce, as the peer protocol wants. */
+    private static void reply(com.sun.net.httpserver.HttpExchange ex, PeerKeys k, String reqNonce, int status,
+                              byte[] body) throws IOException {
+        long t = System.currentTimeMillis();
+        ex.getResponseHeaders().add(SignedMessage.KEY, k.publicKey());
+        ex.getResponseHeaders().add(SignedMessage.TIME, Long.toString(t));
+        ex.getResponseHeaders().add(SignedMessage.SIGNATURE,
+                k.sign(SignedMessage.reply(NETWORK, reqNonce == null ? "" : reqNonce, status, t, body)));
+        ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+        try (OutputStream o = ex.getResponseBody()) {
+            o.write(body);
+        }
     }
 }
