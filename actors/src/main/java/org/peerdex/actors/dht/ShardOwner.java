@@ -394,8 +394,22 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         return Optional.empty();
     }
 
-    /** The durable write; runs on the index dispatcher. Returns the number of entries written. */
+    /**
+     * The durable write; runs on the index dispatcher, several batches at once. While the dht-scope blacklist has
+     * rules, writes take turns: a batch of postings judged "not blocked" (its URL's metadata not seen yet) must not
+     * be written after a concurrent batch with the blocking metadata purged that URL, or the postings would stay.
+     * Returns the number of entries written.
+     */
     private int write(PeerId from, List<Posting> received, List<UrlMetadata> receivedMetadata) {
+        if (storage.blacklist().rules(org.peerdex.storage.blacklist.BlacklistRule.Scope.DHT).isEmpty()) {
+            return writeNow(from, received, receivedMetadata);
+        }
+        synchronized (blockedUrls) {
+            return writeNow(from, received, receivedMetadata);
+        }
+    }
+
+    private int writeNow(PeerId from, List<Posting> received, List<UrlMetadata> receivedMetadata) {
         // the dht-scope blacklist: blocked entries are acknowledged (the sender must not retry) but not stored
         DhtBlacklist.Kept kept = DhtBlacklist.keep(storage, received, receivedMetadata, blockedUrls);
         List<Posting> postings = kept.postings();
