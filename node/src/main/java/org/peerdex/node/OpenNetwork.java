@@ -145,9 +145,9 @@ public final class OpenNetwork {
      * then requests for them wait here, and are forwarded once they run.
      */
     private static final class ForwardingOwner {
-        volatile ActorRef<org.peerdex.actors.dht.ShardOwner.Command> target;
+        volatile ActorRef<org.peerdex.actors.dht.shard.ShardOwner.Command> target;
 
-        ActorRef<org.peerdex.actors.dht.ShardOwner.Command> ref(org.apache.pekko.actor.typed.ActorSystem<org.apache.pekko.actor.typed.SpawnProtocol.Command> system) {
+        ActorRef<org.peerdex.actors.dht.shard.ShardOwner.Command> ref(org.apache.pekko.actor.typed.ActorSystem<org.apache.pekko.actor.typed.SpawnProtocol.Command> system) {
             return DhtPeer.via(system).spawn(org.apache.pekko.actor.typed.javadsl.Behaviors.receiveMessage(c -> {
                 var t = target;
                 if (t != null) t.tell(c);

@@ -21,7 +21,7 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
-import org.peerdex.actors.dht.DhtCandidateSource;
+import org.peerdex.actors.dht.search.DhtCandidateSource;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
 import org.peerdex.node.http.ApiRoutes;

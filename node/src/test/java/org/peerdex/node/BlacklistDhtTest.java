@@ -130,19 +130,19 @@ class BlacklistDhtTest {
             var common = rwi.wordsOf(blocked).stream().filter(allowedWords::contains).findFirst().orElseThrow();
             var owner = NetworkBackend.of(a.context()).shardOwner();
             var lookups = org.apache.pekko.actor.testkit.typed.javadsl.TestProbe
-                    .<org.peerdex.actors.dht.ShardOwner.LookupReply>create(a.context().system());
-            owner.tell(new org.peerdex.actors.dht.ShardOwner.LookupRequest(1, List.of(
-                    new org.peerdex.actors.dht.ShardOwner.Lookup(new org.peerdex.actors.dht.RangeKey(common,
+                    .<org.peerdex.actors.dht.shard.ShardOwner.LookupReply>create(a.context().system());
+            owner.tell(new org.peerdex.actors.dht.shard.ShardOwner.LookupRequest(1, List.of(
+                    new org.peerdex.actors.dht.shard.ShardOwner.Lookup(new org.peerdex.actors.dht.RangeKey(common,
                             partitions.partitionOf(blocked)), null, List.of(blocked), 10),
-                    new org.peerdex.actors.dht.ShardOwner.Lookup(new org.peerdex.actors.dht.RangeKey(common,
+                    new org.peerdex.actors.dht.shard.ShardOwner.Lookup(new org.peerdex.actors.dht.RangeKey(common,
                             partitions.partitionOf(allowed)), null, List.of(allowed), 10)), lookups.getRef()));
             var reply = lookups.receiveMessage(Duration.ofSeconds(10));
             assertEquals("", reply.error());
             assertEquals(0, reply.results().get(0).postings().count(), "the blocked page's posting is held back");
             assertEquals(1, reply.results().get(1).postings().count(), "an allowed page's posting is sent");
             var metadata = org.apache.pekko.actor.testkit.typed.javadsl.TestProbe
-                    .<org.peerdex.actors.dht.ShardOwner.MetadataReply>create(a.context().system());
-            owner.tell(new org.peerdex.actors.dht.ShardOwner.FetchMetadata(2, List.of(blocked, allowed), metadata.getRef()));
+                    .<org.peerdex.actors.dht.shard.ShardOwner.MetadataReply>create(a.context().system());
+            owner.tell(new org.peerdex.actors.dht.shard.ShardOwner.FetchMetadata(2, List.of(blocked, allowed), metadata.getRef()));
             assertEquals(List.of(allowed), metadata.receiveMessage(Duration.ofSeconds(10)).metadata().stream()
                     .map(org.peerdex.storage.meta.UrlMetadata::urlHash).toList());
         } finally {

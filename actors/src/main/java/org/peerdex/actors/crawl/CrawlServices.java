@@ -4,7 +4,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.peerdex.actors.Dispatchers;
-import org.peerdex.actors.dht.ReplicationHook;
+import org.peerdex.actors.dht.replication.ReplicationHook;
 import org.peerdex.actors.parse.HtmlDocumentParser;
 import org.peerdex.storage.PeerStorage;
 

@@ -15,7 +15,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.peerdex.actors.dht.ReplicationHook;
+import org.peerdex.actors.dht.replication.ReplicationHook;
 import org.peerdex.actors.parse.ParsedDocument;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.PeerStorage;

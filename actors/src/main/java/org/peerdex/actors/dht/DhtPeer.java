@@ -1,5 +1,11 @@
 package org.peerdex.actors.dht;
 
+import org.peerdex.actors.dht.replication.ReplicationHook;
+import org.peerdex.actors.dht.replication.Replicator;
+import org.peerdex.actors.dht.ring.LatestView;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerInfo;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;

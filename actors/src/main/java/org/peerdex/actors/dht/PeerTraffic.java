@@ -1,5 +1,7 @@
 package org.peerdex.actors.dht;
 
+import org.peerdex.actors.dht.replication.Replicator;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,5 +1,9 @@
 package org.peerdex.actors.dht;
 
+import org.peerdex.actors.dht.ring.LatestView;
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.search.DhtCandidateSource;
+import org.peerdex.actors.dht.search.RemoteSearch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

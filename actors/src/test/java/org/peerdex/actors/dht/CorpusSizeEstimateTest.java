@@ -1,5 +1,6 @@
 package org.peerdex.actors.dht;
 
+import org.peerdex.actors.dht.search.DhtCandidateSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

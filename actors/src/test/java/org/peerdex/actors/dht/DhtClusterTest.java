@@ -1,5 +1,9 @@
 package org.peerdex.actors.dht;
 
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.search.RemoteSearch;
+import org.peerdex.actors.dht.shard.PostingPack;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,6 @@
 package org.peerdex.actors.dht;
 
+import org.peerdex.actors.dht.replication.Replicator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -12,18 +13,18 @@ import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.text.DocumentText;
 
 /** Synthetic documents from a small vocabulary; "kernel" is in every 3rd, "linux" in every 2nd document. */
-final class TestCorpus {
-    static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+public final class TestCorpus {
+    public static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
             "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango"};
 
     private TestCorpus() {}
 
-    static List<IndexedDocument> documents(int n, long seed) {
+    public static List<IndexedDocument> documents(int n, long seed) {
         return documents(0, n, seed);
     }
 
     /** Documents {@code first} to {@code first + n - 1}: their URLs and "unique" words are theirs alone. */
-    static List<IndexedDocument> documents(int first, int n, long seed) {
+    public static List<IndexedDocument> documents(int first, int n, long seed) {
         Random r = new Random(seed);
         List<IndexedDocument> out = new ArrayList<>();
         for (int i = first; i < first + n; i++) {
@@ -46,7 +47,7 @@ final class TestCorpus {
     }
 
     /** Writes the documents durably on the peer, then hands them to its Replicator (as the Indexer does). */
-    static void index(TestNetwork.Peer peer, List<IndexedDocument> docs) {
+    public static void index(TestNetwork.Peer peer, List<IndexedDocument> docs) {
         PeerStorage s = peer.storage();
         List<Posting> postings = new ArrayList<>();
         List<UrlMetadata> metadata = new ArrayList<>();

@@ -1,5 +1,8 @@
 package org.peerdex.actors.dht;
 
+import org.peerdex.actors.dht.replication.Replicator;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerView;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
@@ -24,24 +27,24 @@ import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.kv.LevelDbStore;
 
 /** Real peers for tests: one cluster ActorSystem, LevelDB directory and DhtPeer each, on 127.0.0.1. */
-final class TestNetwork implements AutoCloseable {
-    static final Placement PLACEMENT = new Placement(new Partitions(4), 3);
+public final class TestNetwork implements AutoCloseable {
+    public static final Placement PLACEMENT = new Placement(new Partitions(4), 3);
     private final Path root;
-    final List<Peer> peers = new ArrayList<>();
+    public final List<Peer> peers = new ArrayList<>();
     private final Random random = new Random(42);
 
     /** One running peer. */
-    record Peer(String name, ActorSystem<SpawnProtocol.Command> system, PeerStorage storage, DhtPeer dht) {
-        PeerId id() {
+    public record Peer(String name, ActorSystem<SpawnProtocol.Command> system, PeerStorage storage, DhtPeer dht) {
+        public PeerId id() {
             return dht.self();
         }
     }
 
-    TestNetwork() throws IOException {
+    public TestNetwork() throws IOException {
         root = Files.createTempDirectory("peerdex-dht-test");
     }
 
-    static Config config(boolean accept) {
+    public static Config config(boolean accept) {
         return ConfigFactory.parseString(String.join("\n",
                 "pekko.actor.provider = cluster",
                 "pekko.remote.artery.canonical.hostname = \"127.0.0.1\"",
@@ -70,7 +73,7 @@ final class TestNetwork implements AutoCloseable {
     }
 
     /** Starts a peer and joins it to the first one (the first joins itself). */
-    Peer start(String name, boolean accept) {
+    public Peer start(String name, boolean accept) {
         return start(name, accept, PeerId.random(random), ConfigFactory.empty());
     }
 
@@ -78,7 +81,7 @@ final class TestNetwork implements AutoCloseable {
      * Starts a peer with this id over the data directory {@code name} (a restart when it exists), with extra
      * config over the test defaults, and joins it to the first running peer.
      */
-    Peer start(String name, boolean accept, PeerId id, Config extra) {
+    public Peer start(String name, boolean accept, PeerId id, Config extra) {
         Config cfg = extra.withFallback(config(accept));
         ActorSystem<SpawnProtocol.Command> system = ActorSystem.create(SpawnProtocol.create(), "peerdex-test", cfg);
         Cluster cluster = Cluster.get(system);
@@ -94,7 +97,7 @@ final class TestNetwork implements AutoCloseable {
     }
 
     /** Waits until every peer's directory sees every live peer and the same ring. */
-    void awaitConverged(Duration timeout) {
+    public void awaitConverged(Duration timeout) {
         await(timeout, "ring convergence", () -> {
             List<PeerId> expected = peers.stream().filter(p -> p.dht().settings().acceptRemoteIndex())
                     .map(Peer::id).sorted().toList();
@@ -117,7 +120,7 @@ final class TestNetwork implements AutoCloseable {
         });
     }
 
-    static PeerView view(Peer p) {
+    public static PeerView view(Peer p) {
         try {
             return org.apache.pekko.actor.typed.javadsl.AskPattern.<PeerDirectory.Command, PeerView>ask(
                     p.dht().directory(), PeerDirectory.GetView::new, Duration.ofSeconds(2), p.system().scheduler())
@@ -127,7 +130,7 @@ final class TestNetwork implements AutoCloseable {
         }
     }
 
-    static Replicator.Progress progress(Peer p) {
+    public static Replicator.Progress progress(Peer p) {
         try {
             return org.apache.pekko.actor.typed.javadsl.AskPattern.<Replicator.Command, Replicator.Progress>ask(
                     p.dht().replicator(), Replicator.GetProgress::new, Duration.ofSeconds(2), p.system().scheduler())
@@ -137,11 +140,11 @@ final class TestNetwork implements AutoCloseable {
         }
     }
 
-    static void await(Duration timeout, String what, BooleanSupplier condition) {
+    public static void await(Duration timeout, String what, BooleanSupplier condition) {
         await(timeout, what, condition, () -> "");
     }
 
-    static void await(Duration timeout, String what, BooleanSupplier condition,
+    public static void await(Duration timeout, String what, BooleanSupplier condition,
                       java.util.function.Supplier<String> state) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
@@ -157,7 +160,7 @@ final class TestNetwork implements AutoCloseable {
     }
 
     /** Deletes a stopped peer's data directory (a disk lost with the peer). */
-    void wipe(String name) throws IOException {
+    public void wipe(String name) throws IOException {
         deleteTree(root.resolve(name));
     }
 
@@ -168,7 +171,7 @@ final class TestNetwork implements AutoCloseable {
     }
 
     /** Stops a peer hard: its ActorSystem terminates without leaving the cluster (as a crash would look). */
-    void kill(Peer p) {
+    public void kill(Peer p) {
         p.system().terminate();
         try {
             p.system().getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);

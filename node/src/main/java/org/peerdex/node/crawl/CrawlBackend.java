@@ -24,7 +24,7 @@ import org.peerdex.actors.crawl.CrawlServices;
 import org.peerdex.actors.crawl.CrawlerSettings;
 import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.dht.DhtPeer;
-import org.peerdex.actors.dht.ReplicationHook;
+import org.peerdex.actors.dht.replication.ReplicationHook;
 import org.peerdex.actors.search.ranking.HostPageRank;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeConfig;

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.actors.dht.DhtPeer;
-import org.peerdex.actors.dht.PeerView;
+import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeContext;
 import org.peerdex.protocol.hash.Base64Order;

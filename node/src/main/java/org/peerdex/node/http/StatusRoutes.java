@@ -34,7 +34,7 @@ public final class StatusRoutes {
         org.peerdex.node.crawl.CrawlBackend crawls = org.peerdex.node.crawl.CrawlBackend.of(ctx);
         s.put("pagesPerMinute", crawls == null ? 0.0 : crawls.pagesPerMinute());
         org.peerdex.actors.dht.DhtPeer dht = org.peerdex.node.NetworkBackend.of(ctx);
-        org.peerdex.actors.dht.PeerView view = dht == null ? null : dht.view().get();
+        org.peerdex.actors.dht.ring.PeerView view = dht == null ? null : dht.view().get();
         s.put("peers", view == null ? 1 : view.peers().size());
         if (dht != null) s.put("dht", dht.stats().snapshot());
         s.put("transport", org.peerdex.node.OpenNetwork.selected(ctx.config().raw()) ? "peer" : "cluster");

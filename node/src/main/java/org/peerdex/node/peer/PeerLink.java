@@ -7,7 +7,7 @@ import java.util.Set;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.peerdex.actors.dht.RangeKey;
-import org.peerdex.actors.dht.ShardOwner;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.meta.UrlMetadata;

@@ -17,7 +17,7 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.remote.RARP;
 import org.apache.pekko.remote.transport.ThrottlerTransportAdapter;
 import org.peerdex.actors.dht.DhtPeer;
-import org.peerdex.actors.dht.PeerView;
+import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.TestPeers;

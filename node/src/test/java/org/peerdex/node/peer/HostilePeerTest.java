@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.peerdex.actors.dht.RangeKey;
-import org.peerdex.actors.dht.ShardOwner;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.TestPeers;
 import org.peerdex.protocol.hash.WordHash;
@@ -224,7 +224,7 @@ class HostilePeerTest {
                             List<org.peerdex.storage.rwi.Posting> ps = doc.postings().stream()
                                     .filter(p -> p.word().equals(one.key().word())).toList();
                             out.add(new ShardOwner.KeyPostings(one.key(),
-                                    org.peerdex.actors.dht.PostingPack.of(ps), ps.size(), false));
+                                    org.peerdex.actors.dht.shard.PostingPack.of(ps), ps.size(), false));
                         }
                         lies.incrementAndGet();
                         yield wire.write(new ShardOwner.LookupReply(l.queryId(), k.id(), out, ""));

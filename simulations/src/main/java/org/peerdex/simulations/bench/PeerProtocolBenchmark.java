@@ -24,7 +24,7 @@ import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.stream.Materializer;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.RangeKey;
-import org.peerdex.actors.dht.ShardOwner;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.peer.PeerClient;

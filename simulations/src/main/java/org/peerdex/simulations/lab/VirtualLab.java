@@ -97,7 +97,7 @@ public final class VirtualLab implements AutoCloseable {
             if (!sim.isUp(j)) continue;
             for (int k = 0; k < sim.size(); k++) {
                 if (k != j && !sim.network().model().canReach(j, k)) {
-                    sim.peer(j).directory().tell(new org.peerdex.actors.dht.PeerDirectory.Forget(sim.peerId(k)));
+                    sim.peer(j).directory().tell(new org.peerdex.actors.dht.ring.PeerDirectory.Forget(sim.peerId(k)));
                 }
             }
         }

@@ -11,8 +11,8 @@ import org.apache.pekko.actor.FunctionRef;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
-import org.peerdex.actors.dht.PeerDirectory;
-import org.peerdex.actors.dht.ShardOwner;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.simulations.sim.SimRuntime;
 import scala.runtime.BoxedUnit;
 

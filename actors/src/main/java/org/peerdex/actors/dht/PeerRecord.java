@@ -1,5 +1,0 @@
-package org.peerdex.actors.dht;
-
-/** A row of the persisted peer table (Keyspace.PEERS): who was seen, where, in which role, and when. */
-public record PeerRecord(String peerId, String address, String httpAddress, String role, long position,
-                         long lastSeen) {}

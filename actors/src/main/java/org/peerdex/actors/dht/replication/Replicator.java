@@ -1,0 +1,1007 @@
+package org.peerdex.actors.dht.replication;
+
+import org.peerdex.actors.dht.shard.Digests;
+import org.peerdex.actors.dht.shard.RangeDigest;
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.DhtStats;
+import org.peerdex.actors.dht.LocalOnly;
+import org.peerdex.actors.dht.WireCost;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerInfo;
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.shard.DhtBlacklist;
+import org.peerdex.actors.dht.shard.ShardOwner;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.actors.Dispatchers;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.ring.Ring;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.PostingCodec;
+import org.peerdex.storage.rwi.ReverseWordIndex;
+
+/**
+ * Distributes this peer's postings and metadata to their holders and keeps R copies alive. New postings from the
+ * local indexer ({@link Replicate}) are grouped by target, cut into bounded batches and kept in the durable
+ * {@link Outbox} until each target acknowledges a durable write; retries back off exponentially and a BUSY
+ * target's pause is honoured. On every ring change (debounced) and periodically it rebalances: postings this
+ * peer holds for others but no longer should are handed off and deleted only after every new holder
+ * acknowledged; it offers range digests to the other holders and sends the ranges that differ (anti-entropy
+ * repair). Three kinds of rebalance keep that cheap on large rings:
+ * <ul>
+ * <li>after a ring change (debounced), incremental: a peer whose ring neighbourhood (R peers on either side) did
+ *     not change has nothing to hand off and no new co-holders, so it skips the scan; otherwise it offers digests
+ *     of what it holds only to peers that became holders since its last rebalance (its own crawl elsewhere on the
+ *     ring is repaired by that range's holders; a batch of fresh postings whose target left is sent again);</li>
+ * <li>every {@code repair-interval}: digests of what it holds to its co-holders (its ring neighbours);</li>
+ * <li>every {@code crawl-repair-interval}, on {@link RebalanceNow} and first after start: everything it holds or
+ *     crawled to every holder (its own crawl spreads over the whole ring, so this one reaches nearly every peer).</li>
+ * </ul>
+ * Each peer runs its periodic rounds at its own phase.
+ */
+public final class Replicator extends AbstractBehavior<Replicator.Command> {
+    public sealed interface Command {}
+
+    /** Local: postings and metadata the indexer has just written durably. */
+    public record Replicate(List<Posting> postings, List<UrlMetadata> metadata) implements Command, LocalOnly {
+        public Replicate {
+            postings = List.copyOf(postings);
+            metadata = metadata == null ? List.of() : List.copyOf(metadata);
+        }
+    }
+
+    /** Local: follow this directory's views. */
+    public record Attach(ActorRef<PeerDirectory.Command> directory) implements Command, LocalOnly {}
+
+    /** Local: run a full rebalance (hand-off, and digests of everything to every holder) now. */
+    public enum RebalanceNow implements Command, LocalOnly { INSTANCE }
+
+    /** The debounced ring change: an incremental rebalance. */
+    private enum RingChanged implements Command, LocalOnly { INSTANCE }
+
+    /** The periodic repair of the ranges this peer holds. */
+    private enum RepairHeld implements Command, LocalOnly { INSTANCE }
+
+    /** What a rebalance offers digests of, and to whom (in the order of how much it covers). */
+    enum Mode {
+        /** what it holds, to co-holders that are new since the last DELTA or FULL rebalance */
+        DELTA,
+        /** what it holds, to every co-holder */
+        HELD,
+        /** what it holds or crawled, to every holder */
+        FULL;
+
+        Mode and(Mode other) {
+            return this == other ? this : this == DELTA ? other : other == DELTA ? this : FULL;
+        }
+    }
+
+    /** Local: is everything sent and acknowledged? */
+    public record GetProgress(ActorRef<Progress> replyTo) implements Command, LocalOnly {}
+
+    /**
+     * Outbox size and whether a rebalance is running or pending: {@code outboxEntries} and {@code outboxPostings}
+     * count the durable outbox, {@code heapEntries} and {@code heapBytes} the part of it held in heap;
+     * {@code backlogged} while the outbox is over {@code outbox-pause-postings} (the indexer waits);
+     * {@code planning} counts documents handed to replication whose batches are not in the outbox yet.
+     */
+    public record Progress(int outboxEntries, int outboxPostings, boolean rebalancing, int handoffGroups,
+                           int digestExchangesOpen, int heapEntries, long heapBytes, boolean backlogged,
+                           long planning) {
+        public boolean idle() {
+            return planning <= 0 && outboxEntries <= 0 && heapEntries == 0 && !rebalancing && handoffGroups == 0
+                    && digestExchangesOpen == 0;
+        }
+    }
+
+    private record ViewChanged(PeerView view) implements Command, LocalOnly {}
+
+    private record Enqueued(List<Outbox.Stored> entries, long group, List<Posting> deleteAfter) implements Command, LocalOnly {}
+
+    private record StoreAnswered(ShardOwner.StoreReply reply) implements Command, LocalOnly {}
+
+    private record DigestAnswered(ShardOwner.DigestReply reply) implements Command, LocalOnly {}
+
+    /** A plan made; {@code ringsCovered} of {@link #ringsSincePlan} were among its bases. */
+    private record Rebalanced(Plan plan, Throwable error, Mode mode, int ringsCovered) implements Command, LocalOnly {}
+
+    /** The batches an earlier run left in the outbox (counted, not loaded: the window reads them). */
+    private record Loaded(Outbox.Totals totals) implements Command, LocalOnly {}
+
+    /** The next window of the durable outbox, read from disk (null if the read failed). */
+    private record Reloaded(Outbox.Window window) implements Command, LocalOnly {}
+
+    /** An acknowledged or dropped batch is gone from disk too. */
+    private record Deleted(long id) implements Command, LocalOnly {}
+
+    private enum Tick implements Command, LocalOnly { INSTANCE }
+
+    private record RepairsPlanned(Enqueued enqueued) implements Command, LocalOnly {}
+
+    /** A {@link Replicate}'s batches are written to the outbox (or planning failed). */
+    private record ReplicatePlanned(Enqueued enqueued) implements Command, LocalOnly {}
+
+    /** What a rebalance found: digests to offer per target, postings to hand off per target. */
+    record Plan(Ring ring, Map<PeerId, List<RangeDigest>> digests, Map<PeerId, Batching.Targeted> handoff,
+                List<Posting> handoffPostings, boolean handoffTruncated) {}
+
+    /** The local copies of a hand-off group are deleted ({@code deleted} of them; the rest kept). */
+    private record HandoffDeleted(long deleted) implements Command, LocalOnly {}
+
+    private static final class Pending {
+        final Outbox.Entry entry;
+        int attempts;
+        long nextAt;
+        long sentAt;
+        boolean inFlight;
+        long group;
+        /** its encoded size: what it costs in heap, roughly */
+        final int bytes;
+
+        Pending(Outbox.Entry entry, long group, int bytes) {
+            this.entry = entry;
+            this.group = group;
+            this.bytes = bytes;
+        }
+    }
+
+    private static final class Group {
+        final Set<Long> open = new HashSet<>();
+        final List<Posting> deleteAfter;
+        boolean failed;
+
+        Group(List<Posting> deleteAfter) {
+            this.deleteAfter = deleteAfter;
+        }
+    }
+
+    private final ActorContext<Command> ctx;
+    private final TimerScheduler<Command> timers;
+    private final PeerId self;
+    /** who must have acknowledged before handed-off copies go (distinct prefixes in the open network) */
+    private final HandoffQuorum quorum;
+    private final PeerStorage storage;
+    private final Placement placement;
+    private final DhtSettings settings;
+    private final DhtStats stats;
+    private final Executor io;
+    private final Outbox outbox;
+    /** the buckets a rebalance that is not full reads besides the ones this peer holds */
+    private final ForeignBuckets foreign;
+    private final AtomicLong ids;
+    private final DhtEnvironment env;
+    /** The batches of the durable outbox held in heap: a window of at most {@link #heapLimit} bytes (see spill). */
+    private final Map<Long, Pending> pending = new HashMap<>();
+    private final long heapLimit;
+    private final long pauseAt;
+    /** postings one rebalance hands off at most; the rest go in further rounds once these are acknowledged */
+    private final int maxHandoff;
+    /** the last plan's hand-off was cut at {@link #maxHandoff}: another round follows its deletion */
+    private boolean handoffMore;
+    private long heapBytes;
+    /** batches and postings in the durable outbox (the truth: heap window and disk alike) */
+    private long durableEntries;
+    private long durablePostings;
+    /**
+     * True while the durable outbox may hold batches that are not in heap; they are read back in id order from
+     * {@link #reloadFrom} on as the window drains. New batches then wait on disk behind them. True at start: the
+     * outbox may hold batches of an earlier run.
+     */
+    private boolean spilled = true;
+    private long reloadFrom;
+    private boolean reloading;
+    private long spilledDuringReload = Long.MAX_VALUE;
+    /** ids whose delete from disk is under way: a window read must not take them back */
+    private final Set<Long> deleting = new HashSet<>();
+    private WireCost cost;
+    private final Map<Long, Group> groups = new HashMap<>();
+    private final Map<Long, PeerId> digestExchanges = new HashMap<>();
+    private final Map<Long, Long> digestSentAt = new HashMap<>();
+    /** Ranges digest replies found differing, per target, not yet planned (see startRepairs). */
+    private final Map<PeerId, Set<RangeDigest.Range>> repairWanted = new TreeMap<>();
+    private boolean repairPlanning;
+    private final ActorRef<ShardOwner.StoreReply> storeReplies;
+    private final ActorRef<ShardOwner.DigestReply> digestReplies;
+    private PeerView view;
+    private boolean rebalancing;
+    private boolean rebalanceAgain;
+    private Mode againMode = Mode.DELTA;
+    /** The ring of the last rebalance whose plan went out (null before the first: that one is full). */
+    private Ring lastPlanned;
+    /**
+     * Rings this peer's view passed through since {@link #lastPlanned}, oldest first. A ring that comes and goes
+     * within one debounce (two holders down and back within rebalance-delay) is not the ring a DELTA plans for,
+     * but writes made under it went to its substitute holders; the holders that were missing from it must be
+     * offered digests even when the ring is back as it was (ChurnTest, writes while holders are down).
+     */
+    private final List<Ring> ringsSincePlan = new ArrayList<>();
+    private static final int MAX_RINGS_SINCE_PLAN = 16;
+    /** More rings than that since the last plan: the next DELTA offers digests to every co-holder. */
+    private boolean ringsOverflowed;
+    private long nextGroup = 1;
+
+    public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
+                                           DhtStats stats) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+            timers.startTimerWithFixedDelay(Tick.INSTANCE, Duration.ofMillis(100));
+            // each peer at its own phase: peers started together would otherwise all repair at the same moment
+            long interval = settings.repairInterval().toMillis();
+            DhtEnvironment env = DhtEnvironment.get(ctx.getSystem());
+            Duration first = Duration.ofMillis(interval / 2 + env.nextLong(interval + 1));
+            timers.startTimerWithFixedDelay("repair", RepairHeld.INSTANCE, first, settings.repairInterval());
+            Duration crawl = ctx.getSystem().settings().config().getDuration("peerdex.dht.crawl-repair-interval");
+            Duration firstCrawl = Duration.ofMillis(crawl.toMillis() / 2 + env.nextLong(crawl.toMillis() + 1));
+            timers.startTimerWithFixedDelay("crawl-repair", RebalanceNow.INSTANCE, firstCrawl, crawl);
+            return new Replicator(ctx, timers, self, storage, placement, settings, stats);
+        }));
+    }
+
+    private Replicator(ActorContext<Command> ctx, TimerScheduler<Command> timers, PeerId self, PeerStorage storage,
+                       Placement placement, DhtSettings settings, DhtStats stats) {
+        super(ctx);
+        this.ctx = ctx;
+        this.timers = timers;
+        this.self = self;
+        com.typesafe.config.Config conf = ctx.getSystem().settings().config();
+        this.quorum = new HandoffQuorum(placement.redundancy(),
+                conf.hasPath("peerdex.peer.prefix-bits-v4") ? conf.getInt("peerdex.peer.prefix-bits-v4") : 24);
+        this.storage = storage;
+        this.placement = placement;
+        this.settings = settings;
+        this.stats = stats;
+        this.io = Dispatchers.index(ctx.getSystem());
+        this.outbox = new Outbox(storage.store());
+        this.foreign = new ForeignBuckets(storage);
+        // ids grow over restarts: time-based start, then +1
+        this.env = DhtEnvironment.get(ctx.getSystem());
+        this.ids = new AtomicLong(env.millis() << 12);
+        com.typesafe.config.Config dht = ctx.getSystem().settings().config().getConfig("peerdex.dht");
+        this.heapLimit = Math.max(1, dht.getBytes("outbox-heap-bytes"));
+        this.pauseAt = Math.max(1, dht.getLong("outbox-pause-postings"));
+        this.maxHandoff = dht.hasPath("max-handoff-postings") ? Math.max(1, dht.getInt("max-handoff-postings")) : 100_000;
+        stats.outboxPauseAt = pauseAt;
+        long firstId = ids.get() + 1;
+        this.storeReplies = ctx.messageAdapter(ShardOwner.StoreReply.class, StoreAnswered::new);
+        this.digestReplies = ctx.messageAdapter(ShardOwner.DigestReply.class, DigestAnswered::new);
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> outbox.totals(firstId), io),
+                (totals, e) -> new Loaded(e == null ? totals : new Outbox.Totals(0, 0)));
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Attach.class, m -> {
+                    m.directory().tell(new PeerDirectory.SubscribeView(ctx.messageAdapter(PeerView.class, ViewChanged::new)));
+                    return this;
+                })
+                .onMessage(Loaded.class, this::onLoaded)
+                .onMessage(Reloaded.class, this::onReloaded)
+                .onMessage(Deleted.class, m -> {
+                    deleting.remove(m.id());
+                    return this;
+                })
+                .onMessage(ViewChanged.class, this::onView)
+                .onMessage(Replicate.class, this::onReplicate)
+                .onMessage(Enqueued.class, this::onEnqueued)
+                .onMessage(StoreAnswered.class, this::onStoreAnswered)
+                .onMessage(DigestAnswered.class, this::onDigestAnswered)
+                .onMessage(RebalanceNow.class, m -> startRebalance(Mode.FULL))
+                .onMessage(RepairHeld.class, m -> startRebalance(Mode.HELD))
+                .onMessage(HandoffDeleted.class, m -> {
+                    // the next round of a hand-off cut at max-handoff-postings, once this one's copies are gone;
+                    // a round that could delete nothing (no acknowledgement quorum) waits for the periodic repair
+                    if (!handoffMore) return this;
+                    handoffMore = false;
+                    if (m.deleted() == 0) return this;
+                    return startRebalance(Mode.HELD);
+                })
+                .onMessage(RingChanged.class, m -> startRebalance(Mode.DELTA))
+                .onMessage(Rebalanced.class, this::onRebalanced)
+                .onMessage(GetProgress.class, m -> {
+                    m.replyTo().tell(progress());
+                    return this;
+                })
+                .onMessage(Tick.class, m -> {
+                    startRepairs();
+                    return onTick();
+                })
+                .onMessage(ReplicatePlanned.class, m -> {
+                    Behavior<Command> next = onEnqueued(m.enqueued());
+                    planned();
+                    return next;
+                })
+                .onMessage(RepairsPlanned.class, m -> {
+                    repairPlanning = false;
+                    return onEnqueued(m.enqueued());
+                })
+                .onSignal(org.apache.pekko.actor.typed.PostStop.class, m -> {
+                    foreign.detach();
+                    return this;
+                })
+                .build();
+    }
+
+    private Progress progress() {
+        return new Progress((int) Math.min(Integer.MAX_VALUE, durableEntries),
+                (int) Math.min(Integer.MAX_VALUE, durablePostings),
+                rebalancing || rebalanceAgain || repairPlanning || !repairWanted.isEmpty(), groups.size(),
+                digestExchanges.size(), pending.size(), heapBytes, stats.outboxFull, stats.replicationsPlanning.get());
+    }
+
+    private void updateGauges() {
+        stats.outboxEntries.set(durableEntries);
+        stats.outboxPostings.set(durablePostings);
+        stats.outboxHeapEntries.set(pending.size());
+        stats.outboxHeapBytes.set(heapBytes);
+        long handoff = 0;
+        for (Group g : groups.values()) handoff += g.deleteAfter.size();
+        stats.handoffPending.set(handoff);
+        // back-pressure with hysteresis: the indexer waits above the bound and goes on once half of it is drained
+        if (!stats.outboxFull && durablePostings > pauseAt) {
+            stats.outboxFull = true;
+            ctx.getLog().warn("replication outbox holds {} postings not yet acknowledged (over {}): indexing waits",
+                    durablePostings, pauseAt);
+        } else if (stats.outboxFull && durablePostings <= pauseAt / 2) {
+            stats.outboxFull = false;
+            ctx.getLog().info("replication outbox down to {} postings: indexing goes on", durablePostings);
+        }
+    }
+
+    private Behavior<Command> onLoaded(Loaded m) {
+        durableEntries += m.totals().entries();
+        durablePostings += m.totals().postings();
+        if (m.totals().entries() > 0) ctx.getLog().info("outbox: {} batches still owed from before", m.totals().entries());
+        updateGauges();
+        return this;
+    }
+
+    /** Reads the next window of the durable outbox once the heap part has drained to half its bound. */
+    private void maybeReload() {
+        if (!spilled || reloading || heapBytes > heapLimit / 2) return;
+        reloading = true;
+        spilledDuringReload = Long.MAX_VALUE;
+        long from = reloadFrom;
+        long budget = Math.max(1, heapLimit - heapBytes);
+        Set<Long> skip = new HashSet<>(pending.keySet());
+        skip.addAll(deleting);
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> outbox.load(from, budget, skip), io), (w, e) -> {
+            if (e != null) ctx.getLog().warn("outbox read failed: {}", e.toString());
+            return new Reloaded(e == null ? w : null);
+        });
+    }
+
+    private Behavior<Command> onReloaded(Reloaded m) {
+        reloading = false;
+        if (m.window() == null) return this; // tried again on the next tick
+        for (Outbox.Stored st : m.window().entries()) {
+            long id = st.entry().id();
+            if (pending.containsKey(id) || deleting.contains(id)) continue;
+            pending.put(id, new Pending(st.entry(), 0, st.bytes()));
+            heapBytes += st.bytes();
+        }
+        // batches written while the read ran wait on disk; the next read starts at the earliest of them
+        long next = Math.min(m.window().end() ? Long.MAX_VALUE : m.window().nextId(), spilledDuringReload);
+        spilledDuringReload = Long.MAX_VALUE;
+        spilled = next != Long.MAX_VALUE;
+        reloadFrom = spilled ? next : Long.MAX_VALUE;
+        if (view != null) dropForDepartedTargets();
+        updateGauges();
+        return onTick();
+    }
+
+    /** A batch stays on disk only (the window is full, or older batches wait there): read back later. */
+    private void spill(long id) {
+        spilled = true;
+        reloadFrom = Math.min(reloadFrom, id);
+        if (reloading) spilledDuringReload = Math.min(spilledDuringReload, id);
+    }
+
+    /** Removes an acknowledged or dropped batch from heap, the counts and (in the background) the disk. */
+    private void forget(Pending p) {
+        long id = p.entry.id();
+        pending.remove(id);
+        heapBytes -= p.bytes;
+        durableEntries--;
+        durablePostings -= p.entry.count();
+        deleting.add(id);
+        ctx.pipeToSelf(CompletableFuture.runAsync(() -> outbox.delete(id), io), (r, e) -> new Deleted(id));
+    }
+
+    private Behavior<Command> onView(ViewChanged m) {
+        boolean ringChanged = view == null || !view.ring().members().equals(m.view().ring().members());
+        // a peer that is back as a new incarnation under its old id (a restart faster than the cluster dropped it)
+        // may have lost its data: for the next rebalance it counts as a holder that was away. Only co-holders matter,
+        // and they are all in the ring neighbourhood, so only that is compared.
+        Ring restartedAway = null;
+        if (view != null && lastPlanned != null && view.peers() != m.view().peers()) {
+            for (PeerId id : neighbourhood(self, m.view().ring(), placement.redundancy())) {
+                PeerInfo before = view.peers().get(id);
+                PeerInfo now = m.view().peers().get(id);
+                if (before == null || now == null || id.equals(self) || before.shardOwner().equals(now.shardOwner())) continue;
+                restartedAway = (restartedAway == null ? m.view().ring() : restartedAway).without(id);
+            }
+        }
+        view = m.view();
+        if (lastPlanned != null) {
+            if (ringChanged) rememberRing(view.ring());
+            if (restartedAway != null) rememberRing(restartedAway);
+        }
+        stats.ringSize = view.ring().size();
+        dropForDepartedTargets();
+        if (ringChanged || restartedAway != null) {
+            timers.startSingleTimer("rebalance", RingChanged.INSTANCE, settings.rebalanceDelay());
+        }
+        return this;
+    }
+
+    /**
+     * Batches for peers that left the ring are dropped: the rebalance re-plans their content for the new holders.
+     * (Batches on disk only are judged when the window reads them.)
+     */
+    private void dropForDepartedTargets() {
+        for (Pending p : new ArrayList<>(pending.values())) {
+            PeerId target = PeerId.parse(p.entry.target());
+            if (!view.ring().contains(target)) {
+                drop(p, "target left the ring");
+                // fresh postings must not wait for the periodic repair: send them to their holders in the new ring
+                if ("replicate".equals(p.entry.purpose())) {
+                    stats.replicationsPlanning.incrementAndGet();
+                    onReplicate(new Replicate(p.entry.pack().postings(), p.entry.metadata()));
+                }
+            }
+        }
+    }
+
+    private void rememberRing(Ring ring) {
+        if (ringsSincePlan.size() < MAX_RINGS_SINCE_PLAN) ringsSincePlan.add(ring);
+        else ringsOverflowed = true;
+    }
+
+    /** One {@link Replicate} fewer in planning; never below zero (a Replicate may come from elsewhere than DhtPeer). */
+    private void planned() {
+        stats.replicationsPlanning.updateAndGet(n -> Math.max(0, n - 1));
+    }
+
+    private Behavior<Command> onReplicate(Replicate m) {
+        if (view == null || view.ring().isEmpty()) { // the first rebalance will offer them
+            planned();
+            return this;
+        }
+        Ring ring = view.ring();
+        CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
+            List<Outbox.Entry> entries = new ArrayList<>();
+            // the dht-scope blacklist holds back what this peer must not hand to others
+            DhtBlacklist.Outgoing out = DhtBlacklist.outgoing(storage).learn(m.metadata());
+            List<Posting> postings = out.postings(m.postings());
+            List<UrlMetadata> metadata = out.metadata(m.metadata());
+            stats.blacklistedOutgoing.addAndGet(out.dropped());
+            Batching.byTarget(self, postings, metadata, placement, ring).forEach((t, share) ->
+                    entries.addAll(Batching.batches(t, share, settings, "replicate", ids::incrementAndGet)));
+            return new Enqueued(outbox.putAll(entries), 0, List.of());
+        }, io);
+        ctx.pipeToSelf(f, (r, e) -> {
+            if (e != null) ctx.getLog().warn("could not plan replication: {}", e.toString());
+            return new ReplicatePlanned(e == null ? r : new Enqueued(List.of(), 0, List.of()));
+        });
+        return this;
+    }
+
+    private Behavior<Command> onEnqueued(Enqueued m) {
+        Group g = null;
+        if (m.group() != 0 && !m.deleteAfter().isEmpty()) {
+            g = new Group(m.deleteAfter());
+            groups.put(m.group(), g);
+        }
+        for (Outbox.Stored st : m.entries()) {
+            Outbox.Entry e = st.entry();
+            durableEntries++;
+            durablePostings += e.count();
+            Pending known = pending.get(e.id()); // a window read may have found it on disk first
+            boolean done = deleting.contains(e.id()); // ... and it may even be acknowledged already
+            if (known != null) {
+                known.group = m.group();
+            } else if (done) {
+                // nothing left to send; its acknowledgement already took it off the counts
+            } else if (g != null || (!spilled && heapBytes + st.bytes() <= heapLimit)) {
+                // hand-off batches stay in heap: their group waits for every acknowledgement, and the plan that
+                // made them holds their postings anyway
+                pending.put(e.id(), new Pending(e, m.group(), st.bytes()));
+                heapBytes += st.bytes();
+            } else {
+                spill(e.id());
+            }
+            if (g != null && !done) g.open.add(e.id());
+            if ("replicate".equals(e.purpose())) stats.replicatedPostings.addAndGet(e.count());
+            else if ("handoff".equals(e.purpose())) stats.handedOffPostings.addAndGet(e.count());
+            else {
+                stats.repairedPostings.addAndGet(e.count());
+                stats.repairedMetadata.addAndGet(e.metadata().size());
+            }
+        }
+        if (g != null && g.open.isEmpty()) groups.remove(m.group());
+        updateGauges();
+        return onTick();
+    }
+
+    private Behavior<Command> onTick() {
+        maybeReload();
+        if (view == null) return this;
+        long now = env.millis();
+        Map<String, Integer> inFlight = new HashMap<>();
+        for (Pending p : pending.values()) {
+            if (p.inFlight && now - p.sentAt > settings.ackTimeout().toMillis()) {
+                p.inFlight = false;
+                retryLater(p, now, "no acknowledgement within " + settings.ackTimeout().toMillis() + " ms");
+            }
+            if (p.inFlight) inFlight.merge(p.entry.target(), 1, Integer::sum);
+        }
+        for (Pending p : pending.values()) {
+            if (p.inFlight || p.nextAt > now) continue;
+            int n = inFlight.getOrDefault(p.entry.target(), 0);
+            if (n >= settings.maxInFlightPerTarget()) continue;
+            PeerId target = PeerId.parse(p.entry.target());
+            var owner = view.owner(target);
+            if (owner.isEmpty()) continue;
+            p.inFlight = true;
+            p.sentAt = now;
+            inFlight.put(p.entry.target(), n + 1);
+            ShardOwner.StorePostings store = new ShardOwner.StorePostings(p.entry.id(), self, p.entry.pack(),
+                    p.entry.metadata(), storeReplies);
+            meter(owner.get(), target, store);
+            owner.get().tell(store);
+        }
+        for (var e : new ArrayList<>(digestSentAt.entrySet())) {
+            if (now - e.getValue() > settings.ackTimeout().toMillis() * 4) {
+                digestSentAt.remove(e.getKey());
+                digestExchanges.remove(e.getKey());
+            }
+        }
+        return this;
+    }
+
+    /** Counts a message to another ActorSystem in the per-peer traffic (virtual peers of a simulation are not). */
+    private void meter(ActorRef<?> owner, PeerId target, Object message) {
+        if (!owner.path().address().hasGlobalScope()) return;
+        if (cost == null) cost = new WireCost(ctx.getSystem());
+        WireCost c = cost;
+        // measuring means serializing again: off the actor's thread
+        CompletableFuture.runAsync(() -> stats.traffic.sent(target.value(), c.bytes(message)), io);
+    }
+
+    private void retryLater(Pending p, long now, String why) {
+        p.attempts++;
+        stats.retries.incrementAndGet();
+        if (p.attempts >= settings.maxAttempts()) {
+            drop(p, "gave up after " + p.attempts + " attempts: " + why);
+            return;
+        }
+        long base = settings.retryMinBackoff().toMillis() << Math.min(20, p.attempts - 1);
+        long backoff = Math.min(settings.retryMaxBackoff().toMillis(), base);
+        p.nextAt = now + backoff / 2 + env.nextLong(backoff / 2 + 1);
+    }
+
+    private void drop(Pending p, String why) {
+        forget(p);
+        ctx.getLog().debug("dropping batch {} for {}: {}", p.entry.id(), p.entry.target(), why);
+        Group g = groups.get(p.group);
+        if (g != null) {
+            g.failed = true;
+            g.open.remove(p.entry.id());
+            if (g.open.isEmpty()) groups.remove(p.group);
+        }
+        updateGauges();
+    }
+
+    private Behavior<Command> onStoreAnswered(StoreAnswered m) {
+        ShardOwner.StoreReply r = m.reply();
+        Pending p = pending.get(r.batchId());
+        if (p == null) return this;
+        p.inFlight = false;
+        long now = env.millis();
+        switch (r.outcome()) {
+            case STORED -> acknowledged(p);
+            case BUSY -> p.nextAt = now + Math.max(1, r.retryAfterMillis());
+            case REFUSED -> {
+                PeerId target = PeerId.parse(p.entry.target());
+                if (!stillHolder(target, p.entry)) drop(p, "refused and no longer a holder: " + r.reason());
+                else retryLater(p, now, "refused: " + r.reason());
+            }
+            case REJECTED -> {
+                ctx.getLog().warn("peer {} rejected batch {}: {}", r.by(), r.batchId(), r.reason());
+                drop(p, "rejected: " + r.reason());
+            }
+        }
+        return this;
+    }
+
+    private boolean stillHolder(PeerId target, Outbox.Entry e) {
+        if (view == null || !view.ring().contains(target)) return false;
+        for (Posting post : e.pack().postings()) {
+            if (!placement.holds(target, placement.partitions().position(post.word(), post.url()), view.ring())) return false;
+        }
+        for (UrlMetadata md : e.metadata()) {
+            if (!placement.metadataHolders(md.urlHash(), view.ring()).contains(target)) return false;
+        }
+        return true;
+    }
+
+    private void acknowledged(Pending p) {
+        forget(p);
+        stats.acknowledgedBatches.incrementAndGet();
+        long id = p.entry.id();
+        Group g = groups.get(p.group);
+        if (g != null) {
+            g.open.remove(id);
+            if (g.open.isEmpty()) {
+                groups.remove(p.group);
+                if (!g.failed) deleteHandedOff(g.deleteAfter);
+            }
+        }
+        updateGauges();
+    }
+
+    /** Every new holder acknowledged: now (and only now) the local copies go, if we still do not hold them. */
+    private void deleteHandedOff(List<Posting> postings) {
+        Ring ring = view.ring();
+        Map<PeerId, PeerInfo> peers = view.peers();
+        CompletableFuture<Long> done = CompletableFuture.supplyAsync(() -> {
+            List<Posting> gone = new ArrayList<>();
+            long kept = 0;
+            for (Posting p : postings) {
+                long position = placement.partitions().position(p.word(), p.url());
+                if (placement.holds(self, position, ring)) continue;
+                // in the open network: only when the holders that acknowledged sit on distinct address prefixes
+                List<PeerInfo> holders = new ArrayList<>();
+                for (PeerId h : placement.holders(position, ring)) {
+                    PeerInfo i = peers.get(h);
+                    if (i != null) holders.add(i);
+                }
+                if (quorum.satisfied(holders)) gone.add(p);
+                else kept++;
+            }
+            storage.rwi().delete(gone);
+            storage.stats().add(0, -gone.size());
+            stats.deletedAfterHandoff.addAndGet(gone.size());
+            stats.keptAfterHandoff.addAndGet(kept);
+            return (long) gone.size();
+        }, io);
+        ctx.pipeToSelf(done, (n, e) -> new HandoffDeleted(e == null ? n : 0));
+    }
+
+    private Behavior<Command> startRebalance(Mode requested) {
+        if (view == null || view.ring().isEmpty()) return this;
+        if (rebalancing) {
+            againMode = rebalanceAgain ? againMode.and(requested) : requested;
+            rebalanceAgain = true;
+            return this;
+        }
+        Ring ring = view.ring();
+        Mode mode = requested == Mode.DELTA && lastPlanned == null ? Mode.FULL : requested;
+        // DELTA: the ring of the last plan and every ring seen since (holders absent from any of them are offered
+        // digests); none after an overflow, so that every co-holder is
+        List<Ring> bases = new ArrayList<>();
+        if (mode == Mode.DELTA && !ringsOverflowed) {
+            bases.add(lastPlanned);
+            bases.addAll(ringsSincePlan);
+        }
+        int covered = ringsSincePlan.size();
+        boolean overflowed = ringsOverflowed;
+        List<PeerId> around = neighbourhood(self, ring, placement.redundancy());
+        if (mode == Mode.DELTA && !overflowed
+                && bases.stream().allMatch(b -> neighbourhood(self, b, placement.redundancy()).equals(around))) {
+            stats.rebalancesSkipped.incrementAndGet();
+            ringsSincePlan.subList(0, covered).clear();
+            return this;
+        }
+        rebalancing = true;
+        List<Ring> planBases = List.copyOf(bases);
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring, planBases, mode), io),
+                (plan, e) -> new Rebalanced(plan, e, mode, overflowed ? -1 : covered));
+        return this;
+    }
+
+    /**
+     * The peers within {@code r} places of {@code self} on either side (the whole ring if it is small): the
+     * holders of every position {@code self} holds, and the boundaries of those positions, lie among them.
+     */
+    static List<PeerId> neighbourhood(PeerId self, Ring ring, int r) {
+        int at = ring.indexOf(self);
+        if (ring.size() <= 2 * r + 1 || at < 0) return ring.members();
+        List<PeerId> out = new ArrayList<>(2 * r + 1);
+        for (int d = -r; d <= r; d++) out.add(ring.get(at + d));
+        return out;
+    }
+
+    /** A full plan: digests of everything to every holder. */
+    Plan plan(Ring ring) {
+        return plan(ring, List.of(), Mode.FULL);
+    }
+
+    /** Whether {@code h} held {@code position} in every one of the base rings (then it needs no digest of it). */
+    private boolean heldInAll(PeerId h, long position, List<Ring> bases) {
+        if (bases.isEmpty()) return false;
+        for (Ring b : bases) if (!placement.holds(h, position, b)) return false;
+        return true;
+    }
+
+    /**
+     * Scans the index and the metadata: what to hand off, which digests to offer (see {@link Mode}). With a
+     * {@code bases} (DELTA: the ring of the last DELTA or FULL rebalance and every ring seen since) digests go only
+     * to holders that were not holders in one of the bases. Runs on the index dispatcher.
+     */
+    Plan plan(Ring ring, List<Ring> bases, Mode mode) {
+        Map<PeerId, Digests> digests = new HashMap<>();
+        Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
+        List<Posting> handoffPostings = new ArrayList<>();
+        boolean[] truncated = {false};
+        boolean active = settings.acceptRemoteIndex();
+        // blocked entries are neither offered in digests nor handed off (they stay here, never sent)
+        DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
+        ReverseWordIndex rwi = storage.rwi();
+        IndexScan scan = new IndexScan(placement, ring, self);
+        long[] marksBefore = foreign.snapshot();
+        boolean[] foundForeign = new boolean[Digests.BUCKETS];
+        // keys and a few fields only: a posting is decoded only when it is handed off (or the blacklist must judge it)
+        ReverseWordIndex.EntrySink sink = (key, value) -> {
+            if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
+            long position = rwi.position(key);
+            int at = PostingCodec.holderOffset(value);
+            if (at >= 0) foundForeign[Digests.bucketOf(position)] = true;
+            if (blocked.active() && blocked.blocks(ReverseWordIndex.decode(key, value))) return;
+            List<PeerId> holders = scan.holders(position);
+            boolean own = at < 0;
+            boolean held = active && scan.selfHolds();
+            if (own || held) {
+                if (!held && mode != Mode.FULL) return; // our crawl, held elsewhere: the crawl repair offers it
+                PeerId origin = scan.origin(value, at);
+                int bucket = Digests.bucketOf(position);
+                long hash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
+                for (PeerId h : holders) {
+                    if (h.equals(self) || heldInAll(h, position, bases)) continue;
+                    digests.computeIfAbsent(h, k -> new Digests()).add('p', origin, bucket, hash);
+                }
+            } else {
+                // bounded: the rest are handed off in further rounds (their buckets stay marked foreign)
+                if (handoffPostings.size() >= maxHandoff) {
+                    truncated[0] = true;
+                    return;
+                }
+                Posting p = ReverseWordIndex.decode(key, value);
+                handoffPostings.add(p);
+                for (PeerId h : holders) handoff.computeIfAbsent(h, k -> new Batching.Targeted()).postings.add(p);
+            }
+        };
+        boolean[] read = new boolean[Digests.BUCKETS];
+        if (mode == Mode.FULL) {
+            rwi.scanEntries(sink);
+            java.util.Arrays.fill(read, true);
+        } else {
+            // what it holds and what others crawled, which it may have to hand off: its own crawl elsewhere is skipped
+            boolean[] held = active ? IndexScan.heldBuckets(self, placement, ring) : new boolean[Digests.BUCKETS];
+            for (int b = 0; b < Digests.BUCKETS; b++) {
+                if (!held[b] && !foreign.marked(b)) continue;
+                read[b] = true;
+                rwi.scanBucket(Digests.BUCKET_BITS, b, sink);
+            }
+        }
+        foreign.scanned(marksBefore, read, foundForeign);
+        storage.metadata().scanAll(md -> {
+            if (blocked.blocks(md)) return;
+            List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
+            boolean own = md.holder() == null;
+            boolean held = active && holders.contains(self);
+            if (!own && !held) return;
+            if (!held && mode != Mode.FULL) return;
+            PeerId origin = scan.origin(md.holder());
+            for (PeerId h : holders) {
+                if (h.equals(self) || heldInAll(h, md.urlHash().position(), bases)) continue;
+                digests.computeIfAbsent(h, k -> new Digests()).addMetadata(origin, md.urlHash());
+            }
+        });
+        Map<PeerId, List<RangeDigest>> out = new HashMap<>();
+        digests.forEach((peer, d) -> out.put(peer, d.digests()));
+        return new Plan(ring, out, handoff, handoffPostings, truncated[0]);
+    }
+
+    private Behavior<Command> onRebalanced(Rebalanced m) {
+        rebalancing = false;
+        stats.repairRounds.incrementAndGet();
+        stats.lastRebalanceMillis = env.millis();
+        if (m.error() != null) {
+            ctx.getLog().warn("rebalance failed: {}", m.error().toString());
+        } else if (view != null && view.ring().members().equals(m.plan().ring().members())) {
+            Plan plan = m.plan();
+            if (m.mode() != Mode.HELD) {
+                lastPlanned = plan.ring();
+                // the rings this plan covered are done; rings seen while it was made wait for the next one
+                if (m.ringsCovered() < 0) {
+                    ringsSincePlan.clear();
+                    ringsOverflowed = false;
+                } else {
+                    ringsSincePlan.subList(0, Math.min(m.ringsCovered(), ringsSincePlan.size())).clear();
+                }
+            }
+            plan.digests().forEach((target, ds) -> view.owner(target).ifPresent(owner -> {
+                for (int i = 0; i < ds.size(); i += settings.maxDigestsPerMessage()) {
+                    long ex = ids.incrementAndGet();
+                    digestExchanges.put(ex, target);
+                    digestSentAt.put(ex, env.millis());
+                    ShardOwner.DigestRequest request = new ShardOwner.DigestRequest(ex, self,
+                            List.copyOf(ds.subList(i, Math.min(ds.size(), i + settings.maxDigestsPerMessage()))),
+                            digestReplies);
+                    meter(owner, target, request);
+                    owner.tell(request);
+                }
+            }));
+            handoffMore = plan.handoffTruncated();
+            if (!plan.handoffPostings().isEmpty()) {
+                long group = nextGroup++;
+                CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
+                    List<Outbox.Entry> entries = new ArrayList<>();
+                    plan.handoff().forEach((t, share) ->
+                            entries.addAll(Batching.batches(t, share, settings, "handoff", ids::incrementAndGet)));
+                    return new Enqueued(outbox.putAll(entries), group, plan.handoffPostings());
+                }, io);
+                ctx.pipeToSelf(f, (r, e) -> e == null ? r : new Enqueued(List.of(), 0, List.of()));
+            }
+        } else {
+            // the ring moved while we planned
+            againMode = rebalanceAgain ? againMode.and(m.mode()) : m.mode();
+            rebalanceAgain = true;
+        }
+        if (rebalanceAgain) {
+            Mode again = againMode;
+            rebalanceAgain = false;
+            againMode = Mode.DELTA;
+            return startRebalance(again);
+        }
+        updateGauges();
+        return this;
+    }
+
+    private Behavior<Command> onDigestAnswered(DigestAnswered m) {
+        ShardOwner.DigestReply r = m.reply();
+        PeerId target = digestExchanges.remove(r.exchangeId());
+        digestSentAt.remove(r.exchangeId());
+        if (target == null || view == null) return this;
+        if (!r.error().isEmpty()) {
+            ctx.getLog().warn("digest exchange with {} failed: {}", target, r.error());
+            return this;
+        }
+        if (r.differing().isEmpty()) return this;
+        stats.repairRangesDiffering.addAndGet(r.differing().size());
+        // gathered until the next tick: the replies of one round then cost one scan instead of one each
+        repairWanted.computeIfAbsent(target, k -> new HashSet<>()).addAll(r.differing());
+        return this;
+    }
+
+    /** Scans once for every range a digest reply asked for since the last scan, and queues the repairs. */
+    private void startRepairs() {
+        if (repairPlanning || repairWanted.isEmpty() || view == null) return;
+        Map<PeerId, Set<RangeDigest.Range>> wanted = new TreeMap<>(repairWanted);
+        repairWanted.clear();
+        repairPlanning = true;
+        Ring ring = view.ring();
+        boolean active = settings.acceptRemoteIndex();
+        ActorRef<Command> me = ctx.getSelf();
+        CompletableFuture<Enqueued> f = CompletableFuture.supplyAsync(() -> {
+            // each target's share goes to the outbox a few messages at a time while the scan runs, so a repair of
+            // a large range never holds that range's postings in heap (the soak found 2 x 240,000 in one plan)
+            Spool shares = new Spool(me);
+            DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
+            // only the buckets some target wants are read (a few short key ranges each), in bucket order
+            java.util.TreeSet<Integer> wantedBuckets = new java.util.TreeSet<>();
+            for (Set<RangeDigest.Range> rs : wanted.values()) {
+                for (RangeDigest.Range r : rs) if (r.kind() == 'p') wantedBuckets.add(r.bucket());
+            }
+            ReverseWordIndex rwi = storage.rwi();
+            IndexScan scan = new IndexScan(placement, ring, self);
+            for (int wantedBucket : wantedBuckets) rwi.scanBucket(Digests.BUCKET_BITS, wantedBucket, (key, value) -> {
+                long position = rwi.position(key);
+                int bucket = Digests.bucketOf(position);
+                if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
+                int at = PostingCodec.holderOffset(value);
+                RangeDigest.Range range = new RangeDigest.Range('p', scan.origin(value, at), bucket);
+                List<PeerId> holders = null;
+                Posting p = null;
+                for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
+                    if (!w.getValue().contains(range)) continue;
+                    if (holders == null) holders = scan.holders(position);
+                    if (!holders.contains(w.getKey())) continue;
+                    if (at >= 0 && !(active && scan.selfHolds())) continue;
+                    if (p == null) p = ReverseWordIndex.decode(key, value);
+                    if (blocked.blocks(p)) return; // blocked for every target alike
+                    shares.posting(w.getKey(), p.holder() == null ? p.withHolder(self) : p);
+                }
+            });
+            boolean[] wantedMetadata = new boolean[Digests.BUCKETS];
+            for (Set<RangeDigest.Range> rs : wanted.values()) {
+                for (RangeDigest.Range r : rs) if (r.kind() == 'm') wantedMetadata[r.bucket()] = true;
+            }
+            storage.metadata().scanAll(position -> wantedMetadata[Digests.bucketOf(position)], md -> {
+                PeerId origin = scan.origin(md.holder());
+                RangeDigest.Range range = new RangeDigest.Range('m', origin, Digests.bucketOfMetadata(md.urlHash()));
+                List<PeerId> holders = null;
+                for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
+                    if (!w.getValue().contains(range)) continue;
+                    if (holders == null) holders = placement.metadataHolders(md.urlHash(), ring);
+                    if (!holders.contains(w.getKey())) continue;
+                    if (blocked.blocks(md)) return; // blocked for every target alike
+                    shares.metadata(w.getKey(), md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
+                }
+            });
+            stats.blacklistedOutgoing.addAndGet(blocked.dropped());
+            return shares.rest();
+        }, io);
+        ctx.pipeToSelf(f, (res, e) -> {
+            if (e != null) ctx.getLog().warn("repair planning failed: {}", e.toString());
+            return new RepairsPlanned(e == null ? res : new Enqueued(List.of(), 0, List.of()));
+        });
+    }
+
+    /**
+     * A repair's shares per target, written to the durable outbox whenever a target's share fills a few messages
+     * (each write told to this actor as an {@link Enqueued}); {@link #rest()} writes what is left. Heap: at most a
+     * few messages' worth per target, however large the repaired ranges. Used on the index dispatcher only.
+     */
+    private final class Spool {
+        private final ActorRef<Command> me;
+        private final Map<PeerId, Batching.Targeted> shares = new TreeMap<>();
+        private final int postingsAt = Math.max(1, settings.maxPostingsPerMessage()) * SPOOL_MESSAGES;
+        private final int metadataAt = Math.max(1, settings.maxMetadataPerMessage()) * SPOOL_MESSAGES;
+
+        Spool(ActorRef<Command> me) {
+            this.me = me;
+        }
+
+        void posting(PeerId target, Posting p) {
+            Batching.Targeted t = shares.computeIfAbsent(target, k -> new Batching.Targeted());
+            t.postings.add(p);
+            if (t.postings.size() >= postingsAt) flush(target, t);
+        }
+
+        void metadata(PeerId target, UrlMetadata md) {
+            Batching.Targeted t = shares.computeIfAbsent(target, k -> new Batching.Targeted());
+            t.metadata.add(md);
+            if (t.metadata.size() >= metadataAt) flush(target, t);
+        }
+
+        private void flush(PeerId target, Batching.Targeted t) {
+            List<Outbox.Entry> entries = Batching.batches(target, t, settings, "repair", ids::incrementAndGet);
+            shares.remove(target);
+            me.tell(new Enqueued(outbox.putAll(entries), 0, List.of()));
+        }
+
+        Enqueued rest() {
+            List<Outbox.Entry> entries = new ArrayList<>();
+            shares.forEach((target, share) ->
+                    entries.addAll(Batching.batches(target, share, settings, "repair", ids::incrementAndGet)));
+            shares.clear();
+            return new Enqueued(outbox.putAll(entries), 0, List.of());
+        }
+    }
+
+    /** Messages' worth of postings (or metadata) a repair keeps per target before writing them to the outbox. */
+    private static final int SPOOL_MESSAGES = 4;
+}

@@ -1,0 +1,202 @@
+package org.peerdex.actors.dht.search;
+
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.ring.PeerView;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.search.Candidate;
+import org.peerdex.actors.search.CandidateSource;
+import org.peerdex.actors.search.SearchRequest;
+import org.peerdex.actors.search.ranking.CorpusStats;
+import org.peerdex.actors.search.ranking.LinkRank;
+import org.peerdex.actors.search.ranking.RankingProfile;
+import org.peerdex.actors.search.ranking.Scorer;
+import org.peerdex.actors.Dispatchers;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * The network as a candidate source of the QueryCoordinator (resource=global): runs one {@link RemoteSearch}
+ * per query over the current ring and turns its events into candidates. Metadata that arrives is stored in the
+ * local metadata store first (the coordinator resolves results locally), then the candidates are passed on;
+ * the coordinator caches the postings with a TTL. The cost comes as a {@link CandidateSource.PeersContacted}.
+ * <p>Statistics: each word's document frequency is its holders' counts summed over the partitions (the global
+ * df), N an estimate of the collection's size ({@link #estimatedDocuments}); RemoteSearch fetches metadata for
+ * the best candidates by the querying peer's own score under these statistics (the ranking profile given here),
+ * so the candidates it leaves out are ones the coordinator would rank lower.
+ */
+public final class DhtCandidateSource implements CandidateSource {
+    private static final AtomicLong SEQ = new AtomicLong();
+    private final ActorSystem<?> system;
+    private final DhtPeer dht;
+    private final Executor search;
+    /** how long after a ring change lookups also ask previous holders */
+    private final java.time.Duration handoffWindow;
+
+    private final java.util.function.Supplier<RankingProfile> profile;
+
+    public DhtCandidateSource(ActorSystem<?> system, DhtPeer dht) {
+        this(system, dht, RankingProfile::defaults);
+    }
+
+    /** @param profile the ranking profile the peer's coordinator uses (to choose which candidates to fetch) */
+    public DhtCandidateSource(ActorSystem<?> system, DhtPeer dht, java.util.function.Supplier<RankingProfile> profile) {
+        this.profile = profile;
+        this.system = system;
+        this.dht = dht;
+        this.search = Dispatchers.search(system);
+        var config = system.settings().config();
+        this.handoffWindow = config.hasPath("peerdex.dht.handoff-window")
+                ? config.getDuration("peerdex.dht.handoff-window") : java.time.Duration.ofSeconds(60);
+    }
+
+    @Override
+    public String name() {
+        return "dht";
+    }
+
+    @Override
+    public boolean remote() {
+        return true;
+    }
+
+    @Override
+    public void start(SearchRequest request, ActorRef<Answer> replyTo) {
+        PeerView view = dht.view().get();
+        List<String> terms = request.query().terms();
+        if (view == null || view.others().isEmpty() || terms.isEmpty()) {
+            replyTo.tell(new CandidatesFound(name(), List.of(), new CorpusStats(0, Map.of(), 0), true));
+            return;
+        }
+        List<WordHash> words = new ArrayList<>();
+        for (String t : terms) words.add(WordHash.of(t));
+        int limit = Math.min(dht.settings().maxPostingsPerMessage(),
+                Math.max(50, (request.offset() + request.count()) * 3));
+        long id = SEQ.incrementAndGet();
+        long documents = estimatedDocuments(view);
+        ActorRef<RemoteSearch.Event> bridge = system.systemActorOf(bridge(terms, words, documents, replyTo),
+                "dht-source-" + id, Props.empty());
+        List<org.peerdex.protocol.ring.Ring> previous = dht.view().recentRings(handoffWindow,
+                DhtEnvironment.get(system).millis());
+        RemoteSearch.CandidateOrder order = df -> bestFirst(request, terms, words, stats(documents, df, terms, words));
+        system.systemActorOf(RemoteSearch.create(new RemoteSearch.Request(words, limit, order), view, previous,
+                dht.placement(), dht.settings(), null, bridge), "remote-search-" + id, Props.empty());
+    }
+
+    /** Stores each batch's metadata locally, then forwards the batch; order is kept by chaining the writes. */
+    private Behavior<RemoteSearch.Event> bridge(List<String> terms, List<WordHash> words, long documents,
+                                                ActorRef<Answer> replyTo) {
+        CompletableFuture<?>[] chain = {CompletableFuture.completedFuture(null)};
+        Map<String, Long> df = new HashMap<>();
+        return Behaviors.receiveMessage(e -> {
+            if (e instanceof RemoteSearch.Counted c) {
+                df.putAll(stats(documents, c.documentFrequency(), terms, words).documentFrequency());
+                return Behaviors.same();
+            }
+            if (e instanceof RemoteSearch.Found f) {
+                List<Candidate> cs = candidates(f.candidates(), terms, words);
+                List<RemoteSearch.RemoteCandidate> found = f.candidates();
+                CorpusStats st = new CorpusStats(documents, df, 0);
+                chain[0] = chain[0].thenRunAsync(() -> {
+                    storeMetadata(found);
+                    replyTo.tell(new CandidatesFound(name(), cs, st, false));
+                }, search);
+                return Behaviors.same();
+            }
+            RemoteSearch.Finished fin = (RemoteSearch.Finished) e;
+            RemoteSearch.Cost c = fin.cost();
+            if (c.rejectedMetadata() > 0) dht.stats().rejectedMetadata.addAndGet(c.rejectedMetadata());
+            CorpusStats st = new CorpusStats(documents, df, 0);
+            chain[0].whenComplete((x, err) -> {
+                replyTo.tell(new PeersContacted(name(), c.peersAsked(), c.peersAnswered(), c.messages(), c.bytes()));
+                replyTo.tell(new CandidatesFound(name(), List.of(), st, true));
+            });
+            return Behaviors.stopped();
+        });
+    }
+
+    /** The DHT's statistics: N, and each query term's df from the holders' counts of its word hash. */
+    private static CorpusStats stats(long documents, Map<WordHash, Long> byWord, List<String> terms,
+                                     List<WordHash> words) {
+        Map<String, Long> df = new HashMap<>();
+        for (int i = 0; i < terms.size(); i++) {
+            Long n = byWord.get(words.get(i));
+            if (n != null) df.put(terms.get(i), n);
+        }
+        return new CorpusStats(documents, df, 0);
+    }
+
+    /** N for BM25 as this peer estimates it now ({@link #estimateDocuments}). */
+    long estimatedDocuments(PeerView view) {
+        return estimateDocuments(dht.storage().stats().documents(), view.self(), view.ring(), dht.placement());
+    }
+
+    /**
+     * N for BM25. No peer counts the whole collection, but a peer keeps the metadata of its own crawl (about 1/P
+     * of the collection) and of every URL whose position lies on the arcs it is one of the R metadata holders of
+     * (a share f of the ring it can measure), so its metadata count {@code local} over (f + 1/P) estimates N;
+     * never below {@code local}.
+     */
+    public static long estimateDocuments(long local, org.peerdex.protocol.hash.PeerId self,
+                                         org.peerdex.protocol.ring.Ring ring,
+                                         org.peerdex.protocol.ring.Placement placement) {
+        local = Math.max(1, local);
+        int s = ring.indexOf(self);
+        int n = ring.size();
+        if (s < 0 || n <= placement.redundancy()) return local;
+        // arc j runs from peer j-1 (exclusive) to peer j (inclusive), its primary holder is peer j; this peer
+        // holds arcs whose primary is within R places of it
+        double share = 0;
+        for (int j = s - placement.redundancy(); j <= s + placement.redundancy(); j++) {
+            long end = ring.get(j).position();
+            if (!placement.holds(self, end, ring)) continue;
+            share += org.peerdex.protocol.ring.RingPosition.distance(ring.get(j - 1).position(), end)
+                    / (double) org.peerdex.protocol.ring.RingPosition.MAX;
+        }
+        return Math.max(local, Math.round(local / (share + 1.0 / n)));
+    }
+
+    /** Best first by the coordinator's own score (the given profile, no link rank or feedback). */
+    private Comparator<RemoteSearch.RemoteCandidate> bestFirst(SearchRequest request, List<String> terms,
+                                                                List<WordHash> words, CorpusStats stats) {
+        Scorer scorer = new Scorer(request.query(), profile.get(), stats, LinkRank.NONE, u -> 0, "",
+                request.contentDomain());
+        Map<RemoteSearch.RemoteCandidate, Double> scores = new java.util.IdentityHashMap<>();
+        return Comparator.<RemoteSearch.RemoteCandidate>comparingDouble(rc -> scores.computeIfAbsent(rc,
+                x -> scorer.scoreOf(candidates(List.of(x), terms, words).get(0)))).reversed();
+    }
+
+    private void storeMetadata(List<RemoteSearch.RemoteCandidate> found) {
+        var batch = dht.storage().store().newBatch();
+        for (RemoteSearch.RemoteCandidate c : found) {
+            if (c.metadata() != null && !dht.storage().metadata().contains(c.url())) {
+                dht.storage().metadata().putLearnedTo(batch, c.metadata()); // learned, not held (never served on)
+            }
+        }
+        dht.storage().store().write(batch, false);
+    }
+
+    /** RemoteSearch postings are in distinct-word order; a Candidate wants one posting per query term. */
+    static List<Candidate> candidates(List<RemoteSearch.RemoteCandidate> rcs, List<String> terms, List<WordHash> words) {
+        List<WordHash> distinct = new ArrayList<>(new java.util.LinkedHashSet<>(words));
+        List<Candidate> out = new ArrayList<>();
+        for (RemoteSearch.RemoteCandidate rc : rcs) {
+            List<Posting> ps = new ArrayList<>();
+            for (int i = 0; i < terms.size(); i++) ps.add(rc.postings().get(distinct.indexOf(words.get(i))));
+            out.add(new Candidate(rc.url(), ps));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,749 @@
+package org.peerdex.actors.dht.search;
+
+import org.peerdex.actors.dht.shard.PartialScore;
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.LocalOnly;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.WireCost;
+import org.peerdex.actors.dht.ring.LatestView;
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.shard.PostingValidator;
+import org.peerdex.actors.dht.shard.ShardOwner;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.actors.Dispatchers;
+import org.peerdex.protocol.filter.BloomFilter;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * One global lookup (one actor per query): only word hashes leave the peer. For every word and partition one of
+ * the R holders is asked (chosen by query id, so load spreads; on timeout the next holder is asked). One word:
+ * top-k postings of every partition by {@link PartialScore}. Several words: counts first (each word's document
+ * frequency, reported as {@link Counted}); then, per partition, the rarest word's holder sends a Bloom filter over
+ * its URL hashes, the other words' holders return only postings passing it (as many as the filter lets through,
+ * at least top-k, at most a message's bound), and the rarest word's holder returns its postings for the exact
+ * surviving URL set; so whole posting lists never travel. URL metadata is fetched once per URL for the best
+ * {@code limit} candidates by the caller's {@link CandidateOrder}, batched per holder. Results arrive as
+ * {@link Found} events, then one {@link Finished} with the network cost; remote postings are cached locally
+ * with a TTL. Requests go to ShardOwner refs from the {@link PeerView}, so any transport works.
+ * <p>Hand-off: right after a ring change a new holder may not have received its copies yet and would answer
+ * "nothing" for a key it does hold. When the holder chosen for a key was not a holder under one of the rings of
+ * the recent past ({@code previousRings}, the longest-standing first), the key is also asked of two live peers
+ * that held it under those rings (a failed one is replaced by the next), and the answers are merged (counts: the
+ * larger; filters: the one over more postings; postings: the union). {@link Cost#handoffRequests()} counts these extra requests.
+ */
+public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
+    public sealed interface Command {}
+
+    /**
+     * What to look up: word hashes (query terms, already hashed), how many candidates are wanted, and how the
+     * querying peer ranks them (null: by partial score), which decides the {@code limit} that get metadata.
+     */
+    public record Request(List<WordHash> words, int limit, CandidateOrder order) {
+        public Request {
+            words = List.copyOf(new java.util.LinkedHashSet<>(words));
+            if (words.isEmpty()) throw new IllegalArgumentException("a lookup needs at least one word");
+            if (limit < 1) throw new IllegalArgumentException("limit must be positive");
+        }
+
+        public Request(List<WordHash> words, int limit) {
+            this(words, limit, null);
+        }
+    }
+
+    /**
+     * The querying peer's ranking of joined candidates, given each word's document frequency (its holders'
+     * counts summed over the partitions): the best {@code limit} by it get metadata, so a cut by another score
+     * cannot drop what the peer would rank on top.
+     */
+    public interface CandidateOrder {
+        Comparator<RemoteCandidate> bestFirst(Map<WordHash, Long> documentFrequency);
+    }
+
+    /** What a search's caller receives. */
+    public sealed interface Event {}
+
+    /**
+     * Each word's document frequency, from its holders' counts summed over the partitions (once, before the
+     * first {@link Found}; missing when no holder answered).
+     */
+    public record Counted(Map<WordHash, Long> documentFrequency) implements Event {
+        public Counted {
+            documentFrequency = Map.copyOf(documentFrequency);
+        }
+    }
+
+    /** Candidates with their metadata, as they resolve (several events per query). */
+    public record Found(List<RemoteCandidate> candidates) implements Event {}
+
+    /** The end: every candidate found (best first), the cost, and whether every key was answered. */
+    public record Finished(List<RemoteCandidate> candidates, Cost cost, boolean complete) implements Event {}
+
+    /** A URL containing every word: its postings in request word order, its metadata (or null), who answered. */
+    public record RemoteCandidate(UrlHash url, List<Posting> postings, UrlMetadata metadata, PeerId from) {
+        public double partialScore() {
+            double s = 0;
+            for (Posting p : postings) s += PartialScore.of(p);
+            return s;
+        }
+    }
+
+    /**
+     * Network cost of one lookup. {@code rejectedMetadata}: records holders sent that PostingValidator refused.
+     * {@code naiveBytes}: what shipping every word's whole posting list would have
+     * cost, from the counts the holders reported and the measured bytes per posting.
+     */
+    public record Cost(int peersAsked, int peersAnswered, long messages, long bytes, long naiveBytes,
+                       long firstResultMillis, long elapsedMillis, int timeouts, int handoffRequests,
+                       int rejectedMetadata) {}
+
+    /** Best partial score first; ties by URL hash, so the order does not depend on reply order. */
+    static final Comparator<RemoteCandidate> BEST_FIRST = Comparator
+            .comparingDouble(RemoteCandidate::partialScore).reversed().thenComparing(RemoteCandidate::url);
+
+    private record Replied(long requestId, Object reply) implements Command, LocalOnly {}
+
+    private record TimedOut(long requestId) implements Command, LocalOnly {}
+
+    private enum Deadline implements Command, LocalOnly { INSTANCE }
+
+    private enum Phase { COUNT, FILTER, FILTERED, RAREST, METADATA, DONE }
+
+    /**
+     * An outstanding request: to whom, for which keys, which attempt; {@code extra} ≥ 0 for a hand-off request
+     * (the index into its keys' previous holders, the next is asked when this one fails), -1 otherwise.
+     */
+    private record Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt, int extra) {
+        Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt) {
+            this(peer, keys, urls, attempt, -1);
+        }
+
+        boolean isExtra() {
+            return extra >= 0;
+        }
+    }
+
+    private final ActorContext<Command> ctx;
+    private final TimerScheduler<Command> timers;
+    private final Request request;
+    private final PeerView view;
+    private final List<org.peerdex.protocol.ring.Ring> previousRings;
+    private final Placement placement;
+    private final DhtSettings settings;
+    private final PeerStorage cache;
+    private final ActorRef<Event> replyTo;
+    private final WireCost cost;
+    private final long queryId;
+    private final DhtEnvironment env;
+    private final long started;
+    private final Executor cacheWrites;
+    private final Map<Long, Outstanding> outstanding = new HashMap<>();
+    private final Set<PeerId> asked = new HashSet<>();
+    private final Set<PeerId> answered = new HashSet<>();
+    private long nextRequest = 1;
+    private long messages;
+    private long bytes;
+    private long postingBytes;
+    private long postingsReceived;
+    private long totalPostingsCounted;
+    private long firstResult = -1;
+    private int timeouts;
+    private int handoffRequests;
+    /** metadata records from holders dropped by PostingValidator (not http(s), another hash, malformed) */
+    private int rejectedMetadata;
+    private boolean incomplete;
+    private Phase phase;
+    private final Map<RangeKey, Integer> counts = new HashMap<>();
+    /** one word: per key, how many postings its holder matched (the larger of two during hand-off) */
+    private final Map<RangeKey, Integer> matched = new HashMap<>();
+    private Map<WordHash, Long> documentFrequency = Map.of();
+    private final Map<Integer, BloomFilter> filters = new HashMap<>();
+    private final Map<Integer, Integer> filterCounts = new HashMap<>();
+    /** per key of the current phase: the live previous holders to ask during hand-off, in order */
+    private final Map<RangeKey, List<PeerId>> previousHolders = new HashMap<>();
+    private final Map<Integer, WordHash> rarest = new HashMap<>();
+    private final Map<RangeKey, List<Posting>> postings = new HashMap<>();
+    private final Map<UrlHash, PeerId> answeredBy = new HashMap<>();
+    private final Map<UrlHash, RemoteCandidate> candidates = new LinkedHashMap<>();
+    private final Map<UrlHash, UrlMetadata> metadata = new HashMap<>();
+
+    /** A lookup over a settled ring (no hand-off requests); see the other {@code create}. */
+    public static Behavior<Command> create(Request request, PeerView view, Placement placement, DhtSettings settings,
+                                           PeerStorage cache, ActorRef<Event> replyTo) {
+        return create(request, view, List.of(), placement, settings, cache, replyTo);
+    }
+
+    /**
+     * @param previousRings the rings current shortly before {@code view}'s, the longest-standing first
+     *                      ({@link LatestView#recentRings}); empty: the ring is settled
+     * @param cache         where remote results are cached with a TTL (null: don't cache)
+     */
+    public static Behavior<Command> create(Request request, PeerView view, List<org.peerdex.protocol.ring.Ring> previousRings,
+                                           Placement placement, DhtSettings settings, PeerStorage cache,
+                                           ActorRef<Event> replyTo) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+                new RemoteSearch(ctx, timers, request, view, previousRings, placement, settings, cache, replyTo)));
+    }
+
+    private RemoteSearch(ActorContext<Command> ctx, TimerScheduler<Command> timers, Request request, PeerView view,
+                         List<org.peerdex.protocol.ring.Ring> previousRings, Placement placement, DhtSettings settings,
+                         PeerStorage cache, ActorRef<Event> replyTo) {
+        super(ctx);
+        this.ctx = ctx;
+        this.timers = timers;
+        this.request = request;
+        this.view = view;
+        this.previousRings = List.copyOf(previousRings);
+        this.placement = placement;
+        this.settings = settings;
+        this.cache = cache;
+        this.replyTo = replyTo;
+        this.cost = new WireCost(ctx.getSystem());
+        this.env = DhtEnvironment.get(ctx.getSystem());
+        this.started = env.millis();
+        this.queryId = env.nextLong(Long.MAX_VALUE);
+        this.cacheWrites = Dispatchers.index(ctx.getSystem());
+        timers.startSingleTimer(Deadline.INSTANCE, settings.searchTimeout());
+        if (view.ring().isEmpty()) {
+            phase = Phase.DONE;
+            ctx.getSelf().tell(Deadline.INSTANCE);
+        } else if (request.words().size() == 1) {
+            phase = Phase.FILTERED;
+            List<RangeKey> keys = new ArrayList<>();
+            for (int p = 0; p < placement.partitions().count(); p++) keys.add(new RangeKey(request.words().get(0), p));
+            dispatch(keys, null, 0);
+        } else {
+            phase = Phase.COUNT;
+            List<RangeKey> keys = new ArrayList<>();
+            for (WordHash w : request.words()) {
+                for (int p = 0; p < placement.partitions().count(); p++) keys.add(new RangeKey(w, p));
+            }
+            dispatch(keys, null, 0);
+        }
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Replied.class, this::onReplied)
+                .onMessage(TimedOut.class, this::onTimedOut)
+                .onMessage(Deadline.class, m -> finish())
+                .build();
+    }
+
+    // ---- sending
+
+    private PeerId holderFor(RangeKey key, int attempt) {
+        List<PeerId> holders = view.holders(key, placement);
+        if (holders.isEmpty() || attempt >= holders.size()) return null;
+        int start = (int) Math.floorMod(queryId + key.partition() * 7L + key.word().hashCode(), (long) holders.size());
+        return holders.get((start + attempt) % holders.size());
+    }
+
+    /**
+     * During hand-off: the live peers that held this key under the recent rings (the longest-standing ring
+     * first), when the chosen holder was not a holder under that ring (it may not have its copy yet); empty when
+     * no extra request is needed. Some may be dead without being out of the view yet: they are tried in order.
+     */
+    private List<PeerId> previousHolders(RangeKey key, PeerId chosen) {
+        if (previousRings.isEmpty()) return List.of();
+        long position = key.position(placement.partitions());
+        // a holder under every recent ring had every copy all along; one that was not, under any of them (not just
+        // the longest-standing: under load a ring of peers still starting can outlast the full one), may lack some
+        boolean heldThroughout = true;
+        for (var ring : previousRings) heldThroughout &= placement.holders(position, ring).contains(chosen);
+        if (heldThroughout) return List.of();
+        java.util.LinkedHashSet<PeerId> out = new java.util.LinkedHashSet<>();
+        for (var ring : previousRings) {
+            for (PeerId h : placement.holders(position, ring)) {
+                if (!h.equals(chosen) && view.peers().containsKey(h)) out.add(h);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Groups keys by the holder chosen for this attempt and sends one request per holder; keys whose chosen holder
+     * is new since a recent ring change also go to a previous holder.
+     */
+    private void dispatch(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets, int attempt) {
+        Map<PeerId, List<RangeKey>> byPeer = new LinkedHashMap<>();
+        List<RangeKey> handoff = new ArrayList<>();
+        for (RangeKey k : keys) {
+            PeerId h = holderFor(k, attempt);
+            if (h == null) {
+                incomplete = true;
+                continue;
+            }
+            byPeer.computeIfAbsent(h, x -> new ArrayList<>()).add(k);
+            List<PeerId> before = previousHolders(k, h);
+            if (!before.isEmpty()) {
+                previousHolders.put(k, before);
+                handoff.add(k);
+            }
+        }
+        sendAll(byPeer, urlSets, attempt, -1);
+        for (int i = 0; i < HANDOFF_FANOUT; i++) dispatchExtra(handoff, urlSets, i);
+    }
+
+    /**
+     * Previous holders asked at once per key during hand-off: the first may be one that was itself new under the
+     * ring it held the key in; a failed one is replaced by the next not yet asked.
+     */
+    private static final int HANDOFF_FANOUT = 2;
+
+    /** Hand-off requests: each key to its {@code index}-th previous holder. */
+    private void dispatchExtra(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets, int index) {
+        Map<PeerId, List<RangeKey>> byPeer = new LinkedHashMap<>();
+        for (RangeKey k : keys) {
+            List<PeerId> before = previousHolders.getOrDefault(k, List.of());
+            if (index < before.size()) byPeer.computeIfAbsent(before.get(index), x -> new ArrayList<>()).add(k);
+        }
+        sendAll(byPeer, urlSets, 0, index);
+    }
+
+    private void sendAll(Map<PeerId, List<RangeKey>> byPeer, Map<RangeKey, List<UrlHash>> urlSets, int attempt,
+                         int extra) {
+        byPeer.forEach((peer, ks) -> {
+            for (int i = 0; i < ks.size(); i += settings.maxKeysPerRequest()) {
+                send(peer, ks.subList(i, Math.min(ks.size(), i + settings.maxKeysPerRequest())), urlSets, attempt, extra);
+            }
+        });
+    }
+
+    private void send(PeerId peer, List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets, int attempt,
+                      int extra) {
+        var owner = view.owner(peer);
+        if (owner.isEmpty()) return;
+        long id = nextRequest++;
+        if (extra >= 0) handoffRequests++;
+        outstanding.put(id, new Outstanding(peer, List.copyOf(keys), null, attempt, extra));
+        switch (phase) {
+            case COUNT -> ask(id, peer, owner.get(), ShardOwner.CountReply.class,
+                    r -> new ShardOwner.CountRequest(queryId, List.copyOf(keys), r));
+            case FILTER -> ask(id, peer, owner.get(), ShardOwner.FilterReply.class,
+                    r -> new ShardOwner.FilterRequest(queryId, List.copyOf(keys), settings.bloomBitsPerElement(), r));
+            default -> {
+                List<ShardOwner.Lookup> ls = lookups(keys, urlSets);
+                ask(id, peer, owner.get(), ShardOwner.LookupReply.class, r -> new ShardOwner.LookupRequest(queryId, ls, r));
+            }
+        }
+    }
+
+    /**
+     * One request through a temporary reply ref (Pekko's ask): replies stay attributable, timeouts come back.
+     * The scaladsl ask pipes the reply to this actor on the replying thread; the javadsl one goes through a
+     * CompletionStage whose callbacks always hop to the common pool (an extra thread hop per reply, and a source
+     * of nondeterminism in simulated time).
+     */
+    private <R> void ask(long id, PeerId peer, ActorRef<ShardOwner.Command> owner, Class<R> type,
+                         java.util.function.Function<ActorRef<R>, ShardOwner.Command> make) {
+        asked.add(peer);
+        boolean remote = !peer.equals(view.self());
+        scala.Function1<ActorRef<R>, ShardOwner.Command> request = ref -> {
+            ShardOwner.Command msg = make.apply(ref);
+            if (remote) {
+                messages++;
+                bytes += cost.bytes(msg);
+            }
+            return msg;
+        };
+        scala.Function1<scala.util.Try<R>, Command> response = t -> t.isSuccess() ? new Replied(id, t.get())
+                : new TimedOut(id);
+        ctx.asScala().ask(owner, request, response, org.apache.pekko.util.Timeout.create(settings.lookupTimeout()),
+                scala.reflect.ClassTag$.MODULE$.apply(type));
+    }
+
+    private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
+        List<ShardOwner.Lookup> out = new ArrayList<>();
+        for (RangeKey k : keys) {
+            if (phase == Phase.RAREST) {
+                List<UrlHash> urls = urlSets.get(k);
+                out.add(new ShardOwner.Lookup(k, null, urls, Math.max(1, urls.size())));
+            } else if (request.words().size() == 1) {
+                out.add(new ShardOwner.Lookup(k, null, null, settings.topK()));
+            } else {
+                // an exact join needs every posting that passes the rarest word's filter: as many as the filter
+                // holds plus its false positives (~1% at 10 bits per URL; 2% allowed), so the limit grows with
+                // the filter beyond top-k, bounded by the message size
+                int inFilter = filterCounts.getOrDefault(k.partition(), 0);
+                int here = counts.getOrDefault(k, 0);
+                int passing = Math.min(here, inFilter + here / 50 + 10);
+                int limit = Math.min(settings.maxPostingsPerMessage(), Math.max(settings.topK(), passing));
+                out.add(new ShardOwner.Lookup(k, filters.get(k.partition()), null, limit));
+            }
+        }
+        return out;
+    }
+
+    // ---- receiving
+
+    private Behavior<Command> onTimedOut(TimedOut m) {
+        Outstanding o = outstanding.remove(m.requestId());
+        if (o == null) return this;
+        timeouts++;
+        if (o.isExtra()) return retryExtra(o);
+        ctx.getLog().debug("lookup at {} timed out; asking another holder", o.peer());
+        if (phase == Phase.METADATA) {
+            retryMetadata(o);
+        } else {
+            Map<RangeKey, List<UrlHash>> urlSets = phase == Phase.RAREST ? rarestUrlSets : null;
+            dispatch(o.keys(), urlSets, o.attempt() + 1);
+        }
+        return maybeAdvance();
+    }
+
+    private Behavior<Command> onReplied(Replied m) {
+        Outstanding o = outstanding.remove(m.requestId());
+        if (o == null) return this; // late answer after a retry: ignored
+        if (!o.peer().equals(view.self())) {
+            messages++;
+            bytes += cost.bytes(m.reply());
+        }
+        answered.add(o.peer());
+        if (m.reply() instanceof ShardOwner.CountReply r) {
+            if (!r.error().isEmpty() || r.counts().size() != o.keys().size()) return retry(o, r.error());
+            for (int i = 0; i < o.keys().size(); i++) {
+                // two holders during hand-off: the one that has more (a new holder may have nothing yet)
+                int n = r.counts().get(i);
+                Integer before = counts.get(o.keys().get(i));
+                if (before == null || n > before) {
+                    counts.put(o.keys().get(i), n);
+                    totalPostingsCounted += n - (before == null ? 0 : before);
+                }
+            }
+        } else if (m.reply() instanceof ShardOwner.FilterReply r) {
+            if (!r.error().isEmpty() || r.filters().size() != o.keys().size()) return retry(o, r.error());
+            for (int i = 0; i < o.keys().size(); i++) {
+                int p = o.keys().get(i).partition();
+                int n = i < r.counts().size() ? r.counts().get(i) : 0;
+                if (!filters.containsKey(p) || n > filterCounts.getOrDefault(p, 0)) {
+                    filters.put(p, r.filters().get(i));
+                    filterCounts.put(p, n);
+                }
+            }
+        } else if (m.reply() instanceof ShardOwner.LookupReply r) {
+            if (!r.error().isEmpty()) return retry(o, r.error());
+            for (ShardOwner.KeyPostings kp : r.results()) {
+                List<Posting> ps;
+                try {
+                    ps = kp.postings().postings();
+                } catch (IllegalArgumentException e) {
+                    return retry(o, e.getMessage());
+                }
+                postingBytes += kp.postings().byteSize();
+                postingsReceived += ps.size();
+                if (request.words().size() == 1) {
+                    totalPostingsCounted += kp.matched();
+                    matched.merge(kp.key(), kp.matched(), Math::max);
+                }
+                postings.computeIfAbsent(kp.key(), x -> new ArrayList<>()).addAll(ps);
+                for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
+            }
+        } else if (m.reply() instanceof ShardOwner.MetadataReply r) {
+            if (!r.error().isEmpty()) {
+                retryMetadata(o);
+                return maybeAdvance();
+            }
+            List<RemoteCandidate> found = new ArrayList<>();
+            for (UrlMetadata md : r.metadata()) {
+                if (md == null || md.urlHash() == null) continue;
+                if (metadata.containsKey(md.urlHash())) continue;
+                // a record whose URL is no http(s) URL of its hash (or is malformed) is dropped: the URL stays
+                // missing, so another holder is asked for it
+                Optional<String> bad = PostingValidator.problem(md);
+                if (bad.isPresent()) {
+                    rejectedMetadata++;
+                    ctx.getLog().debug("dropped metadata from {}: {}", r.by(), bad.get());
+                    continue;
+                }
+                RemoteCandidate c = candidates.get(md.urlHash());
+                if (c == null) continue;
+                metadata.put(md.urlHash(), md);
+                RemoteCandidate full = new RemoteCandidate(c.url(), c.postings(), md, c.from());
+                candidates.put(c.url(), full);
+                found.add(full);
+            }
+            Set<UrlHash> missing = new HashSet<>(o.urls());
+            missing.removeAll(metadata.keySet());
+            if (!missing.isEmpty()) retryMetadata(new Outstanding(o.peer(), List.of(), List.copyOf(missing), o.attempt()));
+            if (!found.isEmpty()) {
+                if (firstResult < 0) firstResult = elapsedMillis();
+                replyTo.tell(new Found(found));
+            }
+        }
+        return maybeAdvance();
+    }
+
+    private Behavior<Command> retry(Outstanding o, String why) {
+        ctx.getLog().debug("holder {} answered with an error ({}); asking another", o.peer(), why);
+        if (o.isExtra()) return retryExtra(o);
+        if (phase == Phase.METADATA) retryMetadata(o);
+        else dispatch(o.keys(), phase == Phase.RAREST ? rarestUrlSets : null, o.attempt() + 1);
+        return maybeAdvance();
+    }
+
+    /** A hand-off request failed: its keys go to their next previous holder, if any. */
+    private Behavior<Command> retryExtra(Outstanding o) {
+        dispatchExtra(o.keys(), phase == Phase.RAREST ? rarestUrlSets : null, o.extra() + HANDOFF_FANOUT);
+        return maybeAdvance();
+    }
+
+    // ---- phases
+
+    private Map<RangeKey, List<UrlHash>> rarestUrlSets = Map.of();
+
+    private Behavior<Command> maybeAdvance() {
+        if (!outstanding.isEmpty() || phase == Phase.DONE) return this;
+        switch (phase) {
+            case COUNT -> {
+                List<RangeKey> filterKeys = new ArrayList<>();
+                for (int p = 0; p < placement.partitions().count(); p++) {
+                    WordHash rare = null;
+                    int min = Integer.MAX_VALUE;
+                    boolean all = true;
+                    for (WordHash w : request.words()) {
+                        Integer c = counts.get(new RangeKey(w, p));
+                        if (c == null || c == 0) {
+                            all = false;
+                            break;
+                        }
+                        if (c < min) {
+                            min = c;
+                            rare = w;
+                        }
+                    }
+                    if (all) {
+                        rarest.put(p, rare);
+                        filterKeys.add(new RangeKey(rare, p));
+                    }
+                }
+                counted(counts);
+                phase = Phase.FILTER;
+                if (filterKeys.isEmpty()) return finish();
+                dispatch(filterKeys, null, 0);
+            }
+            case FILTER -> {
+                List<RangeKey> keys = new ArrayList<>();
+                rarest.forEach((p, rare) -> {
+                    if (!filters.containsKey(p)) return;
+                    for (WordHash w : request.words()) if (!w.equals(rare)) keys.add(new RangeKey(w, p));
+                });
+                phase = Phase.FILTERED;
+                if (keys.isEmpty()) return finish();
+                dispatch(keys, null, 0);
+            }
+            case FILTERED -> {
+                if (request.words().size() == 1) {
+                    counted(matched);
+                    for (var e : postings.entrySet()) {
+                        for (Posting p : e.getValue()) {
+                            candidates.putIfAbsent(p.url(), new RemoteCandidate(p.url(), List.of(p), null,
+                                    answeredBy.get(p.url())));
+                        }
+                    }
+                    return fetchMetadata();
+                }
+                Map<RangeKey, List<UrlHash>> urlSets = new HashMap<>();
+                rarest.forEach((p, rare) -> {
+                    Set<UrlHash> common = null;
+                    for (WordHash w : request.words()) {
+                        if (w.equals(rare)) continue;
+                        Set<UrlHash> s = new HashSet<>();
+                        for (Posting x : postings.getOrDefault(new RangeKey(w, p), List.of())) s.add(x.url());
+                        if (common == null) common = s;
+                        else common.retainAll(s);
+                    }
+                    if (common != null && !common.isEmpty()) {
+                        List<UrlHash> urls = new ArrayList<>(common);
+                        if (urls.size() > settings.maxPostingsPerMessage()) urls = urls.subList(0, settings.maxPostingsPerMessage());
+                        urlSets.put(new RangeKey(rare, p), urls);
+                    }
+                });
+                phase = Phase.RAREST;
+                rarestUrlSets = urlSets;
+                if (urlSets.isEmpty()) return finish();
+                dispatch(new ArrayList<>(urlSets.keySet()), urlSets, 0);
+            }
+            case RAREST -> {
+                for (var e : rarestUrlSets.entrySet()) {
+                    int p = e.getKey().partition();
+                    Map<UrlHash, Posting> rare = new HashMap<>();
+                    for (Posting x : postings.getOrDefault(e.getKey(), List.of())) rare.put(x.url(), x);
+                    next:
+                    for (UrlHash u : e.getValue()) {
+                        if (!rare.containsKey(u)) continue; // a Bloom false positive
+                        List<Posting> ps = new ArrayList<>();
+                        for (WordHash w : request.words()) {
+                            Posting found = null;
+                            if (w.equals(rarest.get(p))) found = rare.get(u);
+                            else for (Posting x : postings.getOrDefault(new RangeKey(w, p), List.of())) {
+                                if (x.url().equals(u)) {
+                                    found = x;
+                                    break;
+                                }
+                            }
+                            if (found == null) continue next;
+                            ps.add(found);
+                        }
+                        candidates.put(u, new RemoteCandidate(u, ps, null, answeredBy.get(u)));
+                    }
+                }
+                return fetchMetadata();
+            }
+            case METADATA -> {
+                return finish();
+            }
+            default -> {
+                return this;
+            }
+        }
+        return this;
+    }
+
+    /** Sums the holders' counts per word into document frequencies and tells the caller. */
+    private void counted(Map<RangeKey, Integer> perKey) {
+        Map<WordHash, Long> df = new LinkedHashMap<>();
+        for (WordHash w : request.words()) df.put(w, 0L);
+        perKey.forEach((k, n) -> df.merge(k.word(), (long) n, Long::sum));
+        documentFrequency = df;
+        replyTo.tell(new Counted(df));
+    }
+
+    /**
+     * Keeps the best {@code limit} candidates, best by the caller's order (ties by URL hash), and asks one
+     * metadata holder per URL, batched per holder.
+     */
+    private Behavior<Command> fetchMetadata() {
+        List<RemoteCandidate> best = new ArrayList<>(candidates.values());
+        best.sort(request.order() == null ? BEST_FIRST
+                : request.order().bestFirst(documentFrequency).thenComparing(RemoteCandidate::url));
+        if (best.size() > request.limit()) best = best.subList(0, request.limit());
+        candidates.clear();
+        for (RemoteCandidate c : best) candidates.put(c.url(), c);
+        phase = Phase.METADATA;
+        if (candidates.isEmpty()) return finish();
+        Map<PeerId, List<UrlHash>> byPeer = new LinkedHashMap<>();
+        for (RemoteCandidate c : candidates.values()) {
+            PeerId h = metadataHolder(c, 0);
+            if (h != null) byPeer.computeIfAbsent(h, x -> new ArrayList<>()).add(c.url());
+        }
+        byPeer.forEach((peer, urls) -> {
+            for (int i = 0; i < urls.size(); i += settings.maxMetadataPerMessage()) {
+                sendMetadata(peer, urls.subList(i, Math.min(urls.size(), i + settings.maxMetadataPerMessage())), 0);
+            }
+        });
+        return maybeAdvance();
+    }
+
+    /**
+     * The metadata holders of a URL, then the crawling peer (which always keeps its metadata). With
+     * {@link DhtSettings#independentMetadata()} never the peer whose postings named the URL: it cannot vouch for
+     * a URL it may have invented.
+     */
+    private PeerId metadataHolder(RemoteCandidate c, int attempt) {
+        List<PeerId> hs = new ArrayList<>(placement.metadataHolders(c.url(), view.ring()));
+        PeerId crawler = c.postings().get(0).holder();
+        if (settings.independentMetadata()) {
+            hs.remove(c.from());
+            if (c.from() != null && c.from().equals(crawler)) crawler = null;
+        }
+        if (attempt < hs.size()) {
+            int start = (int) Math.floorMod(queryId + c.url().hashCode(), (long) hs.size());
+            return hs.get((start + attempt) % hs.size());
+        }
+        if (attempt == hs.size() && crawler != null && !hs.contains(crawler) && view.peers().containsKey(crawler)) {
+            return crawler;
+        }
+        return null;
+    }
+
+    private void sendMetadata(PeerId peer, List<UrlHash> urls, int attempt) {
+        var owner = view.owner(peer);
+        if (owner.isEmpty()) return;
+        long id = nextRequest++;
+        outstanding.put(id, new Outstanding(peer, List.of(), List.copyOf(urls), attempt));
+        ask(id, peer, owner.get(), ShardOwner.MetadataReply.class,
+                r -> new ShardOwner.FetchMetadata(queryId, List.copyOf(urls), r));
+    }
+
+    private void retryMetadata(Outstanding o) {
+        Map<PeerId, List<UrlHash>> byPeer = new LinkedHashMap<>();
+        for (UrlHash u : o.urls()) {
+            RemoteCandidate c = candidates.get(u);
+            if (c == null || metadata.containsKey(u)) continue;
+            PeerId h = metadataHolder(c, o.attempt() + 1);
+            if (h == null) {
+                incomplete = true;
+                continue;
+            }
+            byPeer.computeIfAbsent(h, x -> new ArrayList<>()).add(u);
+        }
+        byPeer.forEach((peer, urls) -> sendMetadata(peer, urls, o.attempt() + 1));
+    }
+
+    private long elapsedMillis() {
+        return env.millis() - started;
+    }
+
+    private Behavior<Command> finish() {
+        if (!outstanding.isEmpty() && phase != Phase.DONE) incomplete = true;
+        phase = Phase.DONE;
+        List<RemoteCandidate> all = new ArrayList<>();
+        for (RemoteCandidate c : candidates.values()) if (c.metadata() != null) all.add(c);
+        all.sort(BEST_FIRST);
+        double perPosting = postingsReceived == 0 ? 40.0 : (double) postingBytes / postingsReceived;
+        long naive = (long) (totalPostingsCounted * perPosting);
+        Cost c = new Cost(asked.size(), answered.size(), messages, bytes, naive, firstResult, elapsedMillis(), timeouts,
+                handoffRequests, rejectedMetadata);
+        replyTo.tell(new Finished(all, c, !incomplete));
+        if (cache != null && settings.cacheRemoteResults() && !all.isEmpty()) cacheLocally(all);
+        return Behaviors.stopped();
+    }
+
+    /** Remote results kept locally with a TTL, so a refinement is answered from the local index first. */
+    private void cacheLocally(List<RemoteCandidate> found) {
+        long expires = env.millis() / 1000 + settings.cacheTtl().toSeconds();
+        PeerId self = view.self();
+        CompletableFuture.runAsync(() -> {
+            var batch = cache.store().newBatch();
+            int n = 0;
+            for (RemoteCandidate c : found) {
+                for (Posting p : c.postings()) {
+                    if (cache.rwi().get(p.word(), p.url()).isPresent()) continue;
+                    PeerId from = c.from() == null ? self : c.from();
+                    cache.rwi().addTo(batch, p.asCached(from, expires));
+                    n++;
+                }
+                // learned, not held: shown to this peer's searchers, never served to others as if it held it
+                if (c.metadata() != null && !cache.metadata().contains(c.url())) cache.metadata().putLearnedTo(batch, c.metadata());
+            }
+            cache.store().write(batch, false);
+            cache.stats().add(0, n);
+        }, cacheWrites);
+    }
+}

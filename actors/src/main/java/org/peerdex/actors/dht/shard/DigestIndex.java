@@ -1,0 +1,242 @@
+package org.peerdex.actors.dht.shard;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.ring.Ring;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.kv.Keyspace;
+import org.peerdex.storage.meta.Cbor;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.HashBytes;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.PostingCodec;
+import org.peerdex.storage.rwi.ReverseWordIndex;
+
+/**
+ * What anti-entropy needs from a peer's index, compact and grouped by digest bucket: per entry its DHT position,
+ * entry hash and origin. Built by one scan when attached, then kept up to date write by write: it observes the
+ * store ({@link KeyValueStore.IndexObserver}), so every writer (the shard owner's stores, the local indexer,
+ * hand-off deletes, cached search results, blacklist purges) is followed without scanning again. Answering a
+ * request reads only the buckets it names, each once. Thread-safe.
+ */
+public final class DigestIndex implements KeyValueStore.IndexObserver {
+    private static final byte[] META_PREFIX = {Keyspace.META};
+    private static final int META_KEY_LENGTH = 1 + HashBytes.PACKED;
+    private final PeerStorage storage;
+    private final ReverseWordIndex rwi;
+    private final PeerId self;
+    /** whether the store reports writes; if not, every answer scans again */
+    private final boolean observed;
+    private final Map<String, Integer> originIds = new HashMap<>();
+    private final List<PeerId> origins = new ArrayList<>();
+    private final Table[] postings = new Table[Digests.BUCKETS];
+    private final Table[] metadata = new Table[Digests.BUCKETS];
+
+    private DigestIndex(PeerStorage storage, PeerId self, boolean observe) {
+        this.storage = storage;
+        this.rwi = storage.rwi();
+        this.self = self;
+        // writes from here on reach the index; the scan below then covers what was there before (both idempotent)
+        this.observed = observe && storage.store().addIndexObserver(this);
+        originId(self);
+    }
+
+    /** An index of {@code storage} that follows its writes until {@link #detach}. */
+    public static DigestIndex attach(PeerStorage storage, PeerId self) {
+        DigestIndex index = new DigestIndex(storage, self, true);
+        index.rebuild();
+        return index;
+    }
+
+    /** A snapshot of {@code storage} now, that does not follow later writes. */
+    public static DigestIndex snapshot(PeerStorage storage, PeerId self) {
+        DigestIndex index = new DigestIndex(storage, self, false);
+        index.rebuild();
+        return index;
+    }
+
+    /** Stops following the store. */
+    public void detach() {
+        if (observed) storage.store().removeIndexObserver(this);
+    }
+
+    private synchronized void rebuild() {
+        java.util.Arrays.fill(postings, null);
+        java.util.Arrays.fill(metadata, null);
+        rwi.scanEntries(this::put);
+        try (KeyValueStore.Cursor c = storage.store().scanPrefix(META_PREFIX)) {
+            while (c.next()) put(c.key(), c.value());
+        }
+    }
+
+    @Override
+    public synchronized void put(byte[] key, byte[] value) {
+        if (ReverseWordIndex.isPostingKey(key)) {
+            long hash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
+            long position = rwi.position(key);
+            Table t = table(postings, Digests.bucketOf(position), true);
+            if ((PostingCodec.flags(value) & Posting.CACHED) != 0) {
+                t.remove(hash); // a cached copy does not count (and replaced whatever was stored under its key)
+                return;
+            }
+            int at = PostingCodec.holderOffset(value);
+            t.put(hash, position, at < 0 ? 0 : originId(HashBytes.unpack(value, at)));
+        } else if (key.length == META_KEY_LENGTH && key[0] == Keyspace.META) {
+            long position = HashBytes.position(key, 1);
+            String holder = Cbor.read(value, UrlMetadata.class).holder();
+            table(metadata, Digests.bucketOf(position), false)
+                    .put(Digests.entryHash(key, -1, 1), position, holder == null ? 0 : originId(holder));
+        }
+    }
+
+    @Override
+    public synchronized void deleted(byte[] key) {
+        if (ReverseWordIndex.isPostingKey(key)) {
+            Table t = postings[Digests.bucketOf(rwi.position(key))];
+            if (t != null) t.remove(Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET));
+        } else if (key.length == META_KEY_LENGTH && key[0] == Keyspace.META) {
+            Table t = metadata[Digests.bucketOf(HashBytes.position(key, 1))];
+            if (t != null) t.remove(Digests.entryHash(key, -1, 1));
+        }
+    }
+
+    private static Table table(Table[] tables, int bucket, boolean positions) {
+        Table t = tables[bucket];
+        if (t == null) tables[bucket] = t = new Table(positions);
+        return t;
+    }
+
+    private int originId(String peer) {
+        Integer id = originIds.get(peer);
+        if (id == null) {
+            id = origins.size();
+            originIds.put(peer, id);
+            origins.add(PeerId.parse(peer));
+        }
+        return id;
+    }
+
+    private int originId(PeerId peer) {
+        return originId(peer.value());
+    }
+
+    /** Entries indexed now (postings, metadata); for tests. */
+    synchronized long[] size() {
+        long p = 0;
+        long m = 0;
+        for (Table t : postings) if (t != null) p += t.size;
+        for (Table t : metadata) if (t != null) m += t.size;
+        return new long[] {p, m};
+    }
+
+    /**
+     * Our digests of the ranges {@code offered} names, compared: the ranges that differ. Postings count only where
+     * {@code self} holds their position in {@code ring} (what we hold but should hand off does not count); with no
+     * ring, every posting counts. Each bucket named is read once, for all the origins asked about.
+     */
+    public List<RangeDigest.Range> differing(List<RangeDigest> offered, PeerId self, Placement placement, Ring ring) {
+        if (!observed) rebuild();
+        HeldArcs held = ring != null && !ring.isEmpty() ? HeldArcs.of(self, placement, ring) : null;
+        Map<Integer, List<RangeDigest>> byBucket = new LinkedHashMap<>();
+        for (RangeDigest d : offered) byBucket.computeIfAbsent(d.kind() == 'p' ? d.bucket() : -1 - d.bucket(),
+                k -> new ArrayList<>()).add(d);
+        List<RangeDigest.Range> out = new ArrayList<>();
+        synchronized (this) {
+            long[] counts = new long[origins.size()];
+            long[] sums = new long[origins.size()];
+            for (Map.Entry<Integer, List<RangeDigest>> e : byBucket.entrySet()) {
+                boolean isPosting = e.getKey() >= 0;
+                int bucket = isPosting ? e.getKey() : -1 - e.getKey();
+                Table t = (isPosting ? postings : metadata)[bucket];
+                java.util.Arrays.fill(counts, 0);
+                java.util.Arrays.fill(sums, 0);
+                if (t != null) {
+                    for (int i = 0; i < t.origins.length; i++) {
+                        int o = t.origins[i] - 1;
+                        if (o < 0) continue;
+                        if (isPosting && held != null && !held.contains(t.positions[i])) continue;
+                        counts[o]++;
+                        sums[o] += t.hashes[i];
+                    }
+                }
+                for (RangeDigest d : e.getValue()) {
+                    Integer o = originIds.get(d.origin().value());
+                    long count = o == null ? 0 : counts[o];
+                    long sum = o == null ? 0 : sums[o];
+                    if (count != d.count() || sum != d.sum()) out.add(d.range());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One bucket's entries: an open-addressing table by entry hash (linear probing, origin + 1; 0 = empty). */
+    private static final class Table {
+        long[] hashes;
+        long[] positions;
+        int[] origins;
+        int size;
+
+        Table(boolean withPositions) {
+            hashes = new long[16];
+            positions = withPositions ? new long[16] : null;
+            origins = new int[16];
+        }
+
+        private static int home(long hash, int mask) {
+            return (int) (hash ^ (hash >>> 32)) & mask;
+        }
+
+        void put(long hash, long position, int origin) {
+            if ((size + 1) * 4 > origins.length * 3) grow();
+            int mask = origins.length - 1;
+            int i = home(hash, mask);
+            while (origins[i] != 0 && hashes[i] != hash) i = (i + 1) & mask;
+            if (origins[i] == 0) size++;
+            hashes[i] = hash;
+            if (positions != null) positions[i] = position;
+            origins[i] = origin + 1;
+        }
+
+        void remove(long hash) {
+            int mask = origins.length - 1;
+            int i = home(hash, mask);
+            while (origins[i] != 0 && hashes[i] != hash) i = (i + 1) & mask;
+            if (origins[i] == 0) return;
+            size--;
+            // backward-shift deletion: move later entries of the probe run into the gap
+            int gap = i;
+            for (int j = (i + 1) & mask; origins[j] != 0; j = (j + 1) & mask) {
+                int h = home(hashes[j], mask);
+                // j may move to the gap if its home is not in (gap, j] (cyclically)
+                boolean between = gap <= j ? (h > gap && h <= j) : (h > gap || h <= j);
+                if (between) continue;
+                hashes[gap] = hashes[j];
+                if (positions != null) positions[gap] = positions[j];
+                origins[gap] = origins[j];
+                gap = j;
+            }
+            origins[gap] = 0;
+        }
+
+        private void grow() {
+            long[] oh = hashes;
+            long[] op = positions;
+            int[] oo = origins;
+            int cap = oo.length * 2;
+            hashes = new long[cap];
+            positions = op == null ? null : new long[cap];
+            origins = new int[cap];
+            size = 0;
+            for (int i = 0; i < oo.length; i++) {
+                if (oo[i] != 0) put(oh[i], op == null ? 0 : op[i], oo[i] - 1);
+            }
+        }
+    }
+}

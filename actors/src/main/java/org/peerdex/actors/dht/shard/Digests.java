@@ -1,0 +1,129 @@
+package org.peerdex.actors.dht.shard;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.peerdex.protocol.hash.Base64Order;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.storage.rwi.HashBytes;
+import org.peerdex.storage.rwi.Posting;
+
+/** Accumulates range digests (anti-entropy) and compares them. Not thread-safe. */
+public final class Digests {
+    public static final int BUCKET_BITS = 10;
+    public static final int BUCKETS = 1 << BUCKET_BITS;
+    private final Map<RangeDigest.Range, long[]> acc = new HashMap<>();
+
+    public static int bucketOf(long position) {
+        return (int) (position >>> (63 - BUCKET_BITS));
+    }
+
+    public static int bucketOf(Posting p, Partitions partitions) {
+        return bucketOf(partitions.position(p.word(), p.url()));
+    }
+
+    public static int bucketOfMetadata(UrlHash url) {
+        return bucketOf(url.position());
+    }
+
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
+
+    /** FNV-1a over the characters of the word's and the URL's hash (no word: metadata), mixed. */
+    public static long entryHash(WordHash word, UrlHash url) {
+        long h = FNV_OFFSET;
+        if (word != null) h = fnv(h, word.value());
+        return mix(fnv(h, url.value()));
+    }
+
+    /**
+     * The same hash from packed hashes ({@link HashBytes}) in {@code key}: the word's at {@code wordOffset} (-1:
+     * none) and the URL's at {@code urlOffset}; no strings made.
+     */
+    public static long entryHash(byte[] key, int wordOffset, int urlOffset) {
+        long h = FNV_OFFSET;
+        if (wordOffset >= 0) h = fnv(h, key, wordOffset);
+        return mix(fnv(h, key, urlOffset));
+    }
+
+    private static long fnv(long h, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            h ^= s.charAt(i);
+            h *= FNV_PRIME;
+        }
+        return h;
+    }
+
+    private static long fnv(long h, byte[] packed, int off) {
+        for (int g = 0; g < 3; g++) {
+            int v = ((packed[off + g * 3] & 0xff) << 16) | ((packed[off + g * 3 + 1] & 0xff) << 8)
+                    | (packed[off + g * 3 + 2] & 0xff);
+            for (int shift = 18; shift >= 0; shift -= 6) {
+                h ^= Base64Order.character(v >>> shift);
+                h *= FNV_PRIME;
+            }
+        }
+        return h;
+    }
+
+    private static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        return h;
+    }
+
+    public void addPosting(PeerId origin, Posting p, Partitions partitions) {
+        add(new RangeDigest.Range('p', origin, bucketOf(p, partitions)), entryHash(p.word(), p.url()));
+    }
+
+    public void addMetadata(PeerId origin, UrlHash url) {
+        add(new RangeDigest.Range('m', origin, bucketOfMetadata(url)), entryHash(null, url));
+    }
+
+    /** One entry of {@code kind} ('p' or 'm') from {@code origin}, in {@code bucket}, with its entry hash. */
+    public void add(char kind, PeerId origin, int bucket, long entryHash) {
+        add(new RangeDigest.Range(kind, origin, bucket), entryHash);
+    }
+
+    private void add(RangeDigest.Range r, long h) {
+        long[] a = acc.computeIfAbsent(r, k -> new long[2]);
+        a[0]++;
+        a[1] += h;
+    }
+
+    public List<RangeDigest> digests() {
+        List<RangeDigest> out = new ArrayList<>(acc.size());
+        acc.forEach((r, a) -> out.add(new RangeDigest(r.kind(), r.origin(), r.bucket(), (int) a[0], a[1])));
+        out.sort(java.util.Comparator.comparing((RangeDigest d) -> d.origin().value()).thenComparingInt(RangeDigest::bucket)
+                .thenComparing(RangeDigest::kind));
+        return out;
+    }
+
+    public RangeDigest digest(RangeDigest.Range r) {
+        long[] a = acc.getOrDefault(r, new long[2]);
+        return new RangeDigest(r.kind(), r.origin(), r.bucket(), (int) a[0], a[1]);
+    }
+
+    /** The ranges of {@code offered} whose digests differ from ours (the sender then sends those ranges). */
+    public List<RangeDigest.Range> differing(List<RangeDigest> offered) {
+        List<RangeDigest.Range> out = new ArrayList<>();
+        for (RangeDigest d : offered) {
+            RangeDigest mine = digest(d.range());
+            if (mine.count() != d.count() || mine.sum() != d.sum()) out.add(d.range());
+        }
+        return out;
+    }
+
+    /** The origins named in a set of digests (what a receiver needs to scan). */
+    public static Set<PeerId> origins(List<RangeDigest> ds) {
+        Set<PeerId> out = new java.util.HashSet<>();
+        for (RangeDigest d : ds) out.add(d.origin());
+        return out;
+    }
+}

@@ -1,0 +1,641 @@
+package org.peerdex.actors.dht.shard;
+
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.DhtStats;
+import org.peerdex.actors.dht.LocalOnly;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.WireCost;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerInfo;
+import org.peerdex.actors.dht.ring.PeerView;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
+import org.peerdex.actors.Dispatchers;
+import org.peerdex.protocol.WireMessage;
+import org.peerdex.protocol.filter.BloomFilter;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.PostingCodec;
+
+/**
+ * The ranges this peer holds. Accepts transfers ({@link StorePostings}) only for positions it holds in the
+ * current ring, bounds every message and every sender's rate, validates what it receives and acknowledges only
+ * after a durable write; answers remote lookups: counts, Bloom filters, filtered top-k postings, URL metadata,
+ * and range digests for anti-entropy. See docs/protocol.md.
+ */
+public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
+    public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "peerdex-shard-owner");
+
+    public sealed interface Command {}
+
+    /** Wire: store these postings and metadata records; answered with a {@link StoreReply}. */
+    public record StorePostings(long batchId, PeerId from, PostingPack postings, List<UrlMetadata> metadata,
+                                ActorRef<StoreReply> replyTo) implements Command, WireMessage {
+        public StorePostings {
+            postings = postings == null ? PostingPack.EMPTY : postings;
+            metadata = metadata == null ? List.of() : metadata;
+        }
+    }
+
+    /** The outcome of a transfer. */
+    public enum Outcome { STORED, REFUSED, REJECTED, BUSY }
+
+    /** Wire: STORED (durably), REFUSED (not my range), REJECTED (malformed/oversized) or BUSY (pause and retry). */
+    public record StoreReply(long batchId, PeerId by, Outcome outcome, int stored, String reason,
+                             long retryAfterMillis) implements WireMessage {}
+
+    /** Wire: how many postings each (word, partition) has here. */
+    public record CountRequest(long queryId, List<RangeKey> keys, ActorRef<CountReply> replyTo)
+            implements Command, WireMessage {}
+
+    public record CountReply(long queryId, PeerId by, List<Integer> counts, String error) implements WireMessage {}
+
+    /** Wire: a Bloom filter over the URL hashes of each (word, partition). */
+    public record FilterRequest(long queryId, List<RangeKey> keys, int bitsPerElement,
+                                ActorRef<FilterReply> replyTo) implements Command, WireMessage {}
+
+    public record FilterReply(long queryId, PeerId by, List<BloomFilter> filters, List<Integer> counts,
+                              String error) implements WireMessage {}
+
+    /** One key of a lookup: postings of (word, partition) passing the filter (or in the URL set), top {@code limit}. */
+    public record Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit) {}
+
+    /** Wire: postings, filtered and capped. */
+    public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo)
+            implements Command, WireMessage {}
+
+    /** The answer for one key: the postings sent, how many matched in all, and whether some were left out. */
+    public record KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated) {}
+
+    public record LookupReply(long queryId, PeerId by, List<KeyPostings> results, String error)
+            implements WireMessage {}
+
+    /** Wire: URL metadata for these URL hashes. */
+    public record FetchMetadata(long queryId, List<UrlHash> urls, ActorRef<MetadataReply> replyTo)
+            implements Command, WireMessage {}
+
+    public record MetadataReply(long queryId, PeerId by, List<UrlMetadata> metadata, String error)
+            implements WireMessage {}
+
+    /** Wire: anti-entropy; which of these ranges differ from what you hold? */
+    public record DigestRequest(long exchangeId, PeerId from, List<RangeDigest> digests,
+                                ActorRef<DigestReply> replyTo) implements Command, WireMessage {}
+
+    public record DigestReply(long exchangeId, PeerId by, List<RangeDigest.Range> differing, String error)
+            implements WireMessage {}
+
+    /** Local: stop listening to a sender (a peer id or an Artery address such as pekko://peerdex@host:port). */
+    public record BlockSender(String sender) implements Command, LocalOnly {}
+
+    /** Local: listen to a blocked sender again. */
+    public record UnblockSender(String sender) implements Command, LocalOnly {}
+
+    /** Local: follow this directory's views. */
+    public record Attach(ActorRef<PeerDirectory.Command> directory) implements Command, LocalOnly {}
+
+    private record ViewChanged(PeerView view) implements Command, LocalOnly {}
+
+    private final ActorContext<Command> ctx;
+    private final PeerId self;
+    private final PeerStorage storage;
+    private final Placement placement;
+    private final DhtSettings settings;
+    private final DhtStats stats;
+    /** lookups for other peers' searches run beside local search */
+    private final Executor lookups;
+    /** stored transfers, digest answers and traffic metering are index work */
+    private final Executor io;
+    private final SenderRateLimiter limiter;
+    private final DhtEnvironment env;
+    private final SenderGuard guard;
+    private final java.util.concurrent.atomic.AtomicInteger lookupsInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final int maxLookupsInFlight;
+    /** URLs the dht-scope blacklist blocked (see DhtBlacklist); touched on the index and search dispatchers */
+    private final java.util.Set<org.peerdex.protocol.hash.UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
+    private PeerView view;
+    private WireCost cost;
+    private DigestIndex digestIndex; // guarded by this; the digest requests that read it run on the index dispatcher
+    private boolean stopped; // guarded by this
+
+    public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
+                                           DhtStats stats) {
+        return Behaviors.setup(ctx -> new ShardOwner(ctx, self, storage, placement, settings, stats));
+    }
+
+    private ShardOwner(ActorContext<Command> ctx, PeerId self, PeerStorage storage, Placement placement,
+                       DhtSettings settings, DhtStats stats) {
+        super(ctx);
+        this.ctx = ctx;
+        this.self = self;
+        this.storage = storage;
+        this.placement = placement;
+        this.settings = settings;
+        this.stats = stats;
+        this.lookups = Dispatchers.search(ctx.getSystem());
+        this.io = Dispatchers.index(ctx.getSystem());
+        this.limiter = new SenderRateLimiter(settings.senderRate(), settings.senderBurst());
+        this.env = DhtEnvironment.get(ctx.getSystem());
+        com.typesafe.config.Config c = ctx.getSystem().settings().config();
+        this.guard = new SenderGuard(intOr(c, "peerdex.dht.block-after-rejections", 20),
+                c.hasPath("peerdex.dht.sender-lookup-rate") ? c.getDouble("peerdex.dht.sender-lookup-rate") : 500,
+                intOr(c, "peerdex.dht.sender-lookup-burst", 200));
+        this.maxLookupsInFlight = intOr(c, "peerdex.dht.max-lookups-in-flight", 64);
+        // virtual peers are introduced through the simulated network instead
+        if (c.getBoolean("peerdex.dht.use-receptionist")) {
+            ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
+        }
+    }
+
+    private static int intOr(com.typesafe.config.Config c, String path, int fallback) {
+        return c.hasPath(path) ? c.getInt(path) : fallback;
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Attach.class, m -> {
+                    m.directory().tell(new PeerDirectory.SubscribeView(ctx.messageAdapter(PeerView.class, ViewChanged::new)));
+                    return this;
+                })
+                .onMessage(ViewChanged.class, m -> {
+                    view = m.view();
+                    return this;
+                })
+                .onMessage(BlockSender.class, m -> {
+                    guard.block(m.sender());
+                    stats.blockedSenders = guard.blocked().size();
+                    return this;
+                })
+                .onMessage(UnblockSender.class, m -> {
+                    guard.unblock(m.sender());
+                    stats.blockedSenders = guard.blocked().size();
+                    return this;
+                })
+                .onMessage(StorePostings.class, m -> {
+                    meter(m, m.replyTo(), m.from());
+                    return guarded(m, this::onStore);
+                })
+                .onMessage(CountRequest.class, m -> guardedLookup(m, m.replyTo(), this::onCount))
+                .onMessage(FilterRequest.class, m -> guardedLookup(m, m.replyTo(), this::onFilter))
+                .onMessage(LookupRequest.class, m -> guardedLookup(m, m.replyTo(), this::onLookup))
+                .onMessage(FetchMetadata.class, m -> guardedLookup(m, m.replyTo(), this::onFetchMetadata))
+                .onMessage(DigestRequest.class, m -> guardedLookup(m, m.replyTo(), this::onDigest))
+                .onSignal(PostStop.class, s -> {
+                    detachDigestIndex();
+                    return this;
+                })
+                .build();
+    }
+
+    /** The Artery address of whoever sent a message (its reply-to lives there); "" for none. */
+    private static String addressOf(ActorRef<?> replyTo) {
+        return replyTo == null ? "" : replyTo.path().address().toString();
+    }
+
+    /**
+     * Counts a message from another ActorSystem in the per-peer traffic (by its sender's id, else the peer whose
+     * shard owner lives at the reply-to's address); a simulation's virtual peers share one system and are not counted.
+     */
+    private void meter(Object m, ActorRef<?> replyTo, PeerId from) {
+        if (replyTo == null || !replyTo.path().address().hasGlobalScope()) return;
+        String peer = from == null ? null : from.value();
+        if (peer == null && view != null) {
+            var address = replyTo.path().address();
+            for (PeerInfo i : view.peers().values()) {
+                if (i.shardOwner().path().address().equals(address)) {
+                    peer = i.peerId().value();
+                    break;
+                }
+            }
+        }
+        if (cost == null) cost = new WireCost(ctx.getSystem());
+        String sender = peer == null ? addressOf(replyTo) : peer;
+        WireCost c = cost;
+        // measuring means serializing again: off the actor's thread, so lookups are not slowed down
+        CompletableFuture.runAsync(() -> stats.traffic.received(sender, c.bytes(m)), io);
+    }
+
+    /** Runs a handler; a message that makes it throw is counted and dropped, the actor lives on. */
+    private <M> Behavior<Command> guarded(M m, java.util.function.Function<M, Behavior<Command>> handler) {
+        try {
+            return handler.apply(m);
+        } catch (RuntimeException e) {
+            stats.failedMessages.incrementAndGet();
+            ctx.getLog().debug("dropped a message that failed its handler: {}", e.toString());
+            return this;
+        }
+    }
+
+    /** Blocked senders are ignored; each sender address has a lookup budget; at most so many lookups run at once. */
+    private <M> Behavior<Command> guardedLookup(M m, ActorRef<?> replyTo,
+                                                java.util.function.Function<M, Behavior<Command>> handler) {
+        if (replyTo == null) {
+            stats.rejectedMessages.incrementAndGet();
+            return this;
+        }
+        meter(m, replyTo, m instanceof DigestRequest d ? d.from() : null);
+        String address = addressOf(replyTo);
+        if (guard.isBlocked(address)) {
+            stats.blockedMessages.incrementAndGet();
+            return this;
+        }
+        // senders in this ActorSystem (a simulation's virtual peers) share one address: only remote ones are metered
+        boolean remote = replyTo.path().address().hasGlobalScope();
+        if (remote && guard.acquireLookup(address, env.millis()) > 0
+                || lookupsInFlight.get() >= maxLookupsInFlight) {
+            stats.busyLookups.incrementAndGet();
+            return guarded(m, x -> busy(x));
+        }
+        return guarded(m, handler);
+    }
+
+    /** Answers a lookup with a "busy" error so the asker tries another holder. */
+    private Behavior<Command> busy(Object m) {
+        return error(m, "busy: too many lookups");
+    }
+
+    /** Answers a lookup with an error. */
+    private Behavior<Command> error(Object m, String why) {
+        if (m instanceof CountRequest r) r.replyTo().tell(new CountReply(r.queryId(), self, List.of(), why));
+        else if (m instanceof FilterRequest r) r.replyTo().tell(new FilterReply(r.queryId(), self, List.of(), List.of(), why));
+        else if (m instanceof LookupRequest r) r.replyTo().tell(new LookupReply(r.queryId(), self, List.of(), why));
+        else if (m instanceof FetchMetadata r) r.replyTo().tell(new MetadataReply(r.queryId(), self, List.of(), why));
+        else if (m instanceof DigestRequest r) r.replyTo().tell(new DigestReply(r.exchangeId(), self, List.of(), why));
+        return this;
+    }
+
+    /** Runs blocking lookup work on the search dispatcher, counted against the in-flight bound. */
+    private void runLookup(Runnable work) {
+        runLookup(work, lookups);
+    }
+
+    private void runLookup(Runnable work, Executor on) {
+        lookupsInFlight.incrementAndGet();
+        CompletableFuture.runAsync(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                stats.failedMessages.incrementAndGet();
+            } finally {
+                lookupsInFlight.decrementAndGet();
+            }
+        }, on);
+    }
+
+    /** A malformed or oversized message: counted, and its sender struck (blocked after too many). */
+    private Behavior<Command> reject(StorePostings m, String reason) {
+        stats.rejectedMessages.incrementAndGet();
+        if (guard.strike(m.from().value())) {
+            stats.blockedSenders = guard.blocked().size();
+            ctx.getLog().warn("blocked sender {} ({}) after repeated malformed messages", m.from(), addressOf(m.replyTo()));
+        }
+        return reply(m, Outcome.REJECTED, 0, reason, 0);
+    }
+
+    private Behavior<Command> onStore(StorePostings m) {
+        if (m.replyTo() == null) {
+            stats.rejectedMessages.incrementAndGet();
+            return this;
+        }
+        if (m.from() == null) {
+            stats.rejectedMessages.incrementAndGet();
+            return reply(m, Outcome.REJECTED, 0, "no sender", 0);
+        }
+        if (guard.isBlocked(m.from().value()) || guard.isBlocked(addressOf(m.replyTo()))) {
+            stats.blockedMessages.incrementAndGet();
+            return this;
+        }
+        // immutable lists (List.of, List.copyOf) throw on contains(null)
+        if (m.metadata().stream().anyMatch(java.util.Objects::isNull)) return reject(m, "malformed: null metadata record");
+        if (m.postings().count() > settings.maxPostingsPerMessage() || m.postings().byteSize() > settings.maxPackBytes()
+                || m.metadata().size() > settings.maxMetadataPerMessage()) {
+            return reject(m, "oversized message: " + m.postings().count() + " postings ("
+                    + m.postings().byteSize() + " bytes), " + m.metadata().size() + " metadata; limits "
+                    + settings.maxPostingsPerMessage() + " postings, " + settings.maxPackBytes() + " bytes, "
+                    + settings.maxMetadataPerMessage() + " metadata");
+        }
+        long wait = limiter.acquire(m.from().value(), env.millis());
+        if (wait > 0) {
+            stats.busyReplies.incrementAndGet();
+            return reply(m, Outcome.BUSY, 0, "sender rate exceeded", Math.max(wait, settings.busyRetryAfter().toMillis()));
+        }
+        List<Posting> postings;
+        try {
+            postings = m.postings().postings();
+        } catch (RuntimeException e) {
+            return reject(m, "malformed postings: " + e.getMessage());
+        }
+        Optional<String> problem;
+        try {
+            problem = PostingValidator.firstProblem(postings, m.metadata());
+        } catch (RuntimeException e) {
+            problem = Optional.of("unreadable record: " + e);
+        }
+        if (problem.isPresent()) {
+            // a record whose URL is not an http(s) URL of its hash is dropped with its whole batch, and counted
+            stats.rejectedMetadata.addAndGet(PostingValidator.badUrls(m.metadata()));
+            return reject(m, "malformed: " + problem.get());
+        }
+        Optional<String> outside = outsideMyRanges(postings, m.metadata());
+        if (outside.isPresent()) {
+            stats.refusedMessages.incrementAndGet();
+            ctx.getLog().debug("refused batch {} from {}: {}", m.batchId(), m.from(), outside.get());
+            return reply(m, Outcome.REFUSED, 0, outside.get(), 0);
+        }
+        CompletableFuture.supplyAsync(() -> write(m.from(), postings, m.metadata()), io).whenComplete((n, e) -> {
+            if (e != null) {
+                m.replyTo().tell(new StoreReply(m.batchId(), self, Outcome.BUSY, 0, "write failed: " + e.getMessage(),
+                        settings.busyRetryAfter().toMillis()));
+            } else {
+                m.replyTo().tell(new StoreReply(m.batchId(), self, Outcome.STORED, n, "", 0));
+            }
+        });
+        return this;
+    }
+
+    private Behavior<Command> reply(StorePostings m, Outcome o, int n, String reason, long retryAfter) {
+        m.replyTo().tell(new StoreReply(m.batchId(), self, o, n, reason, retryAfter));
+        return this;
+    }
+
+    private Optional<String> outsideMyRanges(List<Posting> postings, List<UrlMetadata> metadata) {
+        if (!settings.acceptRemoteIndex()) return Optional.of("peer " + self + " is passive and holds no ranges");
+        if (view == null || view.ring().isEmpty()) return Optional.of("peer " + self + " has no ring yet");
+        long last = -1;
+        for (Posting p : postings) {
+            long pos = placement.partitions().position(p.word(), p.url());
+            // a batch is sorted by word: postings of one word and partition share a position
+            if (pos == last || placement.holds(self, pos, view.ring())) {
+                last = pos;
+                continue;
+            }
+            return Optional.of("position " + Long.toHexString(pos) + " of " + p.word() + " partition "
+                    + placement.partitions().partitionOf(p.url()) + " is not in the ranges of " + self
+                    + " (holders " + placement.holders(pos, view.ring()) + ")");
+        }
+        for (UrlMetadata md : metadata) {
+            if (placement.holds(self, md.urlHash().position(), view.ring())) continue;
+            return Optional.of("metadata of " + md.urlHash() + " is not in the ranges of " + self
+                    + " (holders " + placement.metadataHolders(md.urlHash(), view.ring()) + ")");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The durable write; runs on the index dispatcher, several batches at once. While the dht-scope blacklist has
+     * rules, writes take turns: a batch of postings judged "not blocked" (its URL's metadata not seen yet) must not
+     * be written after a concurrent batch with the blocking metadata purged that URL, or the postings would stay.
+     * Returns the number of entries written.
+     */
+    private int write(PeerId from, List<Posting> received, List<UrlMetadata> receivedMetadata) {
+        if (storage.blacklist().rules(org.peerdex.storage.blacklist.BlacklistRule.Scope.DHT).isEmpty()) {
+            return writeNow(from, received, receivedMetadata);
+        }
+        synchronized (blockedUrls) {
+            return writeNow(from, received, receivedMetadata);
+        }
+    }
+
+    private int writeNow(PeerId from, List<Posting> received, List<UrlMetadata> receivedMetadata) {
+        // the dht-scope blacklist: blocked entries are acknowledged (the sender must not retry) but not stored
+        DhtBlacklist.Kept kept = DhtBlacklist.keep(storage, received, receivedMetadata, blockedUrls);
+        List<Posting> postings = kept.postings();
+        List<UrlMetadata> metadata = kept.metadata();
+        if (kept.dropped() > 0) stats.blacklistedEntries.addAndGet(kept.dropped());
+        for (org.peerdex.protocol.hash.UrlHash u : kept.purge()) {
+            // postings that came before their blocked metadata; this peer's own crawl (holder null) stays
+            if (storage.metadata().getHeld(u).map(m -> m.holder() == null).orElse(false)) continue;
+            int n = storage.rwi().deleteUrl(u);
+            if (n > 0) storage.stats().add(0, -n);
+        }
+        KeyValueStore.Batch batch = storage.store().newBatch();
+        long fresh = 0;
+        for (Posting p : postings) {
+            Optional<byte[]> existing = storage.rwi().getEncoded(p.word(), p.url());
+            // our own crawl's posting stays as it is (holder null means: the full metadata is here)
+            if (existing.isPresent() && PostingCodec.holderOffset(existing.get()) < 0
+                    && (PostingCodec.flags(existing.get()) & Posting.CACHED) == 0) continue;
+            if (existing.isEmpty()) fresh++;
+            storage.rwi().addTo(batch, p.holder() == null ? p.withHolder(from) : p);
+        }
+        long freshDocs = 0;
+        for (UrlMetadata md : metadata) {
+            Optional<UrlMetadata> existing = storage.metadata().getHeld(md.urlHash());
+            if (existing.isPresent() && existing.get().holder() == null) continue;
+            if (existing.isEmpty()) freshDocs++;
+            UrlMetadata stored = md.holder() == null ? withHolder(md, from.value()) : md;
+            storage.metadata().putTo(batch, stored);
+        }
+        storage.store().write(batch, false);
+        storage.stats().add(freshDocs, fresh);
+        stats.storedPostings.addAndGet(postings.size());
+        stats.storedMetadata.addAndGet(metadata.size());
+        return received.size() + receivedMetadata.size();
+    }
+
+    public static UrlMetadata withHolder(UrlMetadata m, String holder) {
+        return new UrlMetadata(m.urlHash(), m.url(), m.title(), m.description(), m.author(), m.keywords(),
+                m.language(), m.doctype(), m.mimeType(), m.size(), m.lastModified(), m.fetched(), m.linksLocal(),
+                m.linksOther(), m.wordsInText(), holder, m.contentHash(), m.headings());
+    }
+
+    private Optional<String> checkKeys(List<?> keys) {
+        if (keys == null || keys.isEmpty()) return Optional.of("no keys");
+        if (keys.size() > settings.maxKeysPerRequest()) {
+            return Optional.of("too many keys: " + keys.size() + " > " + settings.maxKeysPerRequest());
+        }
+        return Optional.empty();
+    }
+
+    private Behavior<Command> onCount(CountRequest m) {
+        if (m.replyTo() == null) return this;
+        Optional<String> bad = checkKeys(m.keys());
+        if (bad.isPresent()) {
+            m.replyTo().tell(new CountReply(m.queryId(), self, List.of(), bad.get()));
+            return this;
+        }
+        runLookup(() -> {
+            List<Integer> counts = new ArrayList<>(m.keys().size());
+            for (RangeKey k : m.keys()) {
+                int[] n = {0};
+                storage.rwi().scan(k.word(), k.partition(), p -> {
+                    if (!p.has(Posting.CACHED)) n[0]++;
+                });
+                counts.add(n[0]);
+            }
+            stats.lookupsAnswered.incrementAndGet();
+            m.replyTo().tell(new CountReply(m.queryId(), self, counts, ""));
+        });
+        return this;
+    }
+
+    private Behavior<Command> onFilter(FilterRequest m) {
+        if (m.replyTo() == null) return this;
+        Optional<String> bad = checkKeys(m.keys());
+        if (bad.isEmpty() && (m.bitsPerElement() < 1 || m.bitsPerElement() > 32)) bad = Optional.of("bits per element 1..32");
+        if (bad.isPresent()) {
+            m.replyTo().tell(new FilterReply(m.queryId(), self, List.of(), List.of(), bad.get()));
+            return this;
+        }
+        runLookup(() -> {
+            List<BloomFilter> filters = new ArrayList<>();
+            List<Integer> counts = new ArrayList<>();
+            for (RangeKey k : m.keys()) {
+                List<String> urls = new ArrayList<>();
+                storage.rwi().scan(k.word(), k.partition(), p -> {
+                    if (!p.has(Posting.CACHED)) urls.add(p.url().value());
+                });
+                filters.add(BloomFilter.of(urls, m.bitsPerElement()));
+                counts.add(urls.size());
+            }
+            stats.lookupsAnswered.incrementAndGet();
+            m.replyTo().tell(new FilterReply(m.queryId(), self, filters, counts, ""));
+        });
+        return this;
+    }
+
+    private Behavior<Command> onLookup(LookupRequest m) {
+        if (m.replyTo() == null) return this;
+        Optional<String> bad = checkKeys(m.lookups());
+        if (bad.isEmpty()) {
+            for (Lookup l : m.lookups()) {
+                if (l == null || l.key() == null) bad = Optional.of("lookup without key");
+                else if (l.limit() < 1 || l.limit() > settings.maxPostingsPerMessage()) {
+                    bad = Optional.of("limit must be 1.." + settings.maxPostingsPerMessage());
+                } else if (l.urls() != null && l.urls().size() > settings.maxPostingsPerMessage()) {
+                    bad = Optional.of("URL set larger than " + settings.maxPostingsPerMessage());
+                }
+                if (bad.isPresent()) break;
+            }
+        }
+        if (bad.isPresent()) {
+            m.replyTo().tell(new LookupReply(m.queryId(), self, List.of(), bad.get()));
+            return this;
+        }
+        runLookup(() -> {
+            int budget = settings.maxPostingsPerMessage();
+            List<KeyPostings> out = new ArrayList<>();
+            for (Lookup l : m.lookups()) {
+                KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)));
+                budget -= kp.postings().count();
+                out.add(kp);
+            }
+            stats.lookupsAnswered.incrementAndGet();
+            m.replyTo().tell(new LookupReply(m.queryId(), self, out, ""));
+        });
+        return this;
+    }
+
+    /**
+     * Postings of one key that pass the filter, best {@code limit} by partial score; none of a URL the dht-scope
+     * blacklist blocks (judged only for postings that would enter the top, so a lookup reads little metadata).
+     */
+    KeyPostings lookup(Lookup l, int limit) {
+        Set<String> urlSet = l.urls() == null ? null : new HashSet<>(l.urls().stream().map(UrlHash::value).toList());
+        // each posting is scored once: the partial score is the querying peer's whole one-word score
+        PriorityQueue<Scored> top = new PriorityQueue<>(Scored.WORST_FIRST);
+        DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
+        int[] matched = {0};
+        storage.rwi().scan(l.key().word(), l.key().partition(), p -> {
+            if (p.has(Posting.CACHED)) return;
+            if (urlSet != null && !urlSet.contains(p.url().value())) return;
+            if (l.filter() != null && !l.filter().mightContain(p.url().value())) return;
+            matched[0]++;
+            if (limit <= 0) return;
+            Posting withHolder = p.holder() == null ? p.withHolder(self) : p;
+            Scored scored = new Scored(PartialScore.of(withHolder), withHolder);
+            if (top.size() >= limit && Scored.WORST_FIRST.compare(scored, top.peek()) <= 0) return;
+            if (blocked.blocks(p)) {
+                matched[0]--;
+                return;
+            }
+            if (top.size() >= limit) top.poll();
+            top.add(scored);
+        });
+        stats.blacklistedOutgoing.addAndGet(blocked.dropped());
+        List<Scored> ranked = new ArrayList<>(top);
+        ranked.sort(Scored.WORST_FIRST.reversed());
+        List<Posting> best = new ArrayList<>(ranked.size());
+        for (Scored x : ranked) best.add(x.posting());
+        return new KeyPostings(l.key(), PostingPack.of(best), matched[0], matched[0] > best.size());
+    }
+
+    /** Ties broken by URL hash, as the querying peer's ranking breaks them: the smaller hash is the better. */
+    private record Scored(double score, Posting posting) {
+        static final Comparator<Scored> WORST_FIRST = Comparator.comparingDouble(Scored::score)
+                .thenComparing((Scored s) -> s.posting().url(), Comparator.reverseOrder());
+    }
+
+    private Behavior<Command> onFetchMetadata(FetchMetadata m) {
+        if (m.replyTo() == null) return this;
+        if (m.urls() == null || m.urls().isEmpty() || m.urls().size() > settings.maxMetadataPerMessage()) {
+            m.replyTo().tell(new MetadataReply(m.queryId(), self, List.of(),
+                    "1.." + settings.maxMetadataPerMessage() + " URL hashes per request"));
+            return this;
+        }
+        runLookup(() -> {
+            List<UrlMetadata> out = new ArrayList<>();
+            DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
+            for (UrlHash u : m.urls()) {
+                // only records held here: metadata learned from search answers is never served on
+                storage.metadata().getHeld(u).filter(md -> !blocked.blocks(md))
+                        .ifPresent(md -> out.add(md.holder() == null ? withHolder(md, self.value()) : md));
+            }
+            stats.blacklistedOutgoing.addAndGet(blocked.dropped());
+            stats.lookupsAnswered.incrementAndGet();
+            m.replyTo().tell(new MetadataReply(m.queryId(), self, out, ""));
+        });
+        return this;
+    }
+
+    /** The digest index of this peer's storage: built by one scan at the first request, then kept up to date. */
+    private synchronized DigestIndex digestIndex() {
+        // a lookup still running after the stop must not leave an index attached to the store
+        if (digestIndex == null) digestIndex = stopped ? DigestIndex.snapshot(storage, self) : DigestIndex.attach(storage, self);
+        return digestIndex;
+    }
+
+    /** The store stops reporting writes to the index (a restarted peer's new shard owner attaches its own). */
+    private synchronized void detachDigestIndex() {
+        stopped = true;
+        if (digestIndex != null) digestIndex.detach();
+    }
+
+    private Behavior<Command> onDigest(DigestRequest m) {
+        if (m.replyTo() == null) return this;
+        if (m.digests() == null || m.digests().size() > settings.maxDigestsPerMessage()) {
+            m.replyTo().tell(new DigestReply(m.exchangeId(), self, List.of(),
+                    "at most " + settings.maxDigestsPerMessage() + " digests per message"));
+            return this;
+        }
+        PeerView v = view;
+        runLookup(() -> {
+            DigestIndex index = digestIndex();
+            m.replyTo().tell(new DigestReply(m.exchangeId(), self,
+                    index.differing(m.digests(), self, placement, v == null ? null : v.ring()), ""));
+        }, io);
+        return this;
+    }
+}

@@ -1,0 +1,90 @@
+package org.peerdex.actors.dht.ring;
+
+import org.peerdex.actors.dht.shard.ShardOwner;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Collectors;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.peerdex.protocol.hash.PeerId;
+
+/** Directories told of their peers at once (virtual peers' membership), the views they share and their tables. */
+class PeerDirectoryMembershipTest {
+    static final ActorTestKit KIT = ActorTestKit.create("directory-membership", ConfigFactory.parseString(
+            "pekko.actor.provider = local\npeerdex.dht.use-receptionist = off\npeerdex.dht.view-publish-interval = 0ms")
+            .withFallback(ConfigFactory.load()));
+
+    @AfterAll
+    static void stop() {
+        KIT.shutdownTestKit();
+    }
+
+    private record Started(ActorRef<PeerDirectory.Command> directory, TestProbe<PeerView> views, PeerInfo[] self) {}
+
+    private Started start(PeerId id) {
+        TestProbe<ShardOwner.Command> owner = KIT.createTestProbe();
+        PeerInfo[] self = new PeerInfo[1];
+        ActorRef<PeerDirectory.Command> d = KIT.spawn(PeerDirectory.create(ref -> self[0] = new PeerInfo(id,
+                "peer-" + id.value(), true, "", owner.getRef(), ref), null));
+        TestProbe<PeerView> views = KIT.createTestProbe();
+        d.tell(new PeerDirectory.SubscribeView(views.getRef()));
+        views.receiveMessage();
+        return new Started(d, views, self);
+    }
+
+    @Test
+    void directoriesToldOfTheSamePeersPublishViewsSharingOnePeerMapAndOneRing() {
+        Random r = new Random(7);
+        List<Started> dirs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) dirs.add(start(PeerId.random(r)));
+        List<PeerInfo> all = dirs.stream().map(s -> s.self()[0]).toList();
+        for (Started s : dirs) s.directory().tell(new PeerDirectory.Learn(all));
+        List<PeerView> views = new ArrayList<>();
+        for (Started s : dirs) views.add(s.views().receiveMessage(Duration.ofSeconds(5)));
+        for (PeerView v : views) {
+            assertEquals(3, v.ring().size());
+            assertEquals(3, v.peers().size());
+            assertEquals(2, v.others().size());
+        }
+        assertSame(views.get(0).peers(), views.get(1).peers());
+        assertSame(views.get(0).peers(), views.get(2).peers());
+        assertSame(views.get(0).ring(), views.get(2).ring());
+    }
+
+    @Test
+    void aPeerForgottenByOneDirectoryLeavesItsViewOnlyAndStaysInItsTableAsOffline() {
+        Random r = new Random(11);
+        Started a = start(PeerId.random(r));
+        Started b = start(PeerId.random(r));
+        Started c = start(PeerId.random(r));
+        PeerInfo gone = c.self()[0];
+        PeerDirectory.Learn learn = new PeerDirectory.Learn(List.of(a.self()[0], b.self()[0], gone));
+        a.directory().tell(learn);
+        b.directory().tell(learn);
+        assertEquals(3, a.views().receiveMessage(Duration.ofSeconds(5)).ring().size());
+        assertEquals(3, b.views().receiveMessage(Duration.ofSeconds(5)).ring().size());
+        a.directory().tell(new PeerDirectory.Forget(gone.peerId()));
+        PeerView after = a.views().receiveMessage(Duration.ofSeconds(5));
+        assertEquals(2, after.ring().size());
+        // the table b shares with a until a's change is b's own still
+        TestProbe<PeerView> bView = KIT.createTestProbe();
+        b.directory().tell(new PeerDirectory.GetView(bView.getRef()));
+        assertEquals(3, bView.receiveMessage().peers().size());
+        TestProbe<List<PeerRecord>> table = KIT.createTestProbe();
+        a.directory().tell(new PeerDirectory.GetPeerTable(table.getRef()));
+        Map<String, String> roles = table.receiveMessage().stream()
+                .collect(Collectors.toMap(PeerRecord::peerId, PeerRecord::role));
+        assertEquals(Map.of(a.self()[0].peerId().value(), "active", b.self()[0].peerId().value(), "active",
+                gone.peerId().value(), "offline"), roles);
+    }
+}
