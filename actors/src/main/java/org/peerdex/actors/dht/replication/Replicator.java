@@ -209,6 +209,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
      * outbox may hold batches of an earlier run.
      */
     private boolean spilled = true;
+    private static final Duration BUSY_TICK = Duration.ofMillis(100);
+    /** Is the tick at {@link #BUSY_TICK} (else at {@link #idleTick})? It starts busy. */
+    private boolean busyTicking = true;
+    private Duration idleTick = Duration.ofSeconds(5);
     private long reloadFrom;
     private boolean reloading;
     private long spilledDuringReload = Long.MAX_VALUE;
@@ -244,7 +248,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
                                            DhtStats stats) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
-            timers.startTimerWithFixedDelay(Tick.INSTANCE, Duration.ofMillis(100));
+            timers.startTimerWithFixedDelay(Tick.INSTANCE, BUSY_TICK);
             // each peer at its own phase: peers started together would otherwise all repair at the same moment
             long interval = settings.repairInterval().toMillis();
             DhtEnvironment env = DhtEnvironment.get(ctx.getSystem());
@@ -253,7 +257,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             Duration crawl = ctx.getSystem().settings().config().getDuration("peerdex.dht.crawl-repair-interval");
             Duration firstCrawl = Duration.ofMillis(crawl.toMillis() / 2 + env.nextLong(crawl.toMillis() + 1));
             timers.startTimerWithFixedDelay("crawl-repair", RebalanceNow.INSTANCE, firstCrawl, crawl);
-            return new Replicator(ctx, timers, self, storage, placement, settings, stats);
+            Replicator r = new Replicator(ctx, timers, self, storage, placement, settings, stats);
+            r.idleTick = ctx.getSystem().settings().config().getDuration("peerdex.dht.idle-tick");
+            return r;
         }));
     }
 
@@ -398,6 +404,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             long id = st.entry().id();
             if (pending.containsKey(id) || deleting.contains(id)) continue;
             pending.put(id, new Pending(st.entry(), 0, st.bytes()));
+            wake();
             heapBytes += st.bytes();
         }
         // batches written while the read ran wait on disk; the next read starts at the earliest of them
@@ -413,6 +420,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /** A batch stays on disk only (the window is full, or older batches wait there): read back later. */
     private void spill(long id) {
         spilled = true;
+        wake();
         reloadFrom = Math.min(reloadFrom, id);
         if (reloading) spilledDuringReload = Math.min(spilledDuringReload, id);
     }
@@ -527,6 +535,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 // hand-off batches stay in heap: their group waits for every acknowledgement, and the plan that
                 // made them holds their postings anyway
                 pending.put(e.id(), new Pending(e, m.group(), st.bytes()));
+                wake();
                 heapBytes += st.bytes();
             } else {
                 spill(e.id());
@@ -544,7 +553,33 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         return onTick();
     }
 
+    /**
+     * The tick runs every {@link #BUSY_TICK} while there is something to send, acknowledge, reload or repair, and
+     * every {@code idle-tick} otherwise: an idle peer (nearly every virtual peer of a large simulation, most of the
+     * time) costs one event per idle tick instead of ten a second. Whatever adds work calls {@link #wake()}; the
+     * idle tick is the safety net for anything that does not.
+     */
+    private void pace() {
+        boolean work = !pending.isEmpty() || spilled || reloading || !repairWanted.isEmpty() || !digestSentAt.isEmpty();
+        if (work == busyTicking) return;
+        busyTicking = work;
+        timers.startTimerWithFixedDelay(Tick.INSTANCE, work ? BUSY_TICK : idleTick);
+    }
+
+    private void wake() {
+        if (!busyTicking) {
+            busyTicking = true;
+            timers.startTimerWithFixedDelay(Tick.INSTANCE, BUSY_TICK);
+        }
+    }
+
     private Behavior<Command> onTick() {
+        Behavior<Command> next = tick();
+        pace();
+        return next;
+    }
+
+    private Behavior<Command> tick() {
         maybeReload();
         if (view == null) return this;
         long now = env.millis();
@@ -847,6 +882,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     long ex = ids.incrementAndGet();
                     digestExchanges.put(ex, target);
                     digestSentAt.put(ex, env.millis());
+                    wake();
                     ShardOwner.DigestRequest request = new ShardOwner.DigestRequest(ex, self,
                             List.copyOf(ds.subList(i, Math.min(ds.size(), i + settings.maxDigestsPerMessage()))),
                             digestReplies);
@@ -893,6 +929,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         stats.repairRangesDiffering.addAndGet(r.differing().size());
         // gathered until the next tick: the replies of one round then cost one scan instead of one each
         repairWanted.computeIfAbsent(target, k -> new HashSet<>()).addAll(r.differing());
+        wake();
         return this;
     }
 
