@@ -1,4 +1,4 @@
-package org.peerdex.simulations.lab;
+package org.peerdex.benchmarks.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -27,7 +27,7 @@ import org.peerdex.actors.dht.PeerView;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
-import org.peerdex.simulations.bench.BenchPeers;
+import org.peerdex.benchmarks.BenchPeers;
 
 /**
  * A lab of real peers for other people's tests: N {@link PeerNode}s in this JVM, each its own ActorSystem (a

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
