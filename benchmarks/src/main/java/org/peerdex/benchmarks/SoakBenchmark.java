@@ -23,7 +23,6 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.peerdex.actors.dht.DhtPeer;
-import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
 import org.peerdex.benchmarks.lab.RealLab;
@@ -245,7 +244,7 @@ public final class SoakBenchmark {
             PeerNode n = lab.node(i);
             docs += n.context().storage().stats().documents();
             postings += n.context().storage().stats().postings();
-            DhtPeer dht = NetworkBackend.of(n.context());
+            DhtPeer dht = n.services().network().dht();
             outbox += dht.stats().outboxEntries.get();
             outboxHeap += dht.stats().outboxHeapBytes.get();
             paused |= dht.stats().outboxFull;

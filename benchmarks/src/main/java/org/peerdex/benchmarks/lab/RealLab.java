@@ -24,7 +24,6 @@ import org.apache.pekko.remote.transport.ThrottlerTransportAdapter;
 import org.apache.pekko.remote.transport.ThrottlerTransportAdapter$Direction$Both$;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.PeerView;
-import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
 import org.peerdex.benchmarks.BenchPeers;
@@ -164,7 +163,7 @@ public final class RealLab implements AutoCloseable {
         await("replication idle", () -> {
             for (int i = 0; i < nodes.length; i++) {
                 if (nodes[i] == null) continue;
-                DhtPeer dht = NetworkBackend.of(nodes[i].context());
+                DhtPeer dht = nodes[i].services().network().dht();
                 if (dht.stats().replicationsPlanning.get() > 0 || dht.stats().outboxEntries.get() > 0
                         || dht.stats().handoffPending.get() > 0) return false;
             }
@@ -179,7 +178,7 @@ public final class RealLab implements AutoCloseable {
             for (PeerNode n : nodes) if (n != null) up++;
             for (PeerNode n : nodes) {
                 if (n == null) continue;
-                PeerView v = NetworkBackend.of(n.context()).view().get();
+                PeerView v = n.services().network().dht().view().get();
                 if (v == null || v.ring().size() != up) return false;
             }
             return true;
