@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.actors.search.PageIndexer;
+import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeContext;
 import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.UrlHash;
@@ -36,11 +37,13 @@ public final class IndexRoutes {
     private static final String[] FLAG_NAMES = {"title", "url", "anchor", "emphasis", "heading", "description",
         "keywords", "author", "cached", "image"};
     private final NodeContext ctx;
+    private final NetworkBackend network;
     private final SearchBackend backend;
     private final AdminGuard admin;
 
-    public IndexRoutes(NodeContext ctx, SearchBackend backend, AdminGuard admin) {
+    public IndexRoutes(NodeContext ctx, NetworkBackend network, SearchBackend backend, AdminGuard admin) {
         this.ctx = ctx;
+        this.network = network;
         this.backend = backend;
         this.admin = admin;
     }
@@ -138,7 +141,7 @@ public final class IndexRoutes {
             indexed.add(p.name());
         }
         ctx.storage().writer().flush();
-        org.peerdex.actors.dht.DhtPeer dht = org.peerdex.node.NetworkBackend.of(ctx);
+        org.peerdex.actors.dht.DhtPeer dht = network.dht();
         if (dht != null) dht.indexedLocally(); // offer the new pages to their DHT holders
         return Map.of("indexed", indexed.size(), "pages", indexed);
     }

@@ -46,13 +46,7 @@ public final class SearchRateLimit {
         this.global = new TokenBuckets(globalPerSecond, globalBurst, maxClients);
     }
 
-    private static final Map<org.peerdex.node.NodeContext, SearchRateLimit> LIMITS = new java.util.WeakHashMap<>();
-
-    /** The limits of a peer (created on first use from its ActorSystem's config). */
-    public static synchronized SearchRateLimit of(org.peerdex.node.NodeContext ctx) {
-        return LIMITS.computeIfAbsent(ctx, c -> from(c.system().settings().config()));
-    }
-
+    /** The limits under {@code peerdex.http.search-rate-limit} of a peer's config (PeerNode passes its ActorSystem's). */
     public static SearchRateLimit from(Config root) {
         String p = "peerdex.http.search-rate-limit.";
         ClientAddress clients = new ClientAddress(root.hasPath("peerdex.http.trusted-proxies")

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -127,7 +127,7 @@ public final class SearchBenchmark {
             long t0 = System.nanoTime();
             CorpusIndexer.Result indexed = CorpusIndexer.index(node.context().storage(), corpus, BASE, 100_000);
             double peerdexIndexSecs = (System.nanoTime() - t0) / 1e9;
-            SearchBackend backend = SearchBackend.of(node.context());
+            SearchBackend backend = node.services().search();
             backend.setLinkRank(HostPageRank.compute(indexed.hostEdges()));
             Map<String, HtmlText.Page> pages = indexed.pages();
             PROBE = k -> {

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,7 +24,6 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.search.CorpusIndexer;
-import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.simulations.report.Percentiles;
@@ -71,7 +70,7 @@ public final class NetworkBenchmark {
 
             long t0 = System.nanoTime();
             CorpusIndexer.Result indexed = CorpusIndexer.index(crawler.context().storage(), corpus, "http://docs.example/pg/", 100_000);
-            DhtPeer dht = NetworkBackend.of(crawler.context());
+            DhtPeer dht = crawler.services().network().dht();
             dht.indexedLocally();
             long postings = crawler.context().storage().stats().postings();
             System.out.printf(Locale.ROOT, "indexed %d pages (%d postings) on the first peer in %.1f s; replicating...%n",
@@ -82,7 +81,7 @@ public final class NetworkBenchmark {
             while (System.nanoTime() - t1 < TimeUnit.MINUTES.toNanos(10)) {
                 long stored = 0;
                 for (PeerNode n : nodes.subList(1, peers)) {
-                    DhtPeer d = NetworkBackend.of(n.context());
+                    DhtPeer d = n.services().network().dht();
                     stored += d.stats().storedPostings.get();
                 }
                 long backlog = dht.stats().outboxPostings.get();

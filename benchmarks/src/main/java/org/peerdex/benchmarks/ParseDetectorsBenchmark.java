@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.Charset;
@@ -16,7 +16,7 @@ import org.peerdex.node.http.ManualPages;
  * What the parse path's detectors cost a peer: the language detector's model load (time and the heap it keeps, once
  * per JVM), its detections per second, and the charset detector's statistical step on an unlabelled legacy page.
  * The text is the bundled manual (real English prose). Usage: {@code java -cp
- * simulations/target/peerdex-simulations.jar org.peerdex.simulations.bench.ParseDetectorsBenchmark [ROUNDS=20]}.
+ * benchmarks/target/peerdex-benchmarks.jar org.peerdex.benchmarks.ParseDetectorsBenchmark [ROUNDS=20]}.
  */
 public final class ParseDetectorsBenchmark {
     private ParseDetectorsBenchmark() {}

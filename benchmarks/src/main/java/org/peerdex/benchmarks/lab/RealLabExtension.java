@@ -1,4 +1,4 @@
-package org.peerdex.simulations.lab;
+package org.peerdex.benchmarks.lab;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +25,6 @@ import org.apache.pekko.stream.Materializer;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.RangeKey;
 import org.peerdex.actors.dht.shard.ShardOwner;
-import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.peer.PeerClient;
 import org.peerdex.node.peer.PeerProtocolStats;
@@ -76,7 +75,7 @@ public final class PeerProtocolBenchmark {
             PeerNode server = PeerNode.start(BenchPeers.config(root.resolve("server"), m));
             nodes.add(server);
             var system = server.context().system();
-            DhtPeer dht = NetworkBackend.of(server.context());
+            DhtPeer dht = server.services().network().dht();
             PeerWire wire = new PeerWire(system);
             PeerClient client = new PeerClient(system, PeerKeys.generate(0), "peerdex", wire, Duration.ofSeconds(10),
                     2 << 20, new PeerProtocolStats());

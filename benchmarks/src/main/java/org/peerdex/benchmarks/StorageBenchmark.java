@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

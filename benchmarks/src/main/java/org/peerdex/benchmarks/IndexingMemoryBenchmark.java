@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -21,8 +21,8 @@ import org.peerdex.storage.text.DocumentText;
  * Memory under indexing: N synthetic documents (Zipf-distributed words from a 200,000-word vocabulary) through the
  * real {@link org.peerdex.storage.index.IndexWriter} into LevelDB, printing heap over time. Meant for
  * {@code -Xmx1g}: the heap must stay bounded by configuration (write buffer, block cache), not by index size.
- * Usage: {@code java -Xmx1g -cp simulations/target/peerdex-simulations.jar
- * org.peerdex.simulations.bench.IndexingMemoryBenchmark [DOCS=1000000] [WORDS_PER_DOC=40] [DIR=temp]}.
+ * Usage: {@code java -Xmx1g -cp benchmarks/target/peerdex-benchmarks.jar
+ * org.peerdex.benchmarks.IndexingMemoryBenchmark [DOCS=1000000] [WORDS_PER_DOC=40] [DIR=temp]}.
  */
 public final class IndexingMemoryBenchmark {
     private static final int VOCABULARY = 200_000;

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,8 +37,8 @@ import org.HdrHistogram.Histogram;
  * request) for the same time, and then the pooled clients again while the peer crawls a local corpus (real HTML
  * served from this process on 127.0.0.1: {@code -Dpeerdex.load.corpus=DIR}, by default the PostgreSQL manual
  * if installed, else generated pages). Prints throughput, p50/p99/max, errors, heap and threads before and after,
- * and the crawl's pages during the run. Usage: {@code java -cp simulations/target/peerdex-simulations.jar
- * org.peerdex.simulations.bench.SearchLoadBenchmark [SECONDS=60] [CLIENTS=8] [DOCS=5000] [BASE_URL]}.
+ * and the crawl's pages during the run. Usage: {@code java -cp benchmarks/target/peerdex-benchmarks.jar
+ * org.peerdex.benchmarks.SearchLoadBenchmark [SECONDS=60] [CLIENTS=8] [DOCS=5000] [BASE_URL]}.
  */
 public final class SearchLoadBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();

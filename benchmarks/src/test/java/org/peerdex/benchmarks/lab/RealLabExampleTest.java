@@ -1,4 +1,4 @@
-package org.peerdex.simulations.lab;
+package org.peerdex.benchmarks.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.peerdex.simulations.lab.RealLabExtension.Lab;
+import org.peerdex.benchmarks.lab.RealLabExtension.Lab;
 
 @ExtendWith(RealLabExtension.class)
 class RealLabExampleTest {

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.lab;
+package org.peerdex.benchmarks.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
-import org.peerdex.simulations.lab.RealLabExtension.Lab;
+import org.peerdex.benchmarks.lab.RealLabExtension.Lab;
 
 /** The lab's partition fault on real peers: the minority side is downed, heals, rejoins and catches up. */
 @ExtendWith(RealLabExtension.class)

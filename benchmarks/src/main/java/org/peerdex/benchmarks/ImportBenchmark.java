@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.lab;
+package org.peerdex.benchmarks.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -24,10 +24,9 @@ import org.apache.pekko.remote.transport.ThrottlerTransportAdapter;
 import org.apache.pekko.remote.transport.ThrottlerTransportAdapter$Direction$Both$;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.ring.PeerView;
-import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
-import org.peerdex.simulations.bench.BenchPeers;
+import org.peerdex.benchmarks.BenchPeers;
 
 /**
  * A lab of real peers for other people's tests: N {@link PeerNode}s in this JVM, each its own ActorSystem (a
@@ -164,7 +163,7 @@ public final class RealLab implements AutoCloseable {
         await("replication idle", () -> {
             for (int i = 0; i < nodes.length; i++) {
                 if (nodes[i] == null) continue;
-                DhtPeer dht = NetworkBackend.of(nodes[i].context());
+                DhtPeer dht = nodes[i].services().network().dht();
                 if (dht.stats().replicationsPlanning.get() > 0 || dht.stats().outboxEntries.get() > 0
                         || dht.stats().handoffPending.get() > 0) return false;
             }
@@ -179,7 +178,7 @@ public final class RealLab implements AutoCloseable {
             for (PeerNode n : nodes) if (n != null) up++;
             for (PeerNode n : nodes) {
                 if (n == null) continue;
-                PeerView v = NetworkBackend.of(n.context()).view().get();
+                PeerView v = n.services().network().dht().view().get();
                 if (v == null || v.ring().size() != up) return false;
             }
             return true;

@@ -1,4 +1,4 @@
-package org.peerdex.simulations.bench;
+package org.peerdex.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
@@ -23,10 +23,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.peerdex.actors.dht.DhtPeer;
-import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
-import org.peerdex.simulations.lab.RealLab;
+import org.peerdex.benchmarks.lab.RealLab;
 
 /**
  * Soak: 3 real peers in this JVM (RealLab: own ActorSystem, LevelDB, HTTP on 127.0.0.1 each) crawl a local site
@@ -35,7 +34,7 @@ import org.peerdex.simulations.lab.RealLab;
  * the used heap, then prints a table and the heap's slope (least squares, MiB per hour; over all samples and over the
  * samples after the first third, past warm-up). Not a test: run it by hand.
  * <pre>
- * java -Xmx1g -cp simulations/target/peerdex-simulations.jar org.peerdex.simulations.bench.SoakBenchmark \
+ * java -Xmx1g -cp benchmarks/target/peerdex-benchmarks.jar org.peerdex.benchmarks.SoakBenchmark \
  *      [minutes=30] [sample-seconds=30] [search-clients=2] [searches-per-second-per-client=4] [pages-per-round=2000]
  * </pre>
  * The site is {@code -Dpeerdex.soak.site=URL} (e.g. the corpus server, /work/shared/corpus/serve-corpus.sh start
@@ -245,7 +244,7 @@ public final class SoakBenchmark {
             PeerNode n = lab.node(i);
             docs += n.context().storage().stats().documents();
             postings += n.context().storage().stats().postings();
-            DhtPeer dht = NetworkBackend.of(n.context());
+            DhtPeer dht = n.services().network().dht();
             outbox += dht.stats().outboxEntries.get();
             outboxHeap += dht.stats().outboxHeapBytes.get();
             paused |= dht.stats().outboxFull;
