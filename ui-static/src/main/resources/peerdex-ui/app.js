@@ -281,6 +281,7 @@
   firstRun();
   const params = new URLSearchParams(location.search);
   const initial = params.get('q');
+  if (params.get('resource') === 'global') $('resource').value = 'global';
   if (initial) {
     input.value = initial;
     const offset = Math.max(0, Math.min(MAX_OFFSET, parseInt(params.get('offset') || '0', 10) || 0));

@@ -18,6 +18,8 @@ import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.HttpCharsets;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.Uri;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.actors.search.Navigators;
 import org.peerdex.actors.search.QueryCoordinator;
@@ -32,6 +34,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.get;
 import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
 import static org.apache.pekko.http.javadsl.server.Directives.parameterMap;
 import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.redirect;
 
 /**
  * Interfaces other tools already speak: YaCy's {@code /yacysearch.json} and {@code /yacysearch.rss} (so SearXNG's
@@ -49,12 +52,17 @@ public final class CompatRoutes {
 
     public Route route() {
         return concat(
-                path("yacysearch.json", () -> get(() -> parameterMap(p -> yacySearch(p, false)))),
-                path("yacysearch.rss", () -> get(() -> parameterMap(p -> yacySearch(p, true)))),
+                path("yacysearch.json", () -> get(() -> extractUri(uri -> parameterMap(p -> yacySearch(p, false,
+                        base(uri)))))),
+                path("yacysearch.rss", () -> get(() -> extractUri(uri -> parameterMap(p -> yacySearch(p, true,
+                        base(uri)))))),
+                // YaCy's search page: the channel link of yacysearch.json points here; it opens our search page
+                path("yacysearch.html", () -> get(() -> parameterMap(p -> redirect(Uri.create(searchPage(p)),
+                        StatusCodes.SEE_OTHER)))),
                 path("opensearchdescription.xml", () -> get(() -> extractUri(uri -> complete(HttpResponse.create()
                         .withEntity(HttpEntities.create(MediaTypes.applicationWithFixedCharset(
                                 "opensearchdescription+xml", HttpCharsets.UTF_8).toContentType(),
-                                openSearch(base(uri.getScheme(), uri.getHost().address(), uri.getPort())))))))),
+                                openSearch(base(uri)))))))),
                 path("suggest.json", () -> get(() -> parameterMap(p -> {
                     String q = p.getOrDefault("query", p.getOrDefault("q", ""));
                     int max = Math.max(1, Math.min(20, SearchRoutes.intParam(p, "count", 10)));
@@ -69,13 +77,31 @@ public final class CompatRoutes {
                 Json.write(List.of(q, completions)))));
     }
 
+    /**
+     * The base URL of the request ({@code http://host:port}): its host is the request's {@code Host}, which
+     * {@link WebBoundary} has checked against the peer's names before any route runs.
+     */
+    static String base(Uri uri) {
+        return base(uri.getScheme(), uri.getHost().address(), uri.getPort());
+    }
+
+    /** {@code /yacysearch.html?query=..&startRecord=..&resource=..} as our search page's {@code /?q=..&offset=..}. */
+    static String searchPage(Map<String, String> p) {
+        String query = p.getOrDefault("query", p.getOrDefault("q", ""));
+        if (query.isBlank()) return "/";
+        int start = Math.max(0, Math.min(SearchRequest.MAX_OFFSET, SearchRoutes.intParam(p, "startRecord", 0)));
+        return "/?q=" + enc(query) + (start > 0 ? "&offset=" + start : "")
+                + ("global".equals(p.get("resource")) ? "&resource=global" : "");
+    }
+
     static String base(String scheme, String host, int port) {
         return scheme + "://" + host + (port > 0 ? ":" + port : "");
     }
 
-    private Route yacySearch(Map<String, String> p, boolean rss) {
+    private Route yacySearch(Map<String, String> p, boolean rss, String base) {
         String query = p.getOrDefault("query", p.get("q"));
         if (query == null) throw new IllegalArgumentException("missing query parameter 'query'");
+        String searchQuery = withLanguage(query, p.get("lr"));
         int max = Math.max(1, Math.min(SearchRequest.MAX_COUNT, SearchRoutes.intParam(p, "maximumRecords", 10)));
         int start = Math.max(0, SearchRoutes.intParam(p, "startRecord", 0));
         String mask = p.getOrDefault("urlmaskfilter", ".*");
@@ -92,7 +118,7 @@ public final class CompatRoutes {
         if (verify.equals("ifexist")) verify = "cacheonly";
         String contentdom = p.getOrDefault("contentdom", "text");
         if (contentdom.equals("text") || contentdom.isBlank()) contentdom = "text";
-        SearchRequest r = new SearchRequest(QueryParser.parse(query), count, Math.min(start, SearchRequest.MAX_OFFSET),
+        SearchRequest r = new SearchRequest(QueryParser.parse(searchQuery), count, Math.min(start, SearchRequest.MAX_OFFSET),
                 p.getOrDefault("resource", "local").equals("global") ? "global" : "local", verify,
                 Navigators.parse(p.getOrDefault("nav", "all")), false, contentdom,
                 SearchRequest.parseFederated(p.get("federated")));
@@ -103,23 +129,29 @@ public final class CompatRoutes {
             }
             if (rss) {
                 return complete(HttpResponse.create().withEntity(HttpEntities.create(XML_UTF8,
-                        rss(query, d, results, start, max))));
+                        rss(query, d, results, start, max, base))));
             }
             return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
-                    Json.write(json(query, d, results, start, max, r)))));
+                    Json.write(json(query, d, results, start, max, r, base)))));
         });
     }
 
+    /** YaCy's (and Google's) {@code lr=lang_xx}, which SearXNG sends, as a {@code lang:xx} modifier. */
+    static String withLanguage(String query, String lr) {
+        if (lr == null || !lr.matches("lang_[A-Za-z]{2,3}") || query.contains("lang:")) return query;
+        return query + " lang:" + lr.substring(5).toLowerCase(Locale.ROOT);
+    }
+
     static Map<String, Object> json(String query, QueryCoordinator.Done d, List<SearchResult> results, int start,
-                                    int max, SearchRequest r) {
+                                    int max, SearchRequest r, String base) {
         List<Map<String, Object>> items = new ArrayList<>();
         for (SearchResult sr : results) items.add(item(sr));
         Map<String, Object> channel = new LinkedHashMap<>();
         channel.put("title", "Peerdex search for " + query);
         channel.put("description", "Search for " + query);
-        channel.put("link", "/yacysearch.html?query=" + enc(query) + "&resource=" + r.resource() + "&contentdom="
-                + r.contentDomain());
-        channel.put("image", Map.of("url", "/favicon.ico", "title", "Search for " + query, "link", "/"));
+        channel.put("link", base + "/yacysearch.html?query=" + enc(query) + "&resource=" + r.resource()
+                + "&contentdom=" + r.contentDomain());
+        channel.put("image", Map.of("url", base + "/favicon.ico", "title", "Search for " + query, "link", base + "/"));
         // YaCy renders these counters as strings
         channel.put("totalResults", String.valueOf(d.total()));
         channel.put("startIndex", String.valueOf(start));
@@ -175,14 +207,16 @@ public final class CompatRoutes {
         return (bytes / (1024 * 1024)) + " mbyte";
     }
 
-    static String rss(String query, QueryCoordinator.Done d, List<SearchResult> results, int start, int max) {
+    static String rss(String query, QueryCoordinator.Done d, List<SearchResult> results, int start, int max,
+                      String base) {
         StringBuilder b = new StringBuilder();
         b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         b.append("<rss version=\"2.0\" xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\"")
                 .append(" xmlns:yacy=\"http://www.yacy.net/\" xmlns:atom=\"http://www.w3.org/2005/Atom\">\n<channel>\n");
         b.append("<title>").append(xml("Peerdex search for " + query)).append("</title>\n");
         b.append("<description>").append(xml("Search for " + query)).append("</description>\n");
-        b.append("<link>").append(xml("/yacysearch.rss?query=" + enc(query))).append("</link>\n");
+        // RSS 2.0 wants the channel link absolute; it opens the search page with this query
+        b.append("<link>").append(xml(base + "/yacysearch.html?query=" + enc(query))).append("</link>\n");
         b.append("<opensearch:totalResults>").append(d.total()).append("</opensearch:totalResults>\n");
         b.append("<opensearch:startIndex>").append(start).append("</opensearch:startIndex>\n");
         b.append("<opensearch:itemsPerPage>").append(max).append("</opensearch:itemsPerPage>\n");
@@ -204,11 +238,11 @@ public final class CompatRoutes {
      * An error as an RSS feed with no items (status set by the caller): a feed reader shows the message instead of
      * failing to parse JSON.
      */
-    static HttpEntity.Strict rssError(String message) {
+    static HttpEntity.Strict rssError(String message, String base) {
         String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<rss version=\"2.0\" xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\">\n<channel>\n"
                 + "<title>Peerdex search: error</title>\n"
-                + "<link>/yacysearch.rss</link>\n"
+                + "<link>" + xml(base) + "/</link>\n"
                 + "<description>" + xml(message) + "</description>\n"
                 + "<opensearch:totalResults>0</opensearch:totalResults>\n"
                 + "</channel>\n</rss>\n";

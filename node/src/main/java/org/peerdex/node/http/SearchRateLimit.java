@@ -29,6 +29,13 @@ public final class SearchRateLimit {
     static final java.util.Set<String> SEARCH_PATHS = java.util.Set.of("/api/search", "/api/search/stream",
             "/yacysearch.json", "/yacysearch.rss", "/solr/select");
 
+    /** Solr's select with any core name, with or without pysolr's trailing slash. */
+    private static final java.util.regex.Pattern SOLR_SELECT = java.util.regex.Pattern.compile("/solr(/[^/]+)?/select/?");
+
+    static boolean isSearchPath(String path) {
+        return SEARCH_PATHS.contains(path) || SOLR_SELECT.matcher(path).matches();
+    }
+
     private final boolean enabled;
     private final boolean exemptLoopback;
     private final ClientAddress clients;
@@ -69,7 +76,7 @@ public final class SearchRateLimit {
         if (!enabled) return inner.get();
         return extractRequest(req -> {
             String path = req.getUri().path();
-            if (!SEARCH_PATHS.contains(path)) return inner.get();
+            if (!isSearchPath(path)) return inner.get();
             return clients.extract(c -> {
                 // the operator's own browser on this machine; never a request a reverse proxy passed on
                 if (exemptLoopback && c.loopback()) return inner.get();
