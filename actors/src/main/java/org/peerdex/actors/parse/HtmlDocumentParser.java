@@ -14,6 +14,7 @@ import java.util.Optional;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.parser.Parser;
+import org.peerdex.storage.meta.PageImage;
 import org.peerdex.protocol.url.UrlNormalizer;
 
 /**
@@ -29,6 +30,9 @@ public final class HtmlDocumentParser {
     private static final int MAX_FIELD_ITEMS = 300;
     private static final int MAX_FIELD_CHARS = 1000;
     private static final int MAX_ANCHOR_CHARS = 200;
+    /** Images kept per page, and the characters of alt and surrounding text kept per image. */
+    static final int MAX_IMAGES = 50;
+    private static final int MAX_IMAGE_TEXT_CHARS = 300;
 
     private final int maxBytes;
     private final int maxDepth;
@@ -172,6 +176,7 @@ public final class HtmlDocumentParser {
         // links (above) come from the whole page, so anchor text still counts for their targets; the text, headings
         // and emphasis indexed for this page come from its main content, without the site's navigation and footer
         Element content = HtmlMainContent.extract(doc);
+        List<PageImage> images = images(content, base);
         List<String> headings = texts(content, "h1, h2, h3, h4, h5, h6");
         List<String> emphasized = texts(content, "b, strong, em, i, u, mark");
         String body = content.text();
@@ -184,7 +189,65 @@ public final class HtmlDocumentParser {
         return new ParsedDocument(url, 'h', mime, charset, clip(title.strip(), MAX_FIELD_CHARS),
                 clip(description, MAX_FIELD_CHARS * 4), keywords, clip(author, MAX_FIELD_CHARS), language, headings,
                 emphasized, new ArrayList<>(links.values()), noindex, nofollow, canonical, body,
-                contentHash(title, body), truncated);
+                contentHash(title, body), truncated, images);
+    }
+
+    /**
+     * The images of the main content, each once: {@code img} elements whose source resolves to an http(s) URL
+     * ({@code data:} and the like are not pictures one can link to), without the tracking pixels and spacers a
+     * width or height of 2 pixels or less gives away. Alt text falls back to the title attribute; the surrounding
+     * text is the caption of the image's figure, else the text of its nearest block ancestor.
+     */
+    static List<PageImage> images(Element content, String base) {
+        Map<String, PageImage> out = new LinkedHashMap<>();
+        for (Element img : content.select("img[src], img[data-src]")) {
+            if (out.size() >= MAX_IMAGES) break;
+            if (tiny(img.attr("width")) || tiny(img.attr("height"))) continue;
+            String src = img.attr("src").isBlank() ? img.attr("data-src") : img.attr("src");
+            Optional<String> url = UrlNormalizer.resolve(base, src.strip());
+            if (url.isEmpty() || out.containsKey(url.get())) continue;
+            String alt = img.attr("alt").strip();
+            if (alt.isEmpty()) alt = img.attr("title").strip();
+            out.put(url.get(), new PageImage(url.get(), clip(alt, MAX_IMAGE_TEXT_CHARS),
+                    clip(surroundingText(img), MAX_IMAGE_TEXT_CHARS)));
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    private static boolean tiny(String dimension) {
+        String d = dimension.strip().replace("px", "");
+        if (!d.matches("\\d{1,5}")) return false;
+        return Integer.parseInt(d) <= 2;
+    }
+
+    private static String surroundingText(Element img) {
+        Element figure = img.closest("figure");
+        if (figure != null) {
+            Element caption = figure.selectFirst("figcaption");
+            if (caption != null && !caption.text().isBlank()) return caption.text();
+        }
+        Element child = img;
+        for (Element e = img.parent(); e != null; child = e, e = e.parent()) {
+            if (!e.isBlock() || e.text().isBlank()) {
+                if (e.nameIs("body")) break;
+                continue;
+            }
+            if (e.text().length() <= MAX_IMAGE_TEXT_CHARS) return e.text();
+            // a long block (an article): the text just before and after the image's branch of it
+            String before = nodeText(child.previousSibling());
+            String after = nodeText(child.nextSibling());
+            int half = MAX_IMAGE_TEXT_CHARS / 2;
+            before = before.length() > half ? before.substring(before.length() - half) : before;
+            after = after.length() > half ? after.substring(0, half) : after;
+            return (before + " " + after).strip();
+        }
+        return "";
+    }
+
+    private static String nodeText(org.jsoup.nodes.Node n) {
+        if (n instanceof org.jsoup.nodes.TextNode t) return t.text().strip();
+        if (n instanceof Element e) return e.text();
+        return "";
     }
 
     private static List<String> texts(Element doc, String css) {

@@ -26,6 +26,8 @@ import org.peerdex.actors.search.QueryCoordinator;
 import org.peerdex.actors.search.SearchRequest;
 import org.peerdex.actors.search.SearchResult;
 import org.peerdex.actors.search.query.QueryParser;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.meta.PageImage;
 
 import static org.apache.pekko.http.javadsl.server.Directives.complete;
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
@@ -44,10 +46,14 @@ public final class CompatRoutes {
     private static final DateTimeFormatter RFC_822 = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss Z",
             Locale.ROOT);
     private static final ContentType.WithCharset XML_UTF8 = MediaTypes.APPLICATION_XML.toContentType(HttpCharsets.UTF_8);
+    /** Result pages whose images an image search looks at. */
+    static final int IMAGE_SEARCH_PAGES = SearchRequest.MAX_COUNT;
     private final SearchBackend backend;
+    private final PeerStorage storage;
 
-    public CompatRoutes(SearchBackend backend) {
+    public CompatRoutes(SearchBackend backend, PeerStorage storage) {
         this.backend = backend;
+        this.storage = storage;
     }
 
     public Route route() {
@@ -122,6 +128,26 @@ public final class CompatRoutes {
                 p.getOrDefault("resource", "local").equals("global") ? "global" : "local", verify,
                 Navigators.parse(p.getOrDefault("nav", "all")), false, contentdom,
                 SearchRequest.parseFederated(p.get("federated")));
+        if (contentdom.equals("image")) {
+            // an image search: the images of the best-ranked pages, paged over images, not pages
+            SearchRequest pages = new SearchRequest(r.query(), IMAGE_SEARCH_PAGES, 0, r.resource(), verify,
+                    r.navigators(), false, "image", r.federated());
+            return onSuccess(backend.service().search(pages).thenApplyAsync(d -> imageItems(d, r, urlMask, masked),
+                    backend.blocking()), images -> {
+                List<Map<String, Object>> page = images.subList(Math.min(start, images.size()),
+                        Math.min(start + max, images.size()));
+                if (rss) {
+                    return complete(HttpResponse.create().withEntity(HttpEntities.create(XML_UTF8,
+                            imageRss(query, images.size(), page, start, max, base))));
+                }
+                Map<String, Object> out = json(query, images.size(), Map.of(), List.of(), start, max, r, base);
+                @SuppressWarnings("unchecked")
+                Map<String, Object> channel = ((List<Map<String, Object>>) out.get("channels")).get(0);
+                channel.put("items", page);
+                return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
+                        Json.write(out))));
+            });
+        }
         return onSuccess(backend.service().search(r), d -> {
             List<SearchResult> results = new ArrayList<>();
             for (SearchResult sr : d.results()) {
@@ -132,7 +158,7 @@ public final class CompatRoutes {
                         rss(query, d, results, start, max, base))));
             }
             return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
-                    Json.write(json(query, d, results, start, max, r, base)))));
+                    Json.write(json(query, d.total(), d.navigators(), results, start, max, r, base)))));
         });
     }
 
@@ -142,8 +168,8 @@ public final class CompatRoutes {
         return query + " lang:" + lr.substring(5).toLowerCase(Locale.ROOT);
     }
 
-    static Map<String, Object> json(String query, QueryCoordinator.Done d, List<SearchResult> results, int start,
-                                    int max, SearchRequest r, String base) {
+    static Map<String, Object> json(String query, long total, Map<String, List<Navigators.Entry>> navigators,
+                                    List<SearchResult> results, int start, int max, SearchRequest r, String base) {
         List<Map<String, Object>> items = new ArrayList<>();
         for (SearchResult sr : results) items.add(item(sr));
         Map<String, Object> channel = new LinkedHashMap<>();
@@ -153,13 +179,13 @@ public final class CompatRoutes {
                 + "&contentdom=" + r.contentDomain());
         channel.put("image", Map.of("url", base + "/favicon.ico", "title", "Search for " + query, "link", base + "/"));
         // YaCy renders these counters as strings
-        channel.put("totalResults", String.valueOf(d.total()));
+        channel.put("totalResults", String.valueOf(total));
         channel.put("startIndex", String.valueOf(start));
         channel.put("itemsPerPage", String.valueOf(max));
         channel.put("searchTerms", query);
         channel.put("items", items);
         List<Map<String, Object>> navigation = new ArrayList<>();
-        d.navigators().forEach((facet, entries) -> {
+        navigators.forEach((facet, entries) -> {
             List<Map<String, Object>> elements = new ArrayList<>();
             for (Navigators.Entry e : entries) {
                 elements.add(Map.of("name", e.value(), "count", String.valueOf(e.count()), "modifier", e.modifier(),
@@ -172,6 +198,78 @@ public final class CompatRoutes {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("channels", List.of(channel));
         return out;
+    }
+
+    /**
+     * The image items of an image search: the images of the result pages recorded here (the main content's
+     * {@code img} elements), each once, in the pages' order, those whose alt or surrounding text has a query word
+     * first. Each item is what YaCy's image search gives and SearXNG's "yacy images" engine reads: {@code image} the
+     * picture's URL, {@code url} and {@code link} the page showing it, {@code title} its alt text (else the page's
+     * title), {@code description} the text around it.
+     */
+    List<Map<String, Object>> imageItems(QueryCoordinator.Done d, SearchRequest r, Pattern urlMask, boolean masked) {
+        java.util.Set<String> words = new java.util.HashSet<>();
+        for (String w : r.query().highlightWords()) words.add(w.toLowerCase(Locale.ROOT));
+        List<Map<String, Object>> matching = new ArrayList<>();
+        List<Map<String, Object>> others = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (SearchResult sr : d.results()) {
+            for (PageImage img : storage.metadata().images(new org.peerdex.protocol.hash.UrlHash(sr.urlHash()))) {
+                if (masked && !urlMask.matcher(img.src()).matches() || !seen.add(img.src())) continue;
+                Map<String, Object> item = imageItem(sr, img);
+                (mentions(img.alt() + " " + img.text(), words) ? matching : others).add(item);
+            }
+        }
+        matching.addAll(others);
+        return matching;
+    }
+
+    private static boolean mentions(String text, java.util.Set<String> words) {
+        for (String t : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}_]+")) {
+            if (words.contains(t)) return true;
+        }
+        return false;
+    }
+
+    static Map<String, Object> imageItem(SearchResult page, PageImage img) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        URI u = URI.create(img.src());
+        String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+        m.put("title", img.alt().isBlank() ? page.title() : img.alt());
+        m.put("link", page.url());
+        m.put("url", page.url());
+        m.put("image", img.src());
+        m.put("description", img.text());
+        m.put("pubDate", rfc822(page.lastModified()));
+        m.put("host", page.host());
+        m.put("path", path);
+        m.put("file", path.substring(path.lastIndexOf('/') + 1));
+        m.put("guid", org.peerdex.protocol.hash.UrlHash.of(img.src()).value());
+        m.put("urlhash", page.urlHash());
+        m.put("ranking", String.valueOf(page.score()));
+        return m;
+    }
+
+    static String imageRss(String query, long total, List<Map<String, Object>> items, int start, int max,
+                           String base) {
+        StringBuilder b = new StringBuilder();
+        b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        b.append("<rss version=\"2.0\" xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\"")
+                .append(" xmlns:media=\"http://search.yahoo.com/mrss/\">\n<channel>\n");
+        b.append("<title>").append(xml("Peerdex image search for " + query)).append("</title>\n");
+        b.append("<description>").append(xml("Images for " + query)).append("</description>\n");
+        b.append("<link>").append(xml(base + "/yacysearch.html?query=" + enc(query))).append("</link>\n");
+        b.append("<opensearch:totalResults>").append(total).append("</opensearch:totalResults>\n");
+        b.append("<opensearch:startIndex>").append(start).append("</opensearch:startIndex>\n");
+        b.append("<opensearch:itemsPerPage>").append(max).append("</opensearch:itemsPerPage>\n");
+        for (Map<String, Object> it : items) {
+            b.append("<item>\n<title>").append(xml((String) it.get("title"))).append("</title>\n");
+            b.append("<link>").append(xml((String) it.get("link"))).append("</link>\n");
+            b.append("<description>").append(xml((String) it.get("description"))).append("</description>\n");
+            b.append("<media:content url=\"").append(xml((String) it.get("image"))).append("\" medium=\"image\"/>\n");
+            b.append("<guid isPermaLink=\"false\">").append(it.get("guid")).append("</guid>\n</item>\n");
+        }
+        return b.append("</channel>\n</rss>\n").toString();
     }
 
     static Map<String, Object> item(SearchResult sr) {
