@@ -228,18 +228,29 @@ public final class HtmlDocumentParser {
         }
         Element child = img;
         for (Element e = img.parent(); e != null; child = e, e = e.parent()) {
-            if (!e.isBlock() || e.text().isBlank()) {
-                if (e.nameIs("body")) break;
-                continue;
-            }
+            if (!e.isBlock()) continue;
+            // an image alone in its block: the text of the blocks next to it
+            if (e.text().isBlank()) return around(siblingText(e, true), siblingText(e, false));
             if (e.text().length() <= MAX_IMAGE_TEXT_CHARS) return e.text();
             // a long block (an article): the text just before and after the image's branch of it
-            String before = nodeText(child.previousSibling());
-            String after = nodeText(child.nextSibling());
-            int half = MAX_IMAGE_TEXT_CHARS / 2;
-            before = before.length() > half ? before.substring(before.length() - half) : before;
-            after = after.length() > half ? after.substring(0, half) : after;
-            return (before + " " + after).strip();
+            return around(nodeText(child.previousSibling()), nodeText(child.nextSibling()));
+        }
+        return "";
+    }
+
+    /** The end of the text before and the start of the text after, half the bound each. */
+    private static String around(String before, String after) {
+        int half = MAX_IMAGE_TEXT_CHARS / 2;
+        String b = before.length() > half ? before.substring(before.length() - half) : before;
+        String a = after.length() > half ? after.substring(0, half) : after;
+        return (b + " " + a).strip();
+    }
+
+    /** The text of the nearest element before (or after) {@code e} that has any. */
+    private static String siblingText(Element e, boolean before) {
+        for (Element s = before ? e.previousElementSibling() : e.nextElementSibling(); s != null;
+             s = before ? s.previousElementSibling() : s.nextElementSibling()) {
+            if (!s.text().isBlank()) return s.text();
         }
         return "";
     }

@@ -161,4 +161,33 @@ class HtmlDocumentParserTest {
     void nonHttpUrlIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> html("ftp://h/", "<p>x"));
     }
+
+    @Test
+    void keepsTheMainContentsImagesOnceWithAltAndCaptionResolvedAgainstBase() {
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 80; i++) many.append("<img src=\"g/").append(i).append(".png\" alt=\"n").append(i).append("\">");
+        ParsedDocument d = html("http://example.org/a/page.html", """
+                <html><head><title>Pictures</title><base href="http://cdn.example.org/img/"></head><body>
+                <header><img src="/logo.png" alt="Site logo"></header>
+                <main><figure><img src="one.jpg" alt=" First &amp; best "><figcaption>A caption</figcaption></figure>
+                <p>Before <img src="two.jpg" title="Second"> after.</p>
+                <img src="one.jpg" alt="again">
+                <img src="pixel.gif" width="1" height="1">
+                <img src="data:image/png;base64,AAAA" alt="inline">
+                <img src="javascript:alert(1)" alt="script">
+                <p><img data-src="lazy.webp" alt="Lazy"></p>
+                </main><footer><img src="badge.png" alt="Badge"></footer></body></html>""");
+        List<org.peerdex.storage.meta.PageImage> images = d.images();
+        assertEquals(List.of(
+                new org.peerdex.storage.meta.PageImage("http://cdn.example.org/img/one.jpg", "First & best", "A caption"),
+                new org.peerdex.storage.meta.PageImage("http://cdn.example.org/img/two.jpg", "Second", "Before after."),
+                new org.peerdex.storage.meta.PageImage("http://cdn.example.org/img/lazy.webp", "Lazy", "Before after.")),
+                images);
+        // text documents have none; a page of many keeps a bounded number
+        assertTrue(parser.parse("http://example.org/t.txt", "plain".getBytes(StandardCharsets.UTF_8), "text/plain")
+                .images().isEmpty());
+        ParsedDocument big = html("http://example.org/big.html", "<html><body><main>" + many + "</main></body></html>");
+        assertEquals(HtmlDocumentParser.MAX_IMAGES, big.images().size());
+        assertEquals("n0", big.images().get(0).alt());
+    }
 }
