@@ -123,4 +123,31 @@ class IndexWriterTest {
             assertEquals(TestPostings.url(1), p.url());
         }
     }
+
+    @Test
+    void aPagesImagesAreStoredMarkedInItsPostingsReplacedOnReindexAndDeletedWithIt() {
+        try (PeerStorage s = PeerStorage.openLevelDb(dir, new Partitions(4))) {
+            String url = "http://example.org/gallery.html";
+            UrlMetadata m = TestPostings.metadata(url, "Gallery");
+            DocumentText text = new DocumentText(url, "Gallery", "", List.of(), "", List.of(), List.of(), List.of(),
+                    "a lighthouse at dusk");
+            List<org.peerdex.storage.meta.PageImage> images = List.of(
+                    new org.peerdex.storage.meta.PageImage("http://example.org/a.jpg", "Lighthouse", "at dusk"));
+            IndexedDocument withImages = PostingFactory.build(m, text, images);
+            for (Posting p : withImages.postings()) assertTrue(p.has(Posting.HAS_IMAGE), p.toString());
+            s.writer().add(withImages);
+            s.writer().flush();
+            assertEquals(images, s.metadata().images(m.urlHash()));
+            // a page indexed before images were kept, or without images, has none (and its postings no flag)
+            IndexedDocument plain = PostingFactory.build(m, text);
+            for (Posting p : plain.postings()) assertFalse(p.has(Posting.HAS_IMAGE));
+            s.writer().add(plain);
+            s.writer().flush();
+            assertEquals(List.of(), s.metadata().images(m.urlHash()), "a re-index replaces the images");
+            s.writer().add(withImages);
+            s.writer().flush();
+            s.metadata().delete(m.urlHash());
+            assertEquals(List.of(), s.metadata().images(m.urlHash()), "a delete removes them");
+        }
+    }
 }
