@@ -153,6 +153,20 @@ class ImageSearchTest {
                 lens.get("description").asText());
         assertEquals(site.url("/gallery/lamps.html"), lens.get("link").asText());
         assertEquals("1", Json.MAPPER.readTree(r.body()).get("channels").get(0).get("totalResults").asText());
+        // the RSS form: Media RSS's content element carries the picture
+        HttpResponse<String> rss = HTTP.send(HttpRequest.newBuilder(URI.create(node.baseUrl()
+                + "/yacysearch.rss?query=fresnel&contentdom=image")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        var factory = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        org.w3c.dom.Document doc = factory.newDocumentBuilder().parse(new java.io.ByteArrayInputStream(
+                rss.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        org.w3c.dom.NodeList media = doc.getElementsByTagNameNS("http://search.yahoo.com/mrss/", "content");
+        assertEquals(1, media.getLength(), rss.body());
+        assertEquals(site.url("/gallery/images/fresnel-lens.jpg"),
+                ((org.w3c.dom.Element) media.item(0)).getAttribute("url"));
+        assertEquals("A first-order Fresnel lens <b>in brass</b>",
+                ((org.w3c.dom.Element) doc.getElementsByTagName("item").item(0)).getElementsByTagName("title")
+                        .item(0).getTextContent());
     }
 
     @Test
