@@ -13,9 +13,11 @@ import java.util.Map;
 import java.util.Optional;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
 import org.jsoup.parser.Parser;
-import org.peerdex.storage.meta.PageImage;
 import org.peerdex.protocol.url.UrlNormalizer;
+import org.peerdex.storage.meta.PageImage;
 
 /**
  * Parses fetched HTML (jsoup) and plain-text documents into {@link ParsedDocument}s. A plain class, thread-safe,
@@ -255,8 +257,8 @@ public final class HtmlDocumentParser {
         return "";
     }
 
-    private static String nodeText(org.jsoup.nodes.Node n) {
-        if (n instanceof org.jsoup.nodes.TextNode t) return t.text().strip();
+    private static String nodeText(Node n) {
+        if (n instanceof TextNode t) return t.text().strip();
         if (n instanceof Element e) return e.text();
         return "";
     }

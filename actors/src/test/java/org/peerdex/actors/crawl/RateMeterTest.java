@@ -3,6 +3,7 @@ package org.peerdex.actors.crawl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** The per-minute ring of the last hour behind the console's plots. */
@@ -21,7 +22,7 @@ class RateMeterTest {
         assertEquals(7, h[59], "the current minute so far");
         assertEquals(0, h[58]);
         assertEquals(5, h[57]);
-        assertEquals(12, java.util.Arrays.stream(h).sum());
+        assertEquals(12, Arrays.stream(h).sum());
     }
 
     @Test
@@ -31,13 +32,13 @@ class RateMeterTest {
         m.record(t0, 4);
         // an hour and a minute later, the slot of t0's minute belongs to another minute
         long later = t0 + 61 * MIN;
-        assertEquals(0, java.util.Arrays.stream(m.lastHour(later)).sum());
+        assertEquals(0, Arrays.stream(m.lastHour(later)).sum());
         m.record(later + 1, 1);
         long[] h = m.lastHour(later + 2);
         assertEquals(1, h[59]);
-        assertEquals(1, java.util.Arrays.stream(h).sum());
+        assertEquals(1, Arrays.stream(h).sum());
         // 59 minutes later it is the oldest minute shown, at 60 it is gone
         assertEquals(1, m.lastHour(later + 59 * MIN)[0]);
-        assertEquals(0, java.util.Arrays.stream(m.lastHour(later + 60 * MIN)).sum());
+        assertEquals(0, Arrays.stream(m.lastHour(later + 60 * MIN)).sum());
     }
 }

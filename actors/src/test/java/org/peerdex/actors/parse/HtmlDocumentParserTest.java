@@ -10,6 +10,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.peerdex.storage.meta.PageImage;
 import org.peerdex.storage.text.DocumentText;
 
 class HtmlDocumentParserTest {
@@ -177,11 +178,11 @@ class HtmlDocumentParserTest {
                 <img src="javascript:alert(1)" alt="script">
                 <p><img data-src="lazy.webp" alt="Lazy"></p>
                 </main><footer><img src="badge.png" alt="Badge"></footer></body></html>""");
-        List<org.peerdex.storage.meta.PageImage> images = d.images();
+        List<PageImage> images = d.images();
         assertEquals(List.of(
-                new org.peerdex.storage.meta.PageImage("http://cdn.example.org/img/one.jpg", "First & best", "A caption"),
-                new org.peerdex.storage.meta.PageImage("http://cdn.example.org/img/two.jpg", "Second", "Before after."),
-                new org.peerdex.storage.meta.PageImage("http://cdn.example.org/img/lazy.webp", "Lazy", "Before after.")),
+                new PageImage("http://cdn.example.org/img/one.jpg", "First & best", "A caption"),
+                new PageImage("http://cdn.example.org/img/two.jpg", "Second", "Before after."),
+                new PageImage("http://cdn.example.org/img/lazy.webp", "Lazy", "Before after.")),
                 images);
         // text documents have none; a page of many keeps a bounded number
         assertTrue(parser.parse("http://example.org/t.txt", "plain".getBytes(StandardCharsets.UTF_8), "text/plain")

@@ -1,6 +1,7 @@
 package org.peerdex.node.http;
 
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.HttpCredentials;
@@ -38,7 +39,7 @@ public final class AdminGuard {
      * Whether the caller would pass {@link #admin}, told to {@code inner} instead of refusing: a page shows its admin
      * controls only to an admin, without a credentials prompt for everyone else.
      */
-    public Route isAdmin(java.util.function.Function<Boolean, Route> inner) {
+    public Route isAdmin(Function<Boolean, Route> inner) {
         return extractRequest(req -> boundary.clients().extract(client -> extractCredentials(creds -> {
             if (SameOrigin.problem(req, boundary.hosts()).isPresent()) return inner.apply(false);
             if (validPassword(creds)) return inner.apply(true);

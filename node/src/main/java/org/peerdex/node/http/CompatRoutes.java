@@ -5,19 +5,21 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpCharsets;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
-import org.apache.pekko.http.javadsl.model.HttpCharsets;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.Uri;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -26,6 +28,7 @@ import org.peerdex.actors.search.QueryCoordinator;
 import org.peerdex.actors.search.SearchRequest;
 import org.peerdex.actors.search.SearchResult;
 import org.peerdex.actors.search.query.QueryParser;
+import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.meta.PageImage;
 
@@ -208,13 +211,13 @@ public final class CompatRoutes {
      * title), {@code description} the text around it.
      */
     List<Map<String, Object>> imageItems(QueryCoordinator.Done d, SearchRequest r, Pattern urlMask, boolean masked) {
-        java.util.Set<String> words = new java.util.HashSet<>();
+        Set<String> words = new HashSet<>();
         for (String w : r.query().highlightWords()) words.add(w.toLowerCase(Locale.ROOT));
         List<Map<String, Object>> matching = new ArrayList<>();
         List<Map<String, Object>> others = new ArrayList<>();
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (SearchResult sr : d.results()) {
-            for (PageImage img : storage.metadata().images(new org.peerdex.protocol.hash.UrlHash(sr.urlHash()))) {
+            for (PageImage img : storage.metadata().images(new UrlHash(sr.urlHash()))) {
                 if (masked && !urlMask.matcher(img.src()).matches() || !seen.add(img.src())) continue;
                 Map<String, Object> item = imageItem(sr, img);
                 (mentions(img.alt() + " " + img.text(), words) ? matching : others).add(item);
@@ -224,7 +227,7 @@ public final class CompatRoutes {
         return matching;
     }
 
-    private static boolean mentions(String text, java.util.Set<String> words) {
+    private static boolean mentions(String text, Set<String> words) {
         for (String t : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}_]+")) {
             if (words.contains(t)) return true;
         }
@@ -244,7 +247,7 @@ public final class CompatRoutes {
         m.put("host", page.host());
         m.put("path", path);
         m.put("file", path.substring(path.lastIndexOf('/') + 1));
-        m.put("guid", org.peerdex.protocol.hash.UrlHash.of(img.src()).value());
+        m.put("guid", UrlHash.of(img.src()).value());
         m.put("urlhash", page.urlHash());
         m.put("ranking", String.valueOf(page.score()));
         return m;

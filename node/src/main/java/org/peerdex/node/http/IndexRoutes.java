@@ -1,6 +1,9 @@
 package org.peerdex.node.http;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,7 +138,7 @@ public final class IndexRoutes {
      * elsewhere, such as the anchor text of a link to the URL).
      */
     List<Map<String, Object>> postingsOf(UrlHash url, List<WordHash> words, UrlMetadata meta, String text) {
-        Map<WordHash, String> known = new java.util.HashMap<>();
+        Map<WordHash, String> known = new HashMap<>();
         StringBuilder source = new StringBuilder(text);
         if (meta != null) {
             source.append(' ').append(meta.title()).append(' ').append(meta.description()).append(' ')
@@ -153,10 +156,10 @@ public final class IndexRoutes {
             m.put("flags", flagNames(p.get().flags()));
             m.put("hitCount", p.get().hitCount());
             int[] pos = p.get().positions();
-            m.put("positions", pos.length > 20 ? java.util.Arrays.copyOf(pos, 20) : pos);
+            m.put("positions", pos.length > 20 ? Arrays.copyOf(pos, 20) : pos);
             list.add(m);
         }
-        list.sort(java.util.Comparator.comparingInt((Map<String, Object> m) -> -(Integer) m.get("hitCount"))
+        list.sort(Comparator.comparingInt((Map<String, Object> m) -> -(Integer) m.get("hitCount"))
                 .thenComparing(m -> String.valueOf(m.get("word"))));
         return list.size() > MAX_URL_POSTINGS ? new ArrayList<>(list.subList(0, MAX_URL_POSTINGS)) : list;
     }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.Uri;
@@ -30,7 +31,7 @@ public final class SearchRateLimit {
             "/yacysearch.json", "/yacysearch.rss", "/solr/select");
 
     /** Solr's select with any core name, with or without pysolr's trailing slash. */
-    private static final java.util.regex.Pattern SOLR_SELECT = java.util.regex.Pattern.compile("/solr(/[^/]+)?/select/?");
+    private static final Pattern SOLR_SELECT = Pattern.compile("/solr(/[^/]+)?/select/?");
 
     static boolean isSearchPath(String path) {
         return SEARCH_PATHS.contains(path) || SOLR_SELECT.matcher(path).matches();

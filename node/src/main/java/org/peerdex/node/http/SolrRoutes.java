@@ -3,6 +3,7 @@ package org.peerdex.node.http;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,6 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpCharsets;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
@@ -64,6 +67,8 @@ public final class SolrRoutes {
     static final Map<String, String> FACETS = Map.of("host_s", "host", "host", "host", "url_file_ext_s", "filetype",
             "filetype", "filetype", "language_s", "language", "language", "language", "author_sxt", "author",
             "author", "author");
+    /** A word of a highlighted field. */
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}_]+");
     /** Text fields a {@code q} term may name; the index searches them all. */
     static final Set<String> TEXT_FIELDS = Set.of("text", "text_t", "_text_", "content", "title", "description",
             "description_txt", "keywords");
@@ -495,7 +500,7 @@ public final class SolrRoutes {
      * renders it shows the page's text, never its markup). A field without a match is left out, as in Solr.
      */
     static Map<String, Object> highlighting(Select s, List<Map<String, Object>> docs) {
-        Set<String> words = new java.util.HashSet<>();
+        Set<String> words = new HashSet<>();
         if (!s.q().isEmpty() && !s.q().equals("*:*")) {
             for (String w : QueryParser.parse(peerdexQuery(s.q())).highlightWords()) words.add(w.toLowerCase(Locale.ROOT));
         }
@@ -514,7 +519,7 @@ public final class SolrRoutes {
     /** {@code text} HTML-escaped, each word of {@code words} (lower case) inside {@code <em>}. */
     static String emphasize(String text, Set<String> words) {
         StringBuilder b = new StringBuilder(text.length() + 32);
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("[\\p{L}\\p{N}_]+").matcher(text);
+        Matcher m = WORD.matcher(text);
         int at = 0;
         while (m.find()) {
             b.append(htmlEscape(text.substring(at, m.start())));

@@ -6,18 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.peerdex.actors.crawl.TestSite;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.TestPeers;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 /**
  * Image search as SearXNG's "yacy images" engine uses it: a real peer crawls three real HTML pages with images
@@ -103,7 +111,7 @@ class ImageSearchTest {
 
     /** The URL searx/engines/yacy.py request() builds for the "yacy images" engine. */
     static String imageSearch(String query, int pageno) {
-        return node.baseUrl() + "/yacysearch.json?" + RealClientsTest.urlencode(new java.util.LinkedHashMap<>(Map.of(
+        return node.baseUrl() + "/yacysearch.json?" + RealClientsTest.urlencode(new LinkedHashMap<>(Map.of(
                 "query", query, "startRecord", String.valueOf((pageno - 1) * 10), "maximumRecords", "10",
                 "contentdom", "image", "resource", "global")));
     }
@@ -136,7 +144,7 @@ class ImageSearchTest {
             assertFalse(i.imgSrc().contains("pixel.gif"), "a tracking pixel: " + i);
             assertFalse(i.imgSrc().startsWith("data:"), "a data: URI: " + i);
         }
-        assertEquals(srcs.size(), new java.util.HashSet<>(srcs).size(), "each image once: " + srcs);
+        assertEquals(srcs.size(), new HashSet<>(srcs).size(), "each image once: " + srcs);
     }
 
     @Test
@@ -156,16 +164,16 @@ class ImageSearchTest {
         // the RSS form: Media RSS's content element carries the picture
         HttpResponse<String> rss = HTTP.send(HttpRequest.newBuilder(URI.create(node.baseUrl()
                 + "/yacysearch.rss?query=fresnel&contentdom=image")).GET().build(), HttpResponse.BodyHandlers.ofString());
-        var factory = javax.xml.parsers.DocumentBuilderFactory.newInstance();
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
         factory.setNamespaceAware(true);
-        org.w3c.dom.Document doc = factory.newDocumentBuilder().parse(new java.io.ByteArrayInputStream(
-                rss.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        org.w3c.dom.NodeList media = doc.getElementsByTagNameNS("http://search.yahoo.com/mrss/", "content");
+        Document doc = factory.newDocumentBuilder().parse(new ByteArrayInputStream(
+                rss.body().getBytes(StandardCharsets.UTF_8)));
+        NodeList media = doc.getElementsByTagNameNS("http://search.yahoo.com/mrss/", "content");
         assertEquals(1, media.getLength(), rss.body());
         assertEquals(site.url("/gallery/images/fresnel-lens.jpg"),
-                ((org.w3c.dom.Element) media.item(0)).getAttribute("url"));
+                ((Element) media.item(0)).getAttribute("url"));
         assertEquals("A first-order Fresnel lens <b>in brass</b>",
-                ((org.w3c.dom.Element) doc.getElementsByTagName("item").item(0)).getElementsByTagName("title")
+                ((Element) doc.getElementsByTagName("item").item(0)).getElementsByTagName("title")
                         .item(0).getTextContent());
     }
 

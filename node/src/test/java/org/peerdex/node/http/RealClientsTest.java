@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -17,14 +18,18 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
 
 /**
  * Clients nobody here wrote, replayed against a real peer with the Tarn corpus indexed: SearXNG's YaCy engine
@@ -77,7 +82,7 @@ class RealClientsTest extends TarnPeerTest {
             // dateutil.parser.parse(result['pubDate']): YaCy writes RFC 822
             if (result.has("pubDate")) {
                 published = ZonedDateTime.parse(result.get("pubDate").asText(),
-                        DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss Z", java.util.Locale.ROOT));
+                        DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss Z", Locale.ROOT));
             }
             String link = key(result, "link").asText("");
             // html_to_text(result['description'])
@@ -139,10 +144,10 @@ class RealClientsTest extends TarnPeerTest {
     void theRssChannelLinkIsAbsolute() throws Exception {
         HttpResponse<String> r = peer.get("/yacysearch.rss?query=compaction");
         Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                .parse(new java.io.ByteArrayInputStream(r.body().getBytes(StandardCharsets.UTF_8)));
-        org.w3c.dom.Element channel = (org.w3c.dom.Element) doc.getElementsByTagName("channel").item(0);
+                .parse(new ByteArrayInputStream(r.body().getBytes(StandardCharsets.UTF_8)));
+        Element channel = (Element) doc.getElementsByTagName("channel").item(0);
         String link = null;
-        for (org.w3c.dom.Node n = channel.getFirstChild(); n != null; n = n.getNextSibling()) {
+        for (Node n = channel.getFirstChild(); n != null; n = n.getNextSibling()) {
             if (n.getNodeName().equals("link")) link = n.getTextContent();
         }
         assertNotNull(link, r.body());
@@ -200,7 +205,7 @@ class RealClientsTest extends TarnPeerTest {
         assertNotNull(res.qtime());
         String firstId = res.docs().get(0).get("id").asText();
         String marked = res.highlighting().get(firstId).get("description").get(0).asText();
-        assertTrue(marked.toLowerCase(java.util.Locale.ROOT).contains("<em>backup</em>"), marked);
+        assertTrue(marked.toLowerCase(Locale.ROOT).contains("<em>backup</em>"), marked);
         assertFalse(marked.replace("<em>", "").replace("</em>", "").contains("<"), "only <em> is markup: " + marked);
         assertEquals("127.0.0.1", res.facets().get("facet_fields").get("host_s").get(0).asText());
         // the same through the core-less path, and the slash-less one SolrJ uses
@@ -213,7 +218,7 @@ class RealClientsTest extends TarnPeerTest {
         // pysolr switches to POST past 1024 characters of parameters; a long fq list gets there
         Map<String, String> params = new LinkedHashMap<>();
         params.put("q", "backup restore -zzzz");
-        params.put("fl", String.join(",", java.util.Collections.nCopies(250, "id")) + ",sku");
+        params.put("fl", String.join(",", Collections.nCopies(250, "id")) + ",sku");
         HttpResponse<String> r = pysolrSelect("peerdex", params);
         assertEquals(200, r.statusCode(), r.body());
         assertTrue(pysolrResults(Json.MAPPER.readTree(r.body())).hits() >= 1, r.body());

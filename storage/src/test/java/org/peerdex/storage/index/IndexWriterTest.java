@@ -14,6 +14,7 @@ import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.kv.LevelDbStore;
 import org.peerdex.storage.kv.MemoryStore;
+import org.peerdex.storage.meta.PageImage;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.testing.TestPostings;
@@ -131,8 +132,8 @@ class IndexWriterTest {
             UrlMetadata m = TestPostings.metadata(url, "Gallery");
             DocumentText text = new DocumentText(url, "Gallery", "", List.of(), "", List.of(), List.of(), List.of(),
                     "a lighthouse at dusk");
-            List<org.peerdex.storage.meta.PageImage> images = List.of(
-                    new org.peerdex.storage.meta.PageImage("http://example.org/a.jpg", "Lighthouse", "at dusk"));
+            List<PageImage> images = List.of(
+                    new PageImage("http://example.org/a.jpg", "Lighthouse", "at dusk"));
             IndexedDocument withImages = PostingFactory.build(m, text, images);
             for (Posting p : withImages.postings()) assertTrue(p.has(Posting.HAS_IMAGE), p.toString());
             s.writer().add(withImages);
