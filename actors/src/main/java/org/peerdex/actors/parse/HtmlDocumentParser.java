@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
@@ -35,6 +36,9 @@ public final class HtmlDocumentParser {
     /** Images kept per page, and the characters of alt and surrounding text kept per image. */
     static final int MAX_IMAGES = 50;
     private static final int MAX_IMAGE_TEXT_CHARS = 300;
+    /** An alt text that is a path or file name of an image, not a description. */
+    private static final Pattern FILE_NAME = Pattern.compile(
+            "\\S*\\.(?i:png|jpe?g|gif|svg|webp|bmp|ico|avif|tiff?)");
 
     private final int maxBytes;
     private final int maxDepth;
@@ -204,16 +208,25 @@ public final class HtmlDocumentParser {
         Map<String, PageImage> out = new LinkedHashMap<>();
         for (Element img : content.select("img[src], img[data-src]")) {
             if (out.size() >= MAX_IMAGES) break;
-            if (tiny(img.attr("width")) || tiny(img.attr("height"))) continue;
+            if (tiny(img.attr("width")) || tiny(img.attr("height")) || hidden(img)) continue;
             String src = img.attr("src").isBlank() ? img.attr("data-src") : img.attr("src");
+            String alt = img.attr("alt").strip();
+            // an alt of only a sign ("-", "+") marks a control (Sphinx's module index togglers), not a picture
+            if (!alt.isEmpty() && !alt.codePoints().anyMatch(Character::isLetterOrDigit)) continue;
             Optional<String> url = UrlNormalizer.resolve(base, src.strip());
             if (url.isEmpty() || out.containsKey(url.get())) continue;
-            String alt = img.attr("alt").strip();
+            // Sphinx and others write the file name as the alt text: it says nothing
+            if (alt.equals(src.strip()) || FILE_NAME.matcher(alt).matches()) alt = "";
             if (alt.isEmpty()) alt = img.attr("title").strip();
             out.put(url.get(), new PageImage(url.get(), clip(alt, MAX_IMAGE_TEXT_CHARS),
                     clip(surroundingText(img), MAX_IMAGE_TEXT_CHARS)));
         }
         return new ArrayList<>(out.values());
+    }
+
+    private static boolean hidden(Element img) {
+        String style = img.attr("style").replace(" ", "").toLowerCase(Locale.ROOT);
+        return img.hasAttr("hidden") || style.contains("display:none") || style.contains("visibility:hidden");
     }
 
     private static boolean tiny(String dimension) {
@@ -235,7 +248,7 @@ public final class HtmlDocumentParser {
             if (e.text().isBlank()) return around(siblingText(e, true), siblingText(e, false));
             if (e.text().length() <= MAX_IMAGE_TEXT_CHARS) return e.text();
             // a long block (an article): the text just before and after the image's branch of it
-            return around(nodeText(child.previousSibling()), nodeText(child.nextSibling()));
+            return around(adjacentText(child, true), adjacentText(child, false));
         }
         return "";
     }
@@ -257,9 +270,13 @@ public final class HtmlDocumentParser {
         return "";
     }
 
-    private static String nodeText(Node n) {
-        if (n instanceof TextNode t) return t.text().strip();
-        if (n instanceof Element e) return e.text();
+    /** The text of the nearest node before (or after) {@code n} that has any (whitespace between tags has none). */
+    private static String adjacentText(Node n, boolean before) {
+        for (Node s = before ? n.previousSibling() : n.nextSibling(); s != null;
+             s = before ? s.previousSibling() : s.nextSibling()) {
+            String t = s instanceof TextNode tn ? tn.text().strip() : s instanceof Element e ? e.text() : "";
+            if (!t.isBlank()) return t;
+        }
         return "";
     }
 
