@@ -73,7 +73,7 @@ class DashboardBrowserTest extends BrowserTest {
             WebElement link = await().until(ExpectedConditions.visibilityOfElementLocated(
                     By.cssSelector("#active-crawls li.active-crawl[data-id='" + id + "'] a")));
             assertEquals(site.url("/index.html"), link.getText());
-            screenshot("admin-dashboard");
+            screenshot("admin-dashboard-crawl");
             link.click();
             await().until(d -> id.equals(attr("crawl-monitor", "data-id")));
             assertTrue(browser.findElement(By.id("crawl-monitor")).isDisplayed());
