@@ -124,6 +124,11 @@ public final class CrawlBackend {
         return services.rates().perMinute(System.currentTimeMillis());
     }
 
+    /** Pages fetched by all crawls of this node in each of the last 60 minutes, oldest first (the current one last). */
+    public long[] pagesLastHour() {
+        return services.rates().lastHour(System.currentTimeMillis());
+    }
+
     /** Why the start URLs may not be crawled (a refused or unknown host), or empty. Blocking (DNS). */
     public Optional<String> refusal(CrawlProfile profile) {
         org.peerdex.node.ModePolicy mode = org.peerdex.node.ModePolicy.of(ctx.config());

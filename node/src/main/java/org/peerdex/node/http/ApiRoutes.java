@@ -65,7 +65,7 @@ public final class ApiRoutes {
                 response -> CallerFormat.adapt(request, response), () -> handleExceptions(exceptions(), () ->
                 handleRejections(rejections(), () -> org.apache.pekko.http.javadsl.server.Directives.mapRequest(
                 FederationRoutes::noFederationForFederated, () -> services.rateLimit().limit(() -> concat(api,
-                searchGuard.search(() -> concat(new CompatRoutes(search).route(),
+                searchGuard.search(() -> concat(new CompatRoutes(search, ctx.storage()).route(),
                         new SolrRoutes(search, ctx.storage(),
                         ctx.config().raw().getInt("peerdex.scan-limits.solr-match-all")).route())),
                 new UiRoutes().route())))))))));

@@ -9,10 +9,15 @@ import org.peerdex.node.NodeContext;
 import org.peerdex.node.NodeServices;
 import org.peerdex.node.Version;
 
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.get;
 import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
-/** {@code GET /api/status}: who this peer is and what it holds. */
+/**
+ * {@code GET /api/status}: who this peer is and what it holds; {@code GET /api/status/rates}: pages fetched and
+ * queries started in each minute of the last hour (the console's plots).
+ */
 public final class StatusRoutes {
     private final NodeContext ctx;
     private final NodeServices services;
@@ -23,7 +28,20 @@ public final class StatusRoutes {
     }
 
     public Route route() {
-        return path("status", () -> get(() -> Json.ok(status())));
+        return concat(
+                path("status", () -> get(() -> Json.ok(status()))),
+                path(segment("status").slash("rates"), () -> get(() -> Json.ok(rates()))));
+    }
+
+    /** Per-minute counts over the last hour, oldest first; the last entry is the current minute so far. */
+    public Map<String, Object> rates() {
+        long now = System.currentTimeMillis();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("at", now);
+        r.put("minuteStart", now / 60_000 * 60_000);
+        r.put("pages", services.crawl().pagesLastHour());
+        r.put("queries", services.search().service().queriesLastHour());
+        return r;
     }
 
     public Map<String, Object> status() {
