@@ -30,6 +30,11 @@ public final class ImportJob {
     private final AtomicLong errors = new AtomicLong();
     private final Deque<String> recent = new ArrayDeque<>();
     private final Map<String, Object> details = new LinkedHashMap<>();
+    /** What the crawl this import handed its pages to has done so far (see {@link CrawledImport}). */
+    private volatile long crawlImported;
+    private volatile long crawlSkipped;
+    private volatile long crawlErrors;
+    private volatile List<String> crawlRecent = List.of();
     private volatile String state = "running";
     private volatile String error;
     private volatile boolean stopRequested;
@@ -85,6 +90,17 @@ public final class ImportJob {
             synchronized (details) {
                 details.put(key, value);
             }
+        }
+
+        /**
+         * The counters of the crawl this import's pages were handed to, as of now: they add to what the import
+         * counted itself (pages skipped before the hand-over, a sitemap that could not be read).
+         */
+        public void crawled(long indexed, long skipped, long errors, List<String> recentErrors) {
+            crawlImported = indexed;
+            crawlSkipped = skipped;
+            crawlErrors = errors;
+            crawlRecent = List.copyOf(recentErrors);
         }
 
         public void count(String key) {
@@ -161,11 +177,14 @@ public final class ImportJob {
         synchronized (recent) {
             errs = new ArrayList<>(recent);
         }
+        errs.addAll(crawlRecent);
+        if (errs.size() > RECENT_ERRORS) errs = new ArrayList<>(errs.subList(errs.size() - RECENT_ERRORS, errs.size()));
         Map<String, Object> d;
         synchronized (details) {
             d = new LinkedHashMap<>(details);
         }
-        return new ImportProgress(id, kind.key(), source, state, imported.get(), skipped.get(), errors.get(),
-                Math.round(imported.get() / seconds * 10) / 10.0, startedAt, finishedAt, error, errs, d);
+        long in = imported.get() + crawlImported;
+        return new ImportProgress(id, kind.key(), source, state, in, skipped.get() + crawlSkipped,
+                errors.get() + crawlErrors, Math.round(in / seconds * 10) / 10.0, startedAt, finishedAt, error, errs, d);
     }
 }
