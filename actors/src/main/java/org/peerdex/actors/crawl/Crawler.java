@@ -169,8 +169,11 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             // a full disk at the very start: the crawl exists and waits, paused, until the start URLs can be written
             writesFailed(e);
         }
+        // a crawl whose seeds the manager admitted has a frontier already, and nothing done yet
+        boolean worked = fetched + skipped + errors > 0 || frontier.queued() < frontier.admitted();
         ctx.getLog().info("crawl {} {} at {} (depth {}, range {}, {} queued)", record.id(),
-                resumed ? "resumed" : "started", profile.url(), profile.depth(), profile.range(), frontier.queued());
+                resumed && worked ? "resumed" : "started", profile.url(), profile.depth(), profile.range(),
+                frontier.queued());
         timers.startTimerWithFixedDelay(Tick.INSTANCE, PUSH_INTERVAL);
         ctx.getSelf().tell(Tick.INSTANCE);
     }

@@ -16,7 +16,8 @@ import org.peerdex.storage.frontier.Frontier;
  * resume after kill -9 and the crawl monitor apply to them, and follows it to its end. The import's progress shows
  * the crawl's id ({@code details.crawl}) and counts: indexed pages as imported, the crawl's skips (by reason in
  * {@code details.skippedBy}) and errors ({@code details.errorsBy}, the latest in {@code recentErrors}). Stopping the
- * import stops the crawl. After a restart the crawl resumes on its own; the import that started it does not.
+ * import stops the crawl; a peer that shuts down leaves it running, and after the restart (or a kill -9) the crawl
+ * resumes on its own; the import that started it does not run again.
  */
 public final class CrawledImport {
     private static final long POLL_NANOS = 200_000_000L;
@@ -55,6 +56,11 @@ public final class CrawledImport {
                 if (CrawlRecord.FAILED.equals(p.state()) && !(upToDate > 0 && p.indexed() == 0)) {
                     throw new IOException("crawl " + id + " failed: " + p.message());
                 }
+                return p;
+            }
+            if (ctx.stopped() && ctx.shuttingDown()) {
+                // the crawl stays running in the store and resumes with the peer; this import ends here
+                ctx.detail("crawlState", "left running: it resumes when the peer starts again");
                 return p;
             }
             if (ctx.stopped() && !stopAsked) {

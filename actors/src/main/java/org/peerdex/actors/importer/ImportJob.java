@@ -38,6 +38,8 @@ public final class ImportJob {
     private volatile String state = "running";
     private volatile String error;
     private volatile boolean stopRequested;
+    /** The peer is shutting down (not a stop asked for): work handed on, such as a crawl, is left to resume. */
+    private volatile boolean shutdown;
     private volatile long startedAt = System.currentTimeMillis();
     private volatile long finishedAt;
 
@@ -56,6 +58,11 @@ public final class ImportJob {
         /** True once the job was asked to stop; sources check it between documents. */
         public boolean stopped() {
             return stopRequested;
+        }
+
+        /** True once the job was stopped because the peer shuts down, not because someone asked for it. */
+        public boolean shuttingDown() {
+            return shutdown;
         }
 
         /** Indexes one document; a document the indexer refuses counts as an error, not a failure. */
@@ -151,6 +158,12 @@ public final class ImportJob {
         synchronized (details) {
             details.put(key, value);
         }
+    }
+
+    /** Stops the job because the peer shuts down (see {@link Context#shuttingDown()}). */
+    public void stopForShutdown() {
+        shutdown = true;
+        stop();
     }
 
     public void stop() {

@@ -292,7 +292,7 @@ public final class ImportJobs implements AutoCloseable {
     public void close() {
         schedules.values().forEach(Schedule::cancel);
         schedules.clear();
-        jobs.values().forEach(ImportJob::stop);
+        jobs.values().forEach(ImportJob::stopForShutdown);
         timer.shutdownNow();
         // let stopping jobs flush and record their history before the caller closes the storage
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -80,6 +80,39 @@ class ImportThroughCrawlerTest {
     }
 
     @Test
+    void anImportsCrawlResumesAfterARestartWithoutFetchingIndexedPagesAgain() throws Exception {
+        try (ImportTestPeer peer = new ImportTestPeer("")) {
+            StringBuilder sitemap = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                    + "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+            int pages = 12;
+            for (int i = 0; i < pages; i++) {
+                peer.serve("/atlas/p" + i + ".html", "text/html", SitemapDocumentForumImportTest.html("Atlas " + i,
+                        "Atlas page about the fjordmark" + i + " region."));
+                sitemap.append("<url><loc>").append(peer.siteBase).append("/atlas/p").append(i).append(".html</loc></url>\n");
+            }
+            peer.serve("/atlas.xml", "application/xml", sitemap.append("</urlset>\n").toString()
+                    .getBytes(StandardCharsets.UTF_8));
+            String id = peer.startImport("sitemap", Map.of("url", peer.siteBase + "/atlas.xml"));
+            await(() -> peer.progress(id).get("imported").asInt() >= 3, "three pages indexed");
+            String crawl = peer.progress(id).get("details").get("crawl").asText();
+
+            peer.restart(); // the import ends with the peer; its crawl stays running in the store
+            List<String> indexedBefore = new ArrayList<>();
+            for (int i = 0; i < pages; i++) if (!peer.urls("fjordmark" + i).isEmpty()) indexedBefore.add("/atlas/p" + i);
+            assertTrue(indexedBefore.size() >= 3 && indexedBefore.size() < pages, indexedBefore.toString());
+            await(() -> {
+                HttpResponse<String> r = peer.send("GET", "/api/crawl/" + crawl, null);
+                return r.statusCode() == 200 && Json.MAPPER.readTree(r.body()).get("state").asText().equals("finished");
+            }, "the resumed crawl to finish");
+            for (int i = 0; i < pages; i++) assertEquals(1, peer.urls("fjordmark" + i).size(), "page " + i);
+            for (String page : indexedBefore) {
+                long asked = new ArrayList<>(peer.requests).stream().filter(r -> r.equals("GET " + page + ".html")).count();
+                assertEquals(1, asked, page + " was indexed before the restart and is not fetched again");
+            }
+        }
+    }
+
+    @Test
     void aScheduledFeedRunsOnAfterARestart() throws Exception {
         try (ImportTestPeer peer = new ImportTestPeer("peerdex.importer.min-feed-interval = 100ms\n")) {
             AtomicReference<String> extra = new AtomicReference<>("");
