@@ -49,8 +49,24 @@ public final class CrawledImport {
         String id = crawls.start(profile, seeds);
         ctx.detail("crawl", id);
         boolean stopAsked = false;
+        CrawlProgress last = null;
+        int unanswered = 0;
         while (true) {
-            CrawlProgress p = crawls.progress(id).orElseThrow(() -> new IOException("crawl " + id + " is gone"));
+            CrawlProgress p;
+            try {
+                p = crawls.progress(id).orElseThrow(() -> new IOException("crawl " + id + " is gone"));
+                unanswered = 0;
+            } catch (IOException e) {
+                // a peer shutting down stops its crawl manager before or beside its imports: not the import's failure
+                if (ctx.shuttingDown() && last != null) {
+                    ctx.detail("crawlState", "left running: it resumes when the peer starts again");
+                    return last;
+                }
+                if (++unanswered >= 3) throw e;
+                LockSupport.parkNanos(1_000_000_000L);
+                continue;
+            }
+            last = p;
             mirror(ctx, p);
             if (!CrawlRecord.RUNNING.equals(p.state())) {
                 if (CrawlRecord.FAILED.equals(p.state()) && !(upToDate > 0 && p.indexed() == 0)) {
