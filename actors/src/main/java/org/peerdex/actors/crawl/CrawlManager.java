@@ -167,8 +167,19 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
                 }
                 // after the seeds: a start URL that is a seed too keeps the seed's date
                 for (String u : m.profile().urls()) all.add(new Frontier.Candidate(u, 0));
-                new Frontier(services.storage().store(), id).offer(all, m.profile().maxPages(),
-                        m.profile().maxPagesPerHost());
+                try {
+                    new Frontier(services.storage().store(), id).offer(all, m.profile().maxPages(),
+                            m.profile().maxPagesPerHost());
+                } catch (RuntimeException e) {
+                    // not started after all: the stored record must not resume without its seeds
+                    try {
+                        services.crawls().put(r.withState(CrawlRecord.FAILED, System.currentTimeMillis(),
+                                "its start URLs could not be written: " + org.peerdex.storage.kv.WriteFailure.describe(e)));
+                    } catch (RuntimeException alsoFailed) {
+                        ctx.getLog().warn("crawl {}: neither its start URLs nor its failure are written", id);
+                    }
+                    throw e;
+                }
             }
         } catch (RuntimeException e) {
             m.replyTo().tell(new Started(null, org.peerdex.storage.kv.WriteFailure.describe(e)));

@@ -192,8 +192,11 @@ public final class ImportJobs implements AutoCloseable {
         runAndRecord(job);
         if (schedules.get(job.id()) != schedule) return;
         synchronized (stored) {
+            // checked again under the lock: a stop that removed the schedule meanwhile is not undone here
             StoredSchedule st = stored.get(job.id());
-            if (st != null) remember(st.nextAt(System.currentTimeMillis() + schedule.every().toMillis()));
+            if (st != null && schedules.get(job.id()) == schedule) {
+                remember(st.nextAt(System.currentTimeMillis() + schedule.every().toMillis()));
+            }
         }
         try {
             schedule.next().set(timer.schedule(() -> runner.execute(() -> runScheduled(
