@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream;
 import org.apache.pdfbox.pdmodel.PDDocument;
@@ -175,7 +176,7 @@ public final class ImportBenchmark {
             long t0 = System.nanoTime();
             String id = jobs.start(kind, name, source).id();
             ImportProgress p;
-            while ((p = jobs.get(id).orElseThrow()).running()) java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+            while ((p = jobs.get(id).orElseThrow()).running()) LockSupport.parkNanos(2_000_000);
             double s = (System.nanoTime() - t0) / 1e9;
             if (!p.state().equals("finished")) System.out.println("  " + name + " ended " + p.state() + ": " + p.error());
             rows.add(new String[] {name, String.valueOf(p.imported()), String.format("%.2f", s),
@@ -204,7 +205,7 @@ public final class ImportBenchmark {
                         HttpResponse.BodyHandlers.discarding());
             }
             while (jobs.get(id).orElseThrow().imported() < n && System.nanoTime() - t0 < 120e9) {
-                java.util.concurrent.locks.LockSupport.parkNanos(2_000_000);
+                LockSupport.parkNanos(2_000_000);
             }
             double s = (System.nanoTime() - t0) / 1e9;
             long imported = jobs.get(id).orElseThrow().imported();

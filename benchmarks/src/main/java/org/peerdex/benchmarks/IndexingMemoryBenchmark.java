@@ -1,11 +1,13 @@
 package org.peerdex.benchmarks;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -99,14 +101,14 @@ public final class IndexingMemoryBenchmark {
     }
 
     static int sample(double[] cdf, double u) {
-        int i = java.util.Arrays.binarySearch(cdf, u);
+        int i = Arrays.binarySearch(cdf, u);
         return i >= 0 ? i : Math.min(cdf.length - 1, -i - 1);
     }
 
     static long size(Path dir) {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return -1; // a compaction deleted a file while we walked: size unknown this time
         }
     }

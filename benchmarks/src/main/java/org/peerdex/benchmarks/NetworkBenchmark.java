@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -138,7 +140,7 @@ public final class NetworkBenchmark {
 
     private static Config config(Path dir, List<String> seeds) throws Exception {
         if (transport.equals("peer")) {
-            Map<String, Object> m = new java.util.HashMap<>();
+            Map<String, Object> m = new HashMap<>();
             m.put("peerdex.transport", "peer");
             m.put("peerdex.peer.host", "127.0.0.1");
             m.put("peerdex.peer.port", 0);
@@ -180,7 +182,7 @@ public final class NetworkBenchmark {
     /** {first result ms (-1 if none), done ms, messages, bytes, results}. */
     private static double[] stream(HttpClient http, String base, String[] q) throws Exception {
         long t = System.nanoTime();
-        HttpResponse<java.io.InputStream> resp = http.send(HttpRequest.newBuilder(URI.create(base + "/api/search/stream?resource=global&q="
+        HttpResponse<InputStream> resp = http.send(HttpRequest.newBuilder(URI.create(base + "/api/search/stream?resource=global&q="
                 + URLEncoder.encode(q[0] + " " + q[1], StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(30))
                 .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         double first = -1;

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.http.javadsl.Http;
@@ -21,6 +22,7 @@ import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.stream.Materializer;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.RangeKey;
@@ -120,11 +122,11 @@ public final class PeerProtocolBenchmark {
     }
 
     /** The same body to the same shard owner, with no authentication at all: the baseline. */
-    private static ServerBinding bareRoute(org.apache.pekko.actor.typed.ActorSystem<?> system, PeerWire wire, DhtPeer dht)
+    private static ServerBinding bareRoute(ActorSystem<?> system, PeerWire wire, DhtPeer dht)
             throws Exception {
         AllDirectives d = new AllDirectives() {};
         Materializer mat = Materializer.matFromSystem(system);
-        var route = d.path(org.apache.pekko.http.javadsl.server.PathMatchers.segment("bare")
+        var route = d.path(PathMatchers.segment("bare")
                 .slash("count"), () -> d.post(() -> d.extractRequest(req -> d.completeWithFuture(
                 req.entity().toStrict(10_000, mat).thenCompose(e -> {
                     ShardOwner.CountRequest c = wire.read(e.getData().toArray(), ShardOwner.CountRequest.class);

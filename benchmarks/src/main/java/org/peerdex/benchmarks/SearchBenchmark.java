@@ -24,6 +24,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
@@ -54,7 +55,11 @@ import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.actors.search.ranking.Scorer;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.SearchBackend;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.simulations.report.Percentiles;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.text.DocumentText;
 import org.peerdex.storage.text.Tokenizer;
 
@@ -131,12 +136,12 @@ public final class SearchBenchmark {
             backend.setLinkRank(HostPageRank.compute(indexed.hostEdges()));
             Map<String, HtmlText.Page> pages = indexed.pages();
             PROBE = k -> {
-                org.peerdex.protocol.hash.UrlHash u = indexed.urls().get(k.target());
+                UrlHash u = indexed.urls().get(k.target());
                 StringBuilder b = new StringBuilder("target " + u + " meta=" + node.context().storage().metadata().get(u).isPresent());
                 for (String w : Tokenizer.plainWords(k.query())) {
                     b.append(" ").append(w).append(":").append(node.context().storage().rwi()
-                            .get(org.peerdex.protocol.hash.WordHash.of(w), u).map(p -> "yes").orElse("NO"))
-                            .append("/").append(node.context().storage().rwi().count(org.peerdex.protocol.hash.WordHash.of(w)));
+                            .get(WordHash.of(w), u).map(p -> "yes").orElse("NO"))
+                            .append("/").append(node.context().storage().rwi().count(WordHash.of(w)));
                 }
                 return b.toString();
             };
@@ -229,7 +234,7 @@ public final class SearchBenchmark {
     }
 
     private static long treeBytes(Path root) throws IOException {
-        try (java.util.stream.Stream<Path> s = Files.walk(root)) {
+        try (Stream<Path> s = Files.walk(root)) {
             return s.filter(Files::isRegularFile).mapToLong(p -> {
                 try {
                     return Files.size(p);
@@ -278,7 +283,7 @@ public final class SearchBenchmark {
      * decoded, the lists joined, the first 50,000 candidates in URL-hash order kept, then all of them scored and
      * sorted (no phrases in these queries).
      */
-    private static List<String> peerdexIndexOld(org.peerdex.storage.PeerStorage storage, String q) {
+    private static List<String> peerdexIndexOld(PeerStorage storage, String q) {
         org.peerdex.actors.search.query.Query query;
         try {
             query = org.peerdex.actors.search.query.QueryParser.parse(q);
@@ -286,9 +291,9 @@ public final class SearchBenchmark {
             return List.of();
         }
         Map<String, Long> df = new HashMap<>();
-        List<List<org.peerdex.storage.rwi.Posting>> lists = new ArrayList<>();
+        List<List<Posting>> lists = new ArrayList<>();
         for (String t : query.terms()) {
-            List<org.peerdex.storage.rwi.Posting> raw = storage.rwi().postings(org.peerdex.protocol.hash.WordHash.of(t));
+            List<Posting> raw = storage.rwi().postings(WordHash.of(t));
             df.put(t, (long) raw.size());
             lists.add(raw);
         }
@@ -306,7 +311,7 @@ public final class SearchBenchmark {
     }
 
     /** Peerdex's index evaluation alone: the top 10 URL hashes by the default profile (no metadata, no snippets). */
-    private static List<String> peerdexIndex(LocalIndexSource index, org.peerdex.storage.PeerStorage storage, String q) {
+    private static List<String> peerdexIndex(LocalIndexSource index, PeerStorage storage, String q) {
         org.peerdex.actors.search.query.Query query;
         try {
             query = org.peerdex.actors.search.query.QueryParser.parse(q);

@@ -2,6 +2,7 @@ package org.peerdex.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -87,7 +88,7 @@ public final class SearchLoadBenchmark {
             Result naive = run("naive (connection/request)", base, seconds, clients, vocabulary, zipf, true);
             JsonNode after = status(base);
             // the same pooled load while the peer crawls a local corpus
-            com.sun.net.httpserver.HttpServer corpus = LoadCorpus.serve();
+            HttpServer corpus = LoadCorpus.serve();
             String crawlId;
             try {
                 String seed = "http://127.0.0.1:" + corpus.getAddress().getPort() + "/index.html";

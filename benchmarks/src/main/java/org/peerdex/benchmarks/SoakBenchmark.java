@@ -20,12 +20,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import javax.management.ObjectName;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.benchmarks.lab.RealLab;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
-import org.peerdex.benchmarks.lab.RealLab;
 
 /**
  * Soak: 3 real peers in this JVM (RealLab: own ActorSystem, LevelDB, HTTP on 127.0.0.1 each) crawl a local site
@@ -144,7 +145,7 @@ public final class SoakBenchmark {
     private static String histogram(int rows) {
         try {
             var server = ManagementFactory.getPlatformMBeanServer();
-            var name = new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand");
+            var name = new ObjectName("com.sun.management:type=DiagnosticCommand");
             String all = (String) server.invoke(name, "gcClassHistogram", new Object[] {new String[0]},
                     new String[] {String[].class.getName()});
             StringBuilder out = new StringBuilder();

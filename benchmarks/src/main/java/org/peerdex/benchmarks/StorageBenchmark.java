@@ -6,10 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.fusesource.leveldbjni.JniDBFactory;
+import org.iq80.leveldb.CompressionType;
 import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
@@ -124,7 +128,7 @@ public final class StorageBenchmark {
         while (written < n) {
             int k = (int) Math.min(batchSize, n - written);
             List<Posting> b = batch(r, k);
-            java.util.Collections.shuffle(b, new java.util.Random(written));
+            Collections.shuffle(b, new Random(written));
             long t0 = System.nanoTime();
             for (Posting p : b) {
                 KeyValueStore.Batch one = store.newBatch();
@@ -176,7 +180,7 @@ public final class StorageBenchmark {
             }
             if (engines.contains("jni")) {
                 rows.add(bench.run("LevelDB (leveldbjni, Snappy)", LevelDbStore.open(tmp.resolve("jni"), 32L << 20,
-                        org.fusesource.leveldbjni.JniDBFactory.factory, org.iq80.leveldb.CompressionType.SNAPPY),
+                        JniDBFactory.factory, CompressionType.SNAPPY),
                         tmp.resolve("jni")));
                 System.gc();
             }

@@ -1,15 +1,19 @@
 package org.peerdex.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -95,7 +99,7 @@ public final class WideCrawlBenchmark {
                 System.out.println("corpus " + c.getKey() + " not installed (" + root + "): left out");
                 continue;
             }
-            try (Stream<Path> s = Files.walk(root, java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
+            try (Stream<Path> s = Files.walk(root, FileVisitOption.FOLLOW_LINKS)) {
                 s.filter(f -> f.toString().endsWith(".html") && Files.isRegularFile(f)).forEach(f -> {
                     String path = "/" + c.getKey() + "/" + root.relativize(f).toString().replace('\\', '/');
                     where.put(path, Math.floorMod(path.hashCode() * 0x9E3779B1, hosts));
@@ -215,8 +219,8 @@ public final class WideCrawlBenchmark {
             JsonNode p;
             long lastLog = 0;
             List<Long> heap = new ArrayList<>();
-            com.sun.management.OperatingSystemMXBean os =
-                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            OperatingSystemMXBean os =
+                    (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             long cpu0 = os.getProcessCpuTime();
             long wall0 = System.nanoTime();
             Profile sampled = new Profile();
@@ -272,10 +276,10 @@ public final class WideCrawlBenchmark {
 
         @Override
         public void run() {
-            java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
             while (!Thread.currentThread().isInterrupted()) {
                 samples++;
-                for (java.lang.management.ThreadInfo t : mx.dumpAllThreads(false, false, 64)) {
+                for (ThreadInfo t : mx.dumpAllThreads(false, false, 64)) {
                     String pool = t.getThreadName().contains("fetch-dispatcher") ? "fetch"
                             : t.getThreadName().contains("index-dispatcher") ? "index" : null;
                     if (pool == null) continue;

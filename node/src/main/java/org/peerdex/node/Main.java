@@ -9,13 +9,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.peerdex.node.trust.NetworkCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** The peer's command line: {@code java -jar peerdex-node.jar [options]}. Every option is also a config key. */
 @Command(name = "peerdex", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
-        subcommands = {org.peerdex.node.trust.NetworkCommand.class},
+        subcommands = {NetworkCommand.class},
         description = "Runs a Peerdex peer: crawls, indexes and searches, alone or in a network of peers.",
         footer = "%nEvery option is also a HOCON key (see node/src/main/resources/reference.conf).")
 public final class Main implements Callable<Integer> {
@@ -132,7 +134,7 @@ public final class Main implements Callable<Integer> {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                peer.node().whenTerminated().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                peer.node().whenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
             } catch (Exception ignored) {
                 // the JVM is going down anyway
             }

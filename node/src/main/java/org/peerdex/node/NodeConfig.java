@@ -3,6 +3,7 @@ package org.peerdex.node;
 import com.typesafe.config.Config;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 /** The typed view of the {@code peerdex} config section (see reference.conf for every key). */
 public record NodeConfig(Path dataDir, String network, Mode mode, String httpHost, int httpPort, String clusterHost,
@@ -15,14 +16,14 @@ public record NodeConfig(Path dataDir, String network, Mode mode, String httpHos
 
         public static Mode parse(String s) {
             try {
-                return Mode.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
+                return Mode.valueOf(s.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("mode must be p2p, intranet or portal, not '" + s + "'");
             }
         }
 
         public String key() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

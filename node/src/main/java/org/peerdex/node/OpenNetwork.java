@@ -3,15 +3,20 @@ package org.peerdex.node;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.SpawnProtocol;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.node.peer.OpenMembership;
 import org.peerdex.node.peer.PeerClient;
 import org.peerdex.node.peer.PeerProtocolSettings;
@@ -59,7 +64,7 @@ public final class OpenNetwork {
     private static boolean clusterConfigured(Config config) {
         Config reference = ConfigFactory.defaultReference().getConfig("peerdex.cluster");
         Config actual = config.getConfig("peerdex.cluster");
-        for (String key : java.util.List.of("host", "port", "seeds", "tls-dir")) {
+        for (String key : List.of("host", "port", "seeds", "tls-dir")) {
             if (!actual.getValue(key).unwrapped().equals(reference.getValue(key).unwrapped())) return true;
         }
         return config.hasPath("peerdex.mode") && config.getString("peerdex.mode").trim().equalsIgnoreCase("intranet");
@@ -146,13 +151,13 @@ public final class OpenNetwork {
      * then requests for them wait here, and are forwarded once they run.
      */
     private static final class ForwardingOwner {
-        volatile ActorRef<org.peerdex.actors.dht.shard.ShardOwner.Command> target;
+        volatile ActorRef<ShardOwner.Command> target;
 
-        ActorRef<org.peerdex.actors.dht.shard.ShardOwner.Command> ref(org.apache.pekko.actor.typed.ActorSystem<org.apache.pekko.actor.typed.SpawnProtocol.Command> system) {
-            return DhtPeer.via(system).spawn(org.apache.pekko.actor.typed.javadsl.Behaviors.receiveMessage(c -> {
+        ActorRef<ShardOwner.Command> ref(ActorSystem<SpawnProtocol.Command> system) {
+            return DhtPeer.via(system).spawn(Behaviors.receiveMessage(c -> {
                 var t = target;
                 if (t != null) t.tell(c);
-                return org.apache.pekko.actor.typed.javadsl.Behaviors.same();
+                return Behaviors.same();
             }), "peer-protocol-forward");
         }
     }

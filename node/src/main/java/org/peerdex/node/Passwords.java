@@ -1,6 +1,7 @@
 package org.peerdex.node;
 
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.security.spec.InvalidKeySpecException;
 import java.util.Base64;
@@ -38,7 +39,7 @@ public final class Passwords {
         try {
             return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")
                     .generateSecret(new PBEKeySpec(password.toCharArray(), salt, iterations, 256)).getEncoded();
-        } catch (java.security.NoSuchAlgorithmException | InvalidKeySpecException e) {
+        } catch (NoSuchAlgorithmException | InvalidKeySpecException e) {
             throw new IllegalStateException("PBKDF2WithHmacSHA256 is required by every JVM", e);
         }
     }

@@ -2,7 +2,10 @@ package org.peerdex.node;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,24 +17,30 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.SpawnProtocol;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.cluster.typed.JoinSeedNodes;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
-import org.peerdex.actors.dht.search.DhtCandidateSource;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.search.DhtCandidateSource;
 import org.peerdex.node.crawl.CrawlBackend;
 import org.peerdex.node.federation.FederationBackend;
 import org.peerdex.node.http.ApiRoutes;
 import org.peerdex.node.http.ImportService;
 import org.peerdex.node.http.SearchBackend;
 import org.peerdex.node.http.SearchRateLimit;
+import org.peerdex.node.peer.AddressPrefix;
+import org.peerdex.node.peer.PeerProtocolSettings;
 import org.peerdex.node.settings.SettingsBackend;
+import org.peerdex.node.trust.NetworkCa;
 import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.storage.PeerStorage;
@@ -115,9 +124,9 @@ public final class PeerNode implements AutoCloseable {
         // which must not happen while this method is still reading the index
         if (!nc.seeds().isEmpty()) {
             List<Address> seeds = nc.seeds().stream()
-                    .map(s -> org.apache.pekko.actor.AddressFromURIString.parse("pekko://" + nc.systemName() + "@" + hostPort(s)))
+                    .map(s -> AddressFromURIString.parse("pekko://" + nc.systemName() + "@" + hostPort(s)))
                     .collect(Collectors.toList());
-            cluster.manager().tell(new org.apache.pekko.cluster.typed.JoinSeedNodes(seeds));
+            cluster.manager().tell(new JoinSeedNodes(seeds));
         }
         log.info("peer {} of network '{}' ({} mode) serving http://{}:{}/ cluster {}:{}, data {}", peerId,
                 nc.network(), nc.mode().key(), nc.httpHost(), binding.localAddress().getPort(), nc.clusterHost(),
@@ -131,18 +140,18 @@ public final class PeerNode implements AutoCloseable {
      */
     private static PeerNode startOpen(Config config) {
         NodeConfig nc;
-        org.peerdex.node.peer.PeerProtocolSettings ps;
+        PeerProtocolSettings ps;
         try {
             nc = NodeConfig.from(config);
             ModePolicy.checkNetwork(nc);
-            ps = org.peerdex.node.peer.PeerProtocolSettings.from(config);
+            ps = PeerProtocolSettings.from(config);
         } catch (RuntimeException e) {
             throw new StartupException("bad configuration: " + e.getMessage(), e);
         }
-        org.peerdex.protocol.identity.PeerKeys keys;
+        PeerKeys keys;
         try {
-            keys = org.peerdex.protocol.identity.PeerKeys.loadOrCreate(nc.dataDir().resolve("peer.key"), ps.workBits());
-        } catch (java.io.IOException e) {
+            keys = PeerKeys.loadOrCreate(nc.dataDir().resolve("peer.key"), ps.workBits());
+        } catch (IOException e) {
             throw new StartupException("cannot read or create the peer key in " + nc.dataDir() + ": " + e.getMessage(), e);
         }
         PeerStorage storage = openStorage(nc);
@@ -289,7 +298,7 @@ public final class PeerNode implements AutoCloseable {
         String dir = c.hasPath("tls-dir") ? c.getString("tls-dir") : "";
         if (dir.isEmpty()) {
             boolean loopback = nc.clusterHost().equals("localhost")
-                    || org.peerdex.node.peer.AddressPrefix.literal(nc.clusterHost()).map(java.net.InetAddress::isLoopbackAddress).orElse(false);
+                    || AddressPrefix.literal(nc.clusterHost()).map(InetAddress::isLoopbackAddress).orElse(false);
             boolean tlsByHand = nc.raw().hasPath("pekko.remote.artery.transport")
                     && nc.raw().getString("pekko.remote.artery.transport").equals("tls-tcp");
             if (!loopback && !tlsByHand) {
@@ -300,8 +309,8 @@ public final class PeerNode implements AutoCloseable {
             return ConfigFactory.empty();
         }
         try {
-            return org.peerdex.node.trust.NetworkCa.arteryTls(java.nio.file.Path.of(dir));
-        } catch (java.io.IOException e) {
+            return NetworkCa.arteryTls(Path.of(dir));
+        } catch (IOException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
     }

@@ -18,6 +18,7 @@ import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.typed.Cluster;
@@ -85,7 +86,7 @@ public final class RejoiningPeer implements AutoCloseable {
         // every member seen up while it ran: the seeds to come back to (a downed peer's own state is empty)
         // only a cluster member can be downed; an open-network peer has no cluster to watch
         if (node.openNetwork().isEmpty()) {
-            system.systemActorOf(memberWatcher(members), "rejoin-member-watcher", org.apache.pekko.actor.typed.Props.empty());
+            system.systemActorOf(memberWatcher(members), "rejoin-member-watcher", Props.empty());
         }
         node.whenTerminated().thenRun(() -> {
             var reason = CoordinatedShutdown.get(system).getShutdownReason();

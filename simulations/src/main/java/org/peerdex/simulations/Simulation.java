@@ -12,18 +12,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.peerdex.actors.dht.search.DhtCandidateSource;
 import org.peerdex.actors.dht.DhtEnvironment;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
 import org.peerdex.actors.dht.ring.PeerDirectory;
 import org.peerdex.actors.dht.ring.PeerInfo;
 import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.search.DhtCandidateSource;
 import org.peerdex.actors.dht.search.RemoteSearch;
 import org.peerdex.actors.search.QueryCoordinator;
 import org.peerdex.actors.search.SearchRequest;
@@ -56,6 +58,7 @@ import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.PostingCodec;
+import org.slf4j.LoggerFactory;
 
 /**
  * One simulation run: N virtual peers of the real DHT actors in one ActorSystem driven in simulated time
@@ -173,7 +176,7 @@ public final class Simulation implements AutoCloseable {
         for (int i = 0; i < n; i++) ids[i] = population.id(i);
         this.operator = scenario.hostile().count(n) > 0
                 ? new HostileOperator(placement, scenario.hostile().fakesPerKey()) : null;
-        this.honest = java.util.stream.IntStream.range(0, n)
+        this.honest = IntStream.range(0, n)
                 .filter(i -> !population.hostile(i) && population.admitted(i)).toArray();
         if (honest.length == 0) throw new IllegalArgumentException("no honest peer was admitted");
         this.storages = new PeerStorage[n];
@@ -192,7 +195,7 @@ public final class Simulation implements AutoCloseable {
      * the loggers, which run on the (simulated) internal dispatcher. Afterwards only the driver runs actors.
      */
     private static ActorSystem<SpawnHost> createDriven(SimRuntime rt, Config config) {
-        java.util.concurrent.CompletableFuture<ActorSystem<SpawnHost>> created = java.util.concurrent.CompletableFuture
+        CompletableFuture<ActorSystem<SpawnHost>> created = CompletableFuture
                 .supplyAsync(() -> ActorSystem.create(Behaviors.<SpawnHost>receive((ctx, m) -> {
                     m.spawned().accept(ctx.spawn(m.behavior(), m.name()));
                     return Behaviors.same();
@@ -213,9 +216,9 @@ public final class Simulation implements AutoCloseable {
 
     private static void quietLogs() {
         try {
-            ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.peerdex"))
+            ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.peerdex"))
                     .setLevel(ch.qos.logback.classic.Level.WARN);
-            ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.apache.pekko"))
+            ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.pekko"))
                     .setLevel(ch.qos.logback.classic.Level.WARN);
         } catch (ClassCastException e) {
             // another slf4j binding: leave its levels alone

@@ -1,11 +1,14 @@
 package org.peerdex.simulations;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.peerdex.simulations.report.ReportWriter;
@@ -44,7 +47,7 @@ public final class SimulationMain implements Callable<Integer> {
     @Option(names = "--samples", description = "points of the time series") Integer samples;
     @Option(names = "--hostile", split = ",", description = "share of hostile peers, or several (0,0.1,0.3):"
             + " one run each into DIR/hostile-SHARE, a table and plot in DIR/report.html")
-    java.util.List<Double> hostile;
+    List<Double> hostile;
     @Option(names = "--hostile-kind", description = "sybil, fake, drop or all (default all)") String hostileKind;
     @Option(names = "--set", description = "any scenario key, e.g. --set dht.rebalance-delay=30s") Map<String, String> set;
     @Option(names = "--out", required = true, description = "output directory (summary.json, CSVs, report.html)")
@@ -83,7 +86,7 @@ public final class SimulationMain implements Callable<Integer> {
         Scenario sc;
         try {
             sc = Scenario.load(overrides());
-        } catch (IllegalArgumentException | com.typesafe.config.ConfigException e) {
+        } catch (IllegalArgumentException | ConfigException e) {
             System.err.println("bad scenario: " + e.getMessage());
             return 2;
         }
@@ -108,16 +111,16 @@ public final class SimulationMain implements Callable<Integer> {
     private int sweep() throws Exception {
         Config base = overrides();
         if (!base.hasPath("admission.mode")) base = base.withValue("admission.mode", ConfigValueFactory.fromAnyRef("on"));
-        java.util.List<Scenario> runs = new java.util.ArrayList<>();
+        List<Scenario> runs = new ArrayList<>();
         try {
             for (double share : hostile) {
                 runs.add(Scenario.load(base.withValue("hostile.share", ConfigValueFactory.fromAnyRef(share))));
             }
-        } catch (IllegalArgumentException | com.typesafe.config.ConfigException e) {
+        } catch (IllegalArgumentException | ConfigException e) {
             System.err.println("bad scenario: " + e.getMessage());
             return 2;
         }
-        java.util.List<Map<String, Object>> summaries = new java.util.ArrayList<>();
+        List<Map<String, Object>> summaries = new ArrayList<>();
         for (Scenario sc : runs) {
             Path dir = out.resolve(ReportWriter.sweepDir(sc.hostile().share()));
             Files.createDirectories(dir);

@@ -7,15 +7,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
-import org.peerdex.actors.Dispatchers;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.peerdex.actors.Dispatchers;
+import org.peerdex.storage.blacklist.BlacklistRule;
 import org.peerdex.storage.frontier.Frontier;
+import org.peerdex.storage.kv.WriteFailure;
 
 /**
  * The crawls of a node: starts a {@link Crawler} per job, answers progress, stops jobs, and on start resumes
@@ -68,9 +71,9 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
      * Node shutdown: crawlers stop without ending their crawls (they stay running in the store and resume on the
      * next start), the indexer writes what it holds, then {@code replyTo} hears Done and the manager stops.
      */
-    public record Shutdown(ActorRef<org.apache.pekko.Done> replyTo) implements Command {}
+    public record Shutdown(ActorRef<Done> replyTo) implements Command {}
 
-    private record IndexerFlushed(ActorRef<org.apache.pekko.Done> replyTo) implements Command {}
+    private record IndexerFlushed(ActorRef<Done> replyTo) implements Command {}
 
     private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
     private final ActorContext<Command> ctx;
@@ -126,7 +129,7 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
                 .onMessage(CrawlerTerminated.class, this::onTerminated)
                 .onMessage(Shutdown.class, this::onShutdown)
                 .onMessage(IndexerFlushed.class, m -> {
-                    m.replyTo().tell(org.apache.pekko.Done.getInstance());
+                    m.replyTo().tell(Done.getInstance());
                     return Behaviors.stopped();
                 })
                 .build();
@@ -138,7 +141,7 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
             ctx.stop(c);
         }
         running.clear();
-        ActorRef<org.apache.pekko.Done> flushed = ctx.messageAdapter(org.apache.pekko.Done.class,
+        ActorRef<Done> flushed = ctx.messageAdapter(Done.class,
                 d -> new IndexerFlushed(m.replyTo()));
         indexer.tell(new Indexer.FlushNow(flushed));
         return this;
@@ -159,7 +162,7 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
                 List<Frontier.Candidate> all = new ArrayList<>();
                 var blacklist = services.storage().blacklist();
                 for (Frontier.Candidate c : m.seeds()) {
-                    if (blacklist.blocks(org.peerdex.storage.blacklist.BlacklistRule.Scope.CRAWLER, c.url())) {
+                    if (blacklist.blocks(BlacklistRule.Scope.CRAWLER, c.url())) {
                         ctx.getLog().info("crawl {}: start URL {} is blacklisted for the crawler", id, c.url());
                     } else {
                         all.add(c);
@@ -174,7 +177,7 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
                     // not started after all: the stored record must not resume without its seeds
                     try {
                         services.crawls().put(r.withState(CrawlRecord.FAILED, System.currentTimeMillis(),
-                                "its start URLs could not be written: " + org.peerdex.storage.kv.WriteFailure.describe(e)));
+                                "its start URLs could not be written: " + WriteFailure.describe(e)));
                     } catch (RuntimeException alsoFailed) {
                         ctx.getLog().warn("crawl {}: neither its start URLs nor its failure are written", id);
                     }
@@ -182,7 +185,7 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
                 }
             }
         } catch (RuntimeException e) {
-            m.replyTo().tell(new Started(null, org.peerdex.storage.kv.WriteFailure.describe(e)));
+            m.replyTo().tell(new Started(null, WriteFailure.describe(e)));
             return this;
         }
         latest.put(id, CrawlProgress.of(r));

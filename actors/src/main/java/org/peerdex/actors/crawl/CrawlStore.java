@@ -2,6 +2,7 @@ package org.peerdex.actors.crawl;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.peerdex.storage.kv.KeyValueStore;
@@ -38,7 +39,7 @@ public final class CrawlStore {
         try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.CRAWLS})) {
             while (c.next()) out.add(Cbor.read(c.value(), CrawlRecord.class));
         }
-        out.sort(java.util.Comparator.comparingLong(CrawlRecord::createdAt));
+        out.sort(Comparator.comparingLong(CrawlRecord::createdAt));
         return out;
     }
 }

@@ -2,23 +2,32 @@ package org.peerdex.actors.crawl;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.url.UrlNormalizer;
+import org.peerdex.storage.blacklist.BlacklistRule;
 import org.peerdex.storage.frontier.Frontier;
+import org.peerdex.storage.kv.WriteFailure;
+import org.peerdex.storage.links.LinkGraph;
 
 /**
  * One crawl job: owns its profile, its LevelDB {@link Frontier} and its counters. Reads queued URLs from the
@@ -77,7 +86,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private final CrawlScope scope;
     private final Frontier frontier;
     private final RateMeter meter = new RateMeter();
-    private final org.peerdex.storage.links.LinkGraph links;
+    private final LinkGraph links;
     private CrawlRecord record;
     private long fetched;
     private long indexed;
@@ -89,7 +98,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     /** The live host queue of each host with work, and how many URLs it was sent. */
     private final Map<String, Host> hosts = new HashMap<>();
     /** Hosts whose sitemaps this crawl has read (a new queue for the host does not read them again). */
-    private final java.util.Set<String> sitemapsRead = new java.util.HashSet<>();
+    private final Set<String> sitemapsRead = new HashSet<>();
     private long hostQueuesStarted;
     private final Map<String, long[]> hostPending = new LinkedHashMap<>();
     private final Map<String, CrawlProgress.HostProgress> hostInfo = new HashMap<>();
@@ -109,7 +118,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private String writesFailed;
     /** Start and sitemap URLs until the frontier has admitted them (a full disk can delay that). */
     private final List<Frontier.Candidate> waitingUrls = new ArrayList<>();
-    private final java.util.ArrayDeque<PageDone> deferred = new java.util.ArrayDeque<>();
+    private final ArrayDeque<PageDone> deferred = new ArrayDeque<>();
     /** Requests on the wire now: URL → since when. */
     private final Map<String, Long> fetchingNow = new LinkedHashMap<>();
     /** Pages fetched over this run of the crawl, sampled every {@link #sampleEveryMs}, thinned when full. */
@@ -118,15 +127,15 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     /** What went wrong with the first start URL that failed or was skipped ("URL: detail"), or null. */
     private String startProblem;
     /** The last errors of this run, "URL: detail" (the monitor and imports show them). */
-    private final java.util.ArrayDeque<String> recentErrors = new java.util.ArrayDeque<>();
+    private final ArrayDeque<String> recentErrors = new ArrayDeque<>();
     /** Redirect targets this crawl claimed for a page whose later writes failed; the page's retry keeps them. */
-    private final java.util.Set<String> claimedRedirects = new java.util.HashSet<>();
+    private final Set<String> claimedRedirects = new HashSet<>();
 
     /** The crawl's scope, then the crawler-scope blacklist (PeerStorage.blacklist()). */
     private Optional<String> reject(String url, int depth) {
         Optional<String> why = scope.reject(url, depth);
         if (why.isPresent()) return why;
-        return services.storage().blacklist().blocks(org.peerdex.storage.blacklist.BlacklistRule.Scope.CRAWLER, url)
+        return services.storage().blacklist().blocks(BlacklistRule.Scope.CRAWLER, url)
                 ? Optional.of("blacklist") : Optional.empty();
     }
 
@@ -154,7 +163,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         skippedBy.putAll(record.skippedBy());
         errorsBy.putAll(record.errorsBy());
         this.frontier = new Frontier(services.storage().store(), record.id());
-        this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
+        this.links = new LinkGraph(services.storage().store());
         boolean resumed = frontier.admitted() > 0;
         if (resumed) recountIndexed();
         if (profile.startsFromSitemaps()) {
@@ -199,7 +208,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         sitemapsPending++;
         int max = (int) Math.min(services.settings().maxSitemapUrls(),
                 profile.maxPages() > 0 ? profile.maxPages() : Integer.MAX_VALUE);
-        ctx.pipeToSelf(java.util.concurrent.CompletableFuture.supplyAsync(
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(
                         () -> services.sitemaps().read(profile.urls(), max), services.fetch()),
                 (r, t) -> new StartSitemaps(r != null ? r
                         : new Sitemaps.Read(List.of(), List.of(profile.url() + ": " + t))));
@@ -262,7 +271,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                     return fill();
                 })
                 .onMessageEquals(Tick.INSTANCE, this::onTick)
-                .onSignal(org.apache.pekko.actor.typed.PostStop.class, s -> {
+                .onSignal(PostStop.class, s -> {
                     // stopped from outside (node shutdown): keep the crawl running in the store, with fresh counters
                     if (record.state().equals(CrawlRecord.RUNNING)) tryPersist(CrawlRecord.RUNNING, 0, "");
                     // its pages still at the indexer will never be counted back here: the budget gets them now
@@ -413,7 +422,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             }
             persist(CrawlRecord.RUNNING, 0, "");
         } catch (RuntimeException e) {
-            writesFailed = org.peerdex.storage.kv.WriteFailure.describe(e);
+            writesFailed = WriteFailure.describe(e);
             return;
         }
         writesFailed = null;
@@ -438,7 +447,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     }
 
     private void writesFailed(RuntimeException e) {
-        String why = org.peerdex.storage.kv.WriteFailure.describe(e);
+        String why = WriteFailure.describe(e);
         if (!paused()) pauseHosts(true);
         if (writesFailed == null) ctx.getLog().warn("crawl {} paused: {}", record.id(), why);
         writesFailed = why;
@@ -484,7 +493,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         List<Frontier.Candidate> candidates = new ArrayList<>();
         if (!f.doc().nofollow()) {
             // recorded before the links are followed, so a target's anchors are there when its entry is built
-            links.record(org.peerdex.protocol.hash.UrlHash.ofNormalized(f.url()), Indexer.outLinks(f.doc()));
+            links.record(UrlHash.ofNormalized(f.url()), Indexer.outLinks(f.doc()));
             for (var link : f.doc().links()) {
                 if (link.nofollow()) {
                     linksRejected.merge("nofollow", 1L, Long::sum);

@@ -5,8 +5,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -17,6 +19,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.frontier.Frontier;
+import org.peerdex.storage.links.LinkGraph;
 import org.peerdex.storage.meta.UrlMetadata;
 
 /**
@@ -68,7 +71,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     private final ActorRef<Command> self;
     private final Deque<Frontier.Entry> queue = new ArrayDeque<>();
     private final Map<String, Integer> retries = new HashMap<>();
-    private final org.peerdex.storage.links.LinkGraph links;
+    private final LinkGraph links;
     private RobotsCache.HostRules rules;
     private String refused;
     private String refusedKind;
@@ -79,7 +82,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
     /** URLs fetched or being fetched whose outcome (parse, condense) is not back yet. */
     private int processing;
     /** URLs whose response was read and whose request slot was given back before their outcome came. */
-    private final java.util.Set<String> released = new java.util.HashSet<>();
+    private final Set<String> released = new HashSet<>();
     private long nextAt;
     private long backoffUntil;
     private boolean paused;
@@ -110,7 +113,7 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
         this.readSitemaps = readSitemaps;
         this.crawler = crawler;
         this.self = ctx.getSelf();
-        this.links = new org.peerdex.storage.links.LinkGraph(services.storage().store());
+        this.links = new LinkGraph(services.storage().store());
         String host = URI.create(site).getHost();
         ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> loadRules(host), services.fetch()),
                 (r, t) -> r != null ? r : new RobotsReady(null, false, "internal", "robots.txt: " + t, false));

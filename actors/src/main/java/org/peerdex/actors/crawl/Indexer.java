@@ -6,8 +6,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -24,6 +27,7 @@ import org.peerdex.storage.frontier.Frontier;
 import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.index.PostingFactory;
 import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.kv.WriteFailure;
 import org.peerdex.storage.links.LinkGraph;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.meta.UrlMetadataStore;
@@ -52,7 +56,7 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
     private enum Flush implements Command { INSTANCE }
 
     /** Writes what is buffered now and answers Done (node shutdown). */
-    public record FlushNow(ActorRef<org.apache.pekko.Done> replyTo) implements Command {}
+    public record FlushNow(ActorRef<Done> replyTo) implements Command {}
 
     /** What became of a URL: {@code kind} is indexed, skipped or error; {@code reason} says why. */
     public record Verdict(Frontier.Entry entry, String kind, String reason) {
@@ -72,7 +76,7 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
     private final List<Index> buffer = new ArrayList<>();
     /** Why writes fail (the batch is kept and retried), or null while they succeed. */
     private String pausedBy;
-    private final java.util.Set<ActorRef<Crawler.Command>> notified = new java.util.LinkedHashSet<>();
+    private final Set<ActorRef<Crawler.Command>> notified = new LinkedHashSet<>();
 
     public static Behavior<Command> create(PeerStorage storage, ReplicationHook replication, CrawlerSettings settings) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Indexer(ctx, t, storage, replication, settings)));
@@ -100,7 +104,7 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
                 })
                 .onMessage(FlushNow.class, m -> {
                     flush();
-                    m.replyTo().tell(org.apache.pekko.Done.getInstance());
+                    m.replyTo().tell(Done.getInstance());
                     return this;
                 })
                 .build();
@@ -132,7 +136,7 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
             write(items);
         } catch (RuntimeException e) {
             // nothing of the batch is acknowledged (no URL left its frontier): keep it all and retry until it writes
-            pause(org.peerdex.storage.kv.WriteFailure.describe(e), items);
+            pause(WriteFailure.describe(e), items);
             return;
         }
         buffer.subList(0, items.size()).clear();

@@ -1,6 +1,7 @@
 package org.peerdex.actors.crawl;
 
 import java.util.Locale;
+import java.util.function.IntConsumer;
 import org.peerdex.actors.parse.ContentSniffer;
 import org.peerdex.actors.parse.HtmlDocumentParser;
 import org.peerdex.actors.parse.ParsedDocument;
@@ -47,7 +48,7 @@ public final class PageProcessor {
      * Fetches and parses; {@code responded} hears the status once the response is read, before parsing (the host
      * queue lets the next request of the host go out from then on).
      */
-    public PageOutcome process(String url, CrawlScope scope, java.util.function.IntConsumer responded) {
+    public PageOutcome process(String url, CrawlScope scope, IntConsumer responded) {
         Fetcher.Response r;
         try {
             r = fetcher.fetch(url);

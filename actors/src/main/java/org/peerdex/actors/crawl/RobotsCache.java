@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -122,7 +123,7 @@ public final class RobotsCache {
         }
         int status = r.status();
         if (status >= 200 && status < 300) {
-            byte[] body = r.body().length > MAX_ROBOTS_BYTES ? java.util.Arrays.copyOf(r.body(), MAX_ROBOTS_BYTES) : r.body();
+            byte[] body = r.body().length > MAX_ROBOTS_BYTES ? Arrays.copyOf(r.body(), MAX_ROBOTS_BYTES) : r.body();
             BaseRobotRules rules = parser.parseContent(url, body, r.contentType(), List.of(settings.robotsName()));
             long delay = rules.getCrawlDelay() == BaseRobotRules.UNSET_CRAWL_DELAY ? 0 : Math.max(0, rules.getCrawlDelay());
             return new HostRules(rules, Math.min(delay, settings.crawlDelayCapMs()), List.copyOf(rules.getSitemaps()),

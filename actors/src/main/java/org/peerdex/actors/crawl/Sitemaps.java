@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import org.peerdex.protocol.url.UrlNormalizer;
 
 /**
  * Reads sitemaps (those a robots.txt lists, or a crawl's start sitemaps) with crawler-commons, sitemap indexes
@@ -41,7 +42,7 @@ public final class Sitemaps {
         while (!todo.isEmpty() && out.size() < max && files++ < MAX_SITEMAP_FILES) {
             String loc = todo.poll();
             try {
-                Fetcher.Response r = fetcher.fetch(org.peerdex.protocol.url.UrlNormalizer.normalize(loc).orElse(loc));
+                Fetcher.Response r = fetcher.fetch(UrlNormalizer.normalize(loc).orElse(loc));
                 if (r.status() != 200) {
                     problems.add(loc + ": HTTP " + r.status());
                     continue;

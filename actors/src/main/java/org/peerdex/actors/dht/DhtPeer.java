@@ -1,11 +1,5 @@
 package org.peerdex.actors.dht;
 
-import org.peerdex.actors.dht.replication.ReplicationHook;
-import org.peerdex.actors.dht.replication.Replicator;
-import org.peerdex.actors.dht.ring.LatestView;
-import org.peerdex.actors.dht.ring.PeerDirectory;
-import org.peerdex.actors.dht.ring.PeerInfo;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -15,9 +9,17 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.SpawnProtocol;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.peerdex.actors.dht.replication.ReplicationHook;
+import org.peerdex.actors.dht.replication.Replicator;
+import org.peerdex.actors.dht.ring.LatestView;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerInfo;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
 
 /**
  * The DHT side of one peer: its PeerDirectory, ShardOwner and Replicator, wired together, plus what a query or
@@ -82,8 +84,8 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
     public ReplicationHook replicationHook() {
         return new ReplicationHook() {
             @Override
-            public void indexed(List<org.peerdex.storage.rwi.Posting> postings,
-                                List<org.peerdex.storage.meta.UrlMetadata> metadata) {
+            public void indexed(List<Posting> postings,
+                                List<UrlMetadata> metadata) {
                 replicate(postings, metadata);
             }
 
@@ -95,8 +97,8 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
     }
 
     /** Call after a durable flush of these postings and metadata. */
-    public void replicate(List<org.peerdex.storage.rwi.Posting> postings,
-                          List<org.peerdex.storage.meta.UrlMetadata> metadata) {
+    public void replicate(List<Posting> postings,
+                          List<UrlMetadata> metadata) {
         stats.replicationsPlanning.incrementAndGet(); // counted down once its batches are in the outbox
         replicator.tell(new Replicator.Replicate(postings, metadata));
     }

@@ -2,6 +2,7 @@ package org.peerdex.actors.dht;
 
 import com.typesafe.config.Config;
 import java.time.Duration;
+import java.util.Locale;
 
 /** The typed view of {@code peerdex.dht} (every key is documented in the actors module's reference.conf). */
 public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, int maxMetadataPerMessage,
@@ -27,7 +28,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
 
     /** A key that is on, off, or auto (then {@code auto}). */
     private static boolean onOffAuto(Config c, String key, boolean auto) {
-        String v = c.getString(key).trim().toLowerCase(java.util.Locale.ROOT);
+        String v = c.getString(key).trim().toLowerCase(Locale.ROOT);
         return switch (v) {
             case "on", "true", "yes" -> true;
             case "off", "false", "no" -> false;

@@ -1,11 +1,11 @@
 package org.peerdex.actors.dht;
 
-import org.peerdex.actors.dht.replication.Replicator;
-import org.peerdex.actors.dht.shard.PostingValidator;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.peerdex.actors.dht.replication.Replicator;
+import org.peerdex.actors.dht.shard.PostingValidator;
+import org.peerdex.actors.dht.shard.ShardOwner;
 
 /**
  * Counters of one peer's DHT work, read by /api/status: what its ShardOwner stored, refused and rejected, and how

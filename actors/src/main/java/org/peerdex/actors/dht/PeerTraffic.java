@@ -1,12 +1,12 @@
 package org.peerdex.actors.dht;
 
-import org.peerdex.actors.dht.replication.Replicator;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.peerdex.actors.dht.replication.Replicator;
+import org.peerdex.actors.dht.shard.ShardOwner;
 
 /**
  * DHT messages and their wire bytes per remote peer, both ways: what the Replicator sent (replication, hand-off,

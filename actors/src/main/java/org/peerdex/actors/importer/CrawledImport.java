@@ -1,7 +1,10 @@
 package org.peerdex.actors.importer;
 
 import java.io.IOException;
+import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
@@ -99,9 +102,9 @@ public final class CrawledImport {
      */
     public static CrawlProfile pagesProfile(List<Frontier.Candidate> pages) {
         if (pages.isEmpty()) throw new IllegalArgumentException("no pages to crawl");
-        java.util.Map<String, String> firstOfHost = new java.util.LinkedHashMap<>();
+        Map<String, String> firstOfHost = new LinkedHashMap<>();
         for (Frontier.Candidate c : pages) {
-            firstOfHost.putIfAbsent(java.net.URI.create(c.url()).getRawAuthority().toLowerCase(java.util.Locale.ROOT),
+            firstOfHost.putIfAbsent(URI.create(c.url()).getRawAuthority().toLowerCase(Locale.ROOT),
                     c.url());
         }
         List<String> starts = List.copyOf(firstOfHost.values());

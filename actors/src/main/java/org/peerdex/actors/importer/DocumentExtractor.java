@@ -10,6 +10,7 @@ import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDDocumentInformation;
 import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.apache.pdfbox.text.TextPosition;
 import org.peerdex.actors.parse.DocumentFormat;
@@ -102,7 +103,7 @@ public final class DocumentExtractor {
             String subject = info.getSubject() == null ? "" : info.getSubject();
             return new ImportedDocument(url, title, subject, info.getAuthor(), keywords, List.of(), List.of(), text, "",
                     "application/pdf", 'p', date, body.length, List.of());
-        } catch (org.apache.pdfbox.pdmodel.encryption.InvalidPasswordException e) {
+        } catch (InvalidPasswordException e) {
             throw new IOException("the PDF is password-protected: " + url, e);
         } catch (TimedOut e) {
             throw new IOException("text extraction took longer than " + timeout + ": " + url, e);

@@ -1,5 +1,6 @@
 package org.peerdex.actors.importer;
 
+import java.net.URI;
 import java.util.List;
 import org.peerdex.actors.parse.LanguageDetector;
 import org.peerdex.protocol.hash.UrlHash;
@@ -84,7 +85,7 @@ public final class DocumentSink {
 
     static String hostOf(String url) {
         try {
-            String h = java.net.URI.create(url).getHost();
+            String h = URI.create(url).getHost();
             return h == null ? "" : h;
         } catch (IllegalArgumentException e) {
             return "";

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Locale;
 import org.peerdex.actors.crawl.AddressGuard;
 
 /**
@@ -31,7 +32,7 @@ public record FetchPolicy(boolean allowLoopback, boolean allowPrivate) {
 
     /** Resolves the URL's host and throws {@link RefusedException} if any of its addresses is off limits. */
     public void check(URI uri) {
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw new RefusedException("only http and https URLs can be imported: " + uri);
         }

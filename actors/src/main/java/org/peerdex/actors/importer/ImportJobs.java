@@ -14,10 +14,15 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.peerdex.storage.PeerStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,7 +73,7 @@ public final class ImportJobs implements AutoCloseable {
     private final Map<String, StoredSchedule> stored = new LinkedHashMap<>();
 
     /** A job that runs again {@code every} after each run ends; its progress is the latest run's. */
-    private record Schedule(java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> next, Duration every) {
+    private record Schedule(AtomicReference<ScheduledFuture<?>> next, Duration every) {
         void cancel() {
             ScheduledFuture<?> f = next.get();
             if (f != null) f.cancel(false);
@@ -104,7 +109,7 @@ public final class ImportJobs implements AutoCloseable {
      * was due (at once if that has passed). {@code rebuild} makes a schedule's source from its request; one it
      * cannot rebuild (a kind that no longer exists, a request this version refuses) is dropped with a warning.
      */
-    public void resume(java.util.function.Function<StoredSchedule, ImportSource> rebuild) {
+    public void resume(Function<StoredSchedule, ImportSource> rebuild) {
         List<StoredSchedule> all;
         synchronized (stored) {
             all = new ArrayList<>(stored.values());
@@ -125,7 +130,7 @@ public final class ImportJobs implements AutoCloseable {
             }
             ImportJob job = new ImportJob(st.id(), kind, st.source(), body, storage, flushEvery, onFlush);
             jobs.put(st.id(), job);
-            Schedule schedule = new Schedule(new java.util.concurrent.atomic.AtomicReference<>(), every);
+            Schedule schedule = new Schedule(new AtomicReference<>(), every);
             schedules.put(st.id(), schedule);
             long delay = Math.max(0, st.nextRunAt() - System.currentTimeMillis());
             schedule.next().set(timer.schedule(() -> runner.execute(() -> runScheduled(job, schedule, kind,
@@ -179,7 +184,7 @@ public final class ImportJobs implements AutoCloseable {
             remember(new StoredSchedule(first.id(), kind.key(), source, every.toString(), request,
                     System.currentTimeMillis()));
         }
-        Schedule schedule = new Schedule(new java.util.concurrent.atomic.AtomicReference<>(), every);
+        Schedule schedule = new Schedule(new AtomicReference<>(), every);
         schedules.put(first.id(), schedule);
         runner.execute(() -> runScheduled(first, schedule, kind, source, body));
         return first;
@@ -202,7 +207,7 @@ public final class ImportJobs implements AutoCloseable {
             schedule.next().set(timer.schedule(() -> runner.execute(() -> runScheduled(
                     new ImportJob(job.id(), kind, source, body, storage, flushEvery, onFlush), schedule, kind, source,
                     body)), schedule.every().toMillis(), TimeUnit.MILLISECONDS));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // the peer is shutting down
         }
     }
@@ -214,7 +219,7 @@ public final class ImportJobs implements AutoCloseable {
         return job;
     }
 
-    private final java.util.concurrent.atomic.AtomicInteger active = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger active = new AtomicInteger();
 
     private void runAndRecord(ImportJob job) {
         active.incrementAndGet();
@@ -299,6 +304,6 @@ public final class ImportJobs implements AutoCloseable {
         timer.shutdownNow();
         // let stopping jobs flush and record their history before the caller closes the storage
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (active.get() > 0 && System.nanoTime() < deadline) java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
+        while (active.get() > 0 && System.nanoTime() < deadline) LockSupport.parkNanos(10_000_000);
     }
 }

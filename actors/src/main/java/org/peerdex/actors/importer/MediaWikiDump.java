@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -237,7 +238,7 @@ public final class MediaWikiDump {
                         return;
                     }
                     WikiText.Result w = WikiText.convert(page.text());
-                    List<String> links = new java.util.ArrayList<>(Math.min(w.links().size(), 500));
+                    List<String> links = new ArrayList<>(Math.min(w.links().size(), 500));
                     for (String l : w.links()) {
                         if (links.size() >= 500) break;
                         links.add(pageUrl(articleBase[0], l));

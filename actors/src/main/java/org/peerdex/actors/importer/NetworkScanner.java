@@ -6,17 +6,22 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.peerdex.actors.crawl.GuardedHttp;
+import org.peerdex.protocol.url.UrlNormalizer;
+import org.peerdex.storage.frontier.Frontier;
 
 /**
  * Finds HTTP(S) servers in address ranges (IPv4: single addresses, CIDR blocks, first-last ranges) by a TCP
@@ -101,7 +106,7 @@ public final class NetworkScanner {
     }
 
     /** Probes every (address, port); returns the HTTP(S) servers found, in address and port order. */
-    public List<Server> scan(List<InetAddress> addresses, java.util.function.BooleanSupplier stopped) {
+    public List<Server> scan(List<InetAddress> addresses, BooleanSupplier stopped) {
         // the shared stack under intranet policy (a scan runs only in intranet mode): deadlines and a body cap
         GuardedHttp client = new GuardedHttp(new FetchPolicy(true, true).guard());
         ExecutorService pool = Executors.newFixedThreadPool(16, r -> {
@@ -144,8 +149,8 @@ public final class NetworkScanner {
         long ms = timeout.toMillis();
         try {
             GuardedHttp.Response r = client.get(url, new GuardedHttp.Limits(ms, ms * 4, ms * 4, 65536, 0).returningRedirects(),
-                    java.util.Map.of("User-Agent", PageFetcher.USER_AGENT));
-            String body = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+                    Map.of("User-Agent", PageFetcher.USER_AGENT));
+            String body = new String(r.body(), StandardCharsets.UTF_8);
             Matcher m = TITLE.matcher(body);
             return new Server(url, r.status(), r.header("Server"), m.find() ? m.group(1).strip() : "");
         } catch (GuardedHttp.FetchException e) {
@@ -163,17 +168,17 @@ public final class NetworkScanner {
             ctx.detail("addresses", addresses.size());
             ctx.detail("ports", ports);
             List<Server> found = scan(addresses, ctx::stopped);
-            List<java.util.Map<String, Object>> starts = new ArrayList<>();
+            List<Map<String, Object>> starts = new ArrayList<>();
             for (Server s : found) {
-                starts.add(java.util.Map.of("url", s.url(), "status", s.status(), "server", s.serverHeader(),
+                starts.add(Map.of("url", s.url(), "status", s.status(), "server", s.serverHeader(),
                         "title", s.title()));
             }
             ctx.detail("starts", starts);
             if (!index) return;
-            List<org.peerdex.storage.frontier.Frontier.Candidate> pages = new ArrayList<>();
+            List<Frontier.Candidate> pages = new ArrayList<>();
             for (Server s : found) {
-                var n = org.peerdex.protocol.url.UrlNormalizer.normalize(s.url());
-                if (s.status() == 200 && n.isPresent()) pages.add(new org.peerdex.storage.frontier.Frontier.Candidate(n.get(), 0));
+                var n = UrlNormalizer.normalize(s.url());
+                if (s.status() == 200 && n.isPresent()) pages.add(new Frontier.Candidate(n.get(), 0));
                 else ctx.skipped("status " + s.status() + " at " + s.url());
             }
             if (pages.isEmpty() || ctx.stopped()) return;

@@ -8,8 +8,10 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -149,7 +151,7 @@ public final class OaiPmhImport {
             for (String v : rec.values(el)) body.append(body.length() > 0 ? "\n" : "").append(v);
         }
         String lang = rec.values("language").stream().findFirst().map(l -> l.length() >= 2
-                ? l.substring(0, 2).toLowerCase(java.util.Locale.ROOT) : "").orElse("");
+                ? l.substring(0, 2).toLowerCase(Locale.ROOT) : "").orElse("");
         if (!Set.of("en", "de", "fr", "es", "it", "nl", "pt", "ru", "zh", "ja", "pl", "sv").contains(lang)) lang = "";
         long date = rec.values("date").stream().map(OaiPmhImport::date).filter(d -> d != 0).findFirst()
                 .orElse(date(rec.datestamp()));
@@ -182,7 +184,7 @@ public final class OaiPmhImport {
             if (since != null) ctx.detail("from", since);
             String request = firstRequest(baseUrl, since, set);
             String firstDate = null;
-            java.util.Set<String> seenTokens = new java.util.HashSet<>();
+            Set<String> seenTokens = new HashSet<>();
             for (int pages = 0; pages < MAX_PAGES; pages++) {
                 if (ctx.stopped()) return;
                 Page page = parse(new ImportInput.Url(request, fetcher).read(MAX_PAGE_BYTES));

@@ -3,6 +3,8 @@ package org.peerdex.actors.importer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import org.peerdex.actors.crawl.GuardedHttp;
 
@@ -96,7 +98,7 @@ public final class PageFetcher {
     static long httpDate(String v) {
         if (v == null || v.isBlank()) return 0;
         try {
-            return java.time.ZonedDateTime.parse(v.trim(), java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+            return ZonedDateTime.parse(v.trim(), DateTimeFormatter.RFC_1123_DATE_TIME)
                     .toInstant().toEpochMilli();
         } catch (RuntimeException e) {
             return 0;

@@ -1,6 +1,11 @@
 package org.peerdex.actors.importer;
 
 import java.io.IOException;
+import java.net.URI;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,10 +21,10 @@ public final class PageImport {
     private final DocumentExtractor extractor;
     private static final long ROBOTS_TTL_MS = 3_600_000;
     private record Robots(crawlercommons.robots.BaseRobotRules rules, long readAt) {}
-    private final java.util.Map<String, Robots> robots =
-            java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(64, 0.75f, true) {
+    private final Map<String, Robots> robots =
+            Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<String, Robots> e) {
+                protected boolean removeEldestEntry(Map.Entry<String, Robots> e) {
                     return size() > 1000;
                 }
             });
@@ -39,7 +44,7 @@ public final class PageImport {
 
     /** True unless the host's robots.txt disallows the URL for us (read once an hour per host; unreachable = allow). */
     boolean robotsAllow(String url) {
-        java.net.URI u = java.net.URI.create(url);
+        URI u = URI.create(url);
         String origin = u.getScheme() + "://" + u.getRawAuthority();
         long now = System.currentTimeMillis();
         Robots cached = robots.get(origin);
@@ -55,7 +60,7 @@ public final class PageImport {
             try {
                 PageFetcher.Fetched f = fetcher.get(o + "/robots.txt");
                 if (f.status() >= 200 && f.status() < 300) {
-                    return parser.parseContent(o + "/robots.txt", f.body(), f.contentType(), java.util.List.of(AGENT));
+                    return parser.parseContent(o + "/robots.txt", f.body(), f.contentType(), List.of(AGENT));
                 }
                 return parser.failedFetch(f.status());
             } catch (IOException | RuntimeException e) {

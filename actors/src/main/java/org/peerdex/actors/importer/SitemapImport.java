@@ -14,9 +14,9 @@ import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.peerdex.protocol.url.UrlNormalizer;
 import org.peerdex.storage.frontier.Frontier;
-import java.util.Set;
 
 /**
  * Sitemaps and sitemap indexes (crawler-commons: XML, text, RSS/Atom sitemaps, gzip), followed to their leaf

@@ -1,6 +1,7 @@
 package org.peerdex.actors.importer;
 
 import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamException;
 
 /** StAX factories that read no DTDs and resolve no external entities (the input is untrusted). */
 final class Xml {
@@ -16,7 +17,7 @@ final class Xml {
     }
 
     /** "line L, column C: message" of a StAX error, for the job's error. */
-    static String where(javax.xml.stream.XMLStreamException e) {
+    static String where(XMLStreamException e) {
         var loc = e.getLocation();
         String msg = e.getMessage() == null ? "malformed XML" : e.getMessage();
         int nl = msg.indexOf("\nMessage: ");

@@ -1,5 +1,6 @@
 package org.peerdex.actors.parse;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /** Decides what a body really is from its first bytes, whatever the Content-Type header claims. */
@@ -35,7 +36,7 @@ public final class ContentSniffer {
             if (b < 0x09 || (b > 0x0D && b < 0x20 && b != 0x1B)) control++;
         }
         if (!utf16 && control * 10 > n) return Kind.BINARY;
-        String head = new String(body, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1).stripLeading()
+        String head = new String(body, 0, n, StandardCharsets.ISO_8859_1).stripLeading()
                 .toLowerCase(Locale.ROOT);
         if (head.startsWith("\u00ef\u00bb\u00bf")) head = head.substring(3).stripLeading();
         if (head.startsWith("<!doctype html") || head.startsWith("<html") || head.startsWith("<head")

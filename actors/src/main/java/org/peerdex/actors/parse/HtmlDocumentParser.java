@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,8 +108,8 @@ public final class HtmlDocumentParser {
         if (baseEl != null) base = UrlNormalizer.resolve(url, baseEl.attr("href")).orElse(url);
 
         // one pass over the meta elements instead of a document-wide select per field
-        Map<String, String> metas = new java.util.HashMap<>();
-        Map<String, String> equivs = new java.util.HashMap<>();
+        Map<String, String> metas = new HashMap<>();
+        Map<String, String> equivs = new HashMap<>();
         for (Element m : doc.select("meta[content]")) {
             String content = m.attr("content").strip();
             if (m.hasAttr("name")) metas.putIfAbsent(m.attr("name").toLowerCase(Locale.ROOT), content);

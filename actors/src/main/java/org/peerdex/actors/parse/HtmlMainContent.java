@@ -1,6 +1,9 @@
 package org.peerdex.actors.parse;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -76,8 +79,8 @@ public final class HtmlMainContent {
      */
     private static List<Element> outlines(Element body, Element root, List<Element> chrome) {
         List<Element> out = new ArrayList<>();
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        java.util.Set<Element> dropped = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<String> seen = new HashSet<>();
+        Set<Element> dropped = Collections.newSetFromMap(new IdentityHashMap<>());
         dropped.addAll(chrome);
         for (Element list : body.select("ul, ol")) {
             boolean outermost = true;

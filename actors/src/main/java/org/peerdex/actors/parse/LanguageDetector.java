@@ -5,6 +5,7 @@ import com.github.pemistahl.lingua.api.Language;
 import com.github.pemistahl.lingua.api.LanguageDetectorBuilder;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Semaphore;
 import java.util.regex.Pattern;
 
 /**
@@ -57,8 +58,8 @@ public final class LanguageDetector {
      * profile: 584 s of monitor waits in a 276 s crawl, docs/operations.md); more detections than cores gain nothing
      * on CPU-bound work, and the threads waiting here park once instead of contending per n-gram.
      */
-    private static final java.util.concurrent.Semaphore SLOTS =
-            new java.util.concurrent.Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors()));
+    private static final Semaphore SLOTS =
+            new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors()));
 
     /** ISO 639-1 code of the text's language, or "" if it is too short or too close to call. */
     public static String detect(String text) {

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -59,7 +61,7 @@ public final class CorpusIndexer {
             pages.put(url, HtmlText.parse(html, url));
             Matcher m = META_DATE.matcher(html);
             if (m.find()) {
-                dates.put(url, java.time.LocalDate.parse(m.group(1)).atStartOfDay(java.time.ZoneOffset.UTC)
+                dates.put(url, LocalDate.parse(m.group(1)).atStartOfDay(ZoneOffset.UTC)
                         .toInstant().toEpochMilli());
             }
         }

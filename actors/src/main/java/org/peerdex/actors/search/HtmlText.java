@@ -2,6 +2,7 @@ package org.peerdex.actors.search;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -40,7 +41,7 @@ public final class HtmlText {
         String keywords = d.select("meta[name=keywords]").attr("content");
         String author = d.select("meta[name=author]").attr("content");
         String lang = d.select("html").attr("lang");
-        lang = lang.length() >= 2 ? lang.substring(0, 2).toLowerCase(java.util.Locale.ROOT) : "";
+        lang = lang.length() >= 2 ? lang.substring(0, 2).toLowerCase(Locale.ROOT) : "";
         // as the crawler's parser: links from the whole page, text from its main content (HtmlMainContent)
         Element content = HtmlMainContent.extract(d);
         List<String> headings = new ArrayList<>();

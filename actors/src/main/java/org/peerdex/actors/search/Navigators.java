@@ -4,8 +4,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.peerdex.storage.meta.UrlMetadata;
@@ -45,9 +48,9 @@ public final class Navigators {
     public static Set<String> parse(String nav) {
         if (nav == null || nav.isBlank() || nav.equals("all")) return Set.copyOf(ALL);
         if (nav.equals("none")) return Set.of();
-        Set<String> out = new java.util.LinkedHashSet<>();
+        Set<String> out = new LinkedHashSet<>();
         for (String s : nav.split(",")) {
-            String f = s.trim().toLowerCase(java.util.Locale.ROOT);
+            String f = s.trim().toLowerCase(Locale.ROOT);
             if (f.equals("hosts")) f = "host";
             if (f.equals("topic")) f = "topics";
             if (!ALL.contains(f)) throw new IllegalArgumentException("unknown navigator '" + s + "'; known: " + ALL);
@@ -65,7 +68,7 @@ public final class Navigators {
             count("date", String.valueOf(Instant.ofEpochMilli(m.lastModified()).atOffset(ZoneOffset.UTC).getYear()));
         }
         if (counts.containsKey("topics")) {
-            Set<String> seen = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
             for (String w : Tokenizer.plainWords(m.title() + " " + (snippet == null ? "" : snippet))) {
                 if (w.length() < 3 || w.chars().allMatch(Character::isDigit) || STOPWORDS.contains(w)
                         || queryWords.contains(w) || !seen.add(w)) {

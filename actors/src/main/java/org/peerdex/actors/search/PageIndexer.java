@@ -1,5 +1,6 @@
 package org.peerdex.actors.search;
 
+import java.net.URI;
 import java.util.List;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.url.UrlNormalizer;
@@ -7,7 +8,9 @@ import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.index.PostingFactory;
 import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.meta.UrlMetadataStore;
 import org.peerdex.storage.text.DocumentText;
+import org.peerdex.storage.text.Tokenizer;
 
 /**
  * Indexes a page given as HTML straight into a peer's storage (metadata, text, postings), without a crawl: for the
@@ -37,19 +40,19 @@ public final class PageIndexer {
         }
         UrlMetadata meta = new UrlMetadata(hash, normal, text.title(), text.description(), text.author(),
                 text.keywords(), page.language(), "h", "text/html", text.body().length(), lastModified,
-                System.currentTimeMillis(), local, other, org.peerdex.storage.text.Tokenizer.plainWords(text.body()).size(),
+                System.currentTimeMillis(), local, other, Tokenizer.plainWords(text.body()).size(),
                 null, Integer.toHexString(text.body().hashCode()), text.headings().size() > 20
                 ? text.headings().subList(0, 20) : text.headings());
         IndexedDocument doc = PostingFactory.build(meta, text);
         storage.writer().add(doc);
-        storage.metadata().appendHistory(hash, new org.peerdex.storage.meta.UrlMetadataStore.HistoryEvent(
+        storage.metadata().appendHistory(hash, new UrlMetadataStore.HistoryEvent(
                 System.currentTimeMillis(), "indexed", 200, "indexed directly (" + doc.postings().size() + " postings)"));
         return hash;
     }
 
     private static String hostOf(String url) {
         try {
-            String h = java.net.URI.create(url).getHost();
+            String h = URI.create(url).getHost();
             return h == null ? "" : h;
         } catch (IllegalArgumentException e) {
             return "";

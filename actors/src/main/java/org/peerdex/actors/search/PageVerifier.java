@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.Set;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
-import org.peerdex.actors.parse.HtmlMainContent;
 import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.parse.CharsetDetector;
+import org.peerdex.actors.parse.HtmlMainContent;
 
 /**
  * Re-reads a result's page for {@code verify=true} through the peer's {@link GuardedHttp} stack, so the same address

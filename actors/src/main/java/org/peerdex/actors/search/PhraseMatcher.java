@@ -1,6 +1,9 @@
 package org.peerdex.actors.search;
 
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.text.Tokenizer;
 
@@ -36,7 +39,7 @@ public final class PhraseMatcher {
     }
 
     private static boolean contains(int[] sorted, int v) {
-        return java.util.Arrays.binarySearch(sorted, v) >= 0;
+        return Arrays.binarySearch(sorted, v) >= 0;
     }
 
     /** True if the plain words of {@code text} contain {@code phrase} as a consecutive run. */
@@ -54,7 +57,7 @@ public final class PhraseMatcher {
 
     /** True if every term occurs in the text (as a word or compound, tokenized like the index). */
     public static boolean containsAll(String text, List<String> terms) {
-        java.util.Set<String> words = new java.util.HashSet<>(Tokenizer.words(text));
+        Set<String> words = new HashSet<>(Tokenizer.words(text));
         return words.containsAll(terms);
     }
 }

@@ -5,8 +5,10 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -23,8 +25,9 @@ import org.peerdex.actors.search.ranking.CorpusStats;
 import org.peerdex.actors.search.ranking.LinkRank;
 import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.actors.search.ranking.Scorer;
-import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.url.UrlClaim;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.text.Tokenizer;
@@ -119,7 +122,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     private long firstResultNanos = -1;
     private final Set<String> pendingSources = new LinkedHashSet<>();
     private final Set<String> remoteSourceNames = new HashSet<>();
-    private final Map<String, SourceState> sourceStates = new java.util.LinkedHashMap<>();
+    private final Map<String, SourceState> sourceStates = new LinkedHashMap<>();
     /** The index source (local or dht) that first returned a URL; federated hits carry their own. */
     private final Map<UrlHash, String> indexSource = new HashMap<>();
     private int peersAsked;
@@ -639,16 +642,16 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     private boolean filtersPass(UrlMetadata m) {
         // a record stored before metadata was validated on receipt (a javascript: URL cached by an older peer)
         // never reaches a result, whatever format the result is rendered in
-        if (org.peerdex.protocol.url.UrlClaim.formProblem(m.url()).isPresent()) return false;
+        if (UrlClaim.formProblem(m.url()).isPresent()) return false;
         var q = request.query();
         if (q.site().isPresent()) {
-            String host = m.host().toLowerCase(java.util.Locale.ROOT);
+            String host = m.host().toLowerCase(Locale.ROOT);
             String site = q.site().get();
             if (!host.equals(site) && !host.endsWith("." + site)) return false;
         }
         if (q.filetype().isPresent() && !q.filetype().get().equals(m.filetype())) return false;
-        if (q.inurl().isPresent() && !m.url().toLowerCase(java.util.Locale.ROOT).contains(q.inurl().get())) return false;
-        if (q.author().isPresent() && !m.author().toLowerCase(java.util.Locale.ROOT).contains(q.author().get())) return false;
+        if (q.inurl().isPresent() && !m.url().toLowerCase(Locale.ROOT).contains(q.inurl().get())) return false;
+        if (q.author().isPresent() && !m.author().toLowerCase(Locale.ROOT).contains(q.author().get())) return false;
         if (q.language().isPresent() && !m.language().isEmpty() && !m.language().equals(q.language().get())) return false;
         return true;
     }

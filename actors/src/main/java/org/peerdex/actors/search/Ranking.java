@@ -1,7 +1,12 @@
 package org.peerdex.actors.search;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -10,7 +15,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.peerdex.actors.search.ranking.CorpusStats;
 import org.peerdex.actors.search.ranking.Explanation;
+import org.peerdex.actors.search.ranking.Factor;
+import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.actors.search.ranking.Scorer;
+import org.peerdex.protocol.hash.UrlHash;
 
 /**
  * Scores and re-ranks one query's candidates as they arrive, with the query's {@link Scorer}: after every batch
@@ -39,8 +47,8 @@ public final class Ranking extends AbstractBehavior<Ranking.Command> {
     public record Ranked(List<RankedCandidate> top, int total) {}
 
     private final Scorer scorer;
-    private final java.util.Set<org.peerdex.protocol.hash.UrlHash> seen = new java.util.HashSet<>();
-    private final java.util.Map<org.peerdex.protocol.hash.UrlHash, RankedCandidate> external = new java.util.HashMap<>();
+    private final Set<UrlHash> seen = new HashSet<>();
+    private final Map<UrlHash, RankedCandidate> external = new HashMap<>();
     private final double externalScale;
 
     public static Behavior<Command> create(Scorer scorer) {
@@ -57,9 +65,9 @@ public final class Ranking extends AbstractBehavior<Ranking.Command> {
      * Half the best score a document of ours can reach before post-ranking (every pre-ranking factor at the top of
      * its range): a federated source's first result at weight 1 ranks like a middling document of ours.
      */
-    static double externalScale(org.peerdex.actors.search.ranking.RankingProfile profile) {
+    static double externalScale(RankingProfile profile) {
         double max = 0;
-        for (org.peerdex.actors.search.ranking.Factor f : org.peerdex.actors.search.ranking.Factor.values()) {
+        for (Factor f : Factor.values()) {
             if (!f.post()) max += Math.max(0, profile.coefficient(f));
         }
         return max > 0 ? max / 2 : 1;
@@ -102,7 +110,7 @@ public final class Ranking extends AbstractBehavior<Ranking.Command> {
     }
 
     private Ranked top(int n, boolean explain) {
-        TopK<RankedCandidate> best = new TopK<>(Math.max(1, n), java.util.Comparator
+        TopK<RankedCandidate> best = new TopK<>(Math.max(1, n), Comparator
                 .comparingDouble(RankedCandidate::score).reversed()
                 .thenComparing(r -> r.candidate().url()));
         for (Scorer.Scored s : scorer.all()) best.offer(new RankedCandidate(s.candidate(), scorer.score(s), null));
@@ -115,9 +123,9 @@ public final class Ranking extends AbstractBehavior<Ranking.Command> {
         return new Ranked(out, scorer.size() + external.size());
     }
 
-    private org.peerdex.actors.search.ranking.Explanation externalExplanation(ExternalHit hit, double score) {
-        return new org.peerdex.actors.search.ranking.Explanation(score, java.util.Map.of("federated",
-                new org.peerdex.actors.search.ranking.Explanation.Part(hit.rank(), 1 / (1 + (Math.max(1, hit.rank()) - 1) / 10.0),
+    private Explanation externalExplanation(ExternalHit hit, double score) {
+        return new Explanation(score, Map.of("federated",
+                new Explanation.Part(hit.rank(), 1 / (1 + (Math.max(1, hit.rank()) - 1) / 10.0),
                         hit.weight() * externalScale, score)));
     }
 }

@@ -1,6 +1,7 @@
 package org.peerdex.actors.search;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -43,7 +44,7 @@ public record SearchContext(CandidateSource localSource, Supplier<List<Candidate
         boolean global = r.resource().equals("global");
         boolean federates = r.federates();
         if (!global && !federates) return List.of(localSource);
-        List<CandidateSource> out = new java.util.ArrayList<>();
+        List<CandidateSource> out = new ArrayList<>();
         out.add(localSource);
         for (CandidateSource s : remoteSources.get()) if (s.federated() ? federates : global) out.add(s);
         return out;

@@ -1,5 +1,6 @@
 package org.peerdex.actors.search;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +12,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.stream.OverflowStrategy;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.stream.typed.javadsl.ActorSource;
+import org.peerdex.actors.crawl.RateMeter;
 
 /**
  * The entry point for callers outside the actor world (HTTP routes, benchmarks): starts one
@@ -21,7 +23,7 @@ public final class SearchService {
     private final SearchContext context;
     /** Shared by every service of the JVM: actor names stay unique when several services share a system. */
     private static final AtomicLong ids = new AtomicLong();
-    private final org.peerdex.actors.crawl.RateMeter queries = new org.peerdex.actors.crawl.RateMeter();
+    private final RateMeter queries = new RateMeter();
 
     public SearchService(ActorSystem<?> system, SearchContext context) {
         this.system = system;
@@ -67,7 +69,7 @@ public final class SearchService {
     public Source<QueryCoordinator.Event, NotUsed> stream(SearchRequest request) {
         Source<QueryCoordinator.Event, ActorRef<QueryCoordinator.Event>> source = ActorSource.actorRef(
                 e -> false,
-                e -> java.util.Optional.empty(),
+                e -> Optional.empty(),
                 1024, OverflowStrategy.dropHead());
         return source
                 .takeWhile(e -> !(e instanceof QueryCoordinator.Done), true)

@@ -1,6 +1,12 @@
 package org.peerdex.actors.search;
 
+import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.peerdex.storage.text.Tokenizer;
 
 /**
@@ -15,7 +21,7 @@ public final class Snippets {
     private Snippets() {}
 
     public static String build(String text, Set<String> words, String fallback) {
-        return build(text, words, java.util.List.of(), fallback);
+        return build(text, words, List.of(), fallback);
     }
 
     /**
@@ -23,7 +29,7 @@ public final class Snippets {
      * order, separated by anything but letters and digits) wins: for "to be or not to be" the line itself, not the
      * densest cluster of "to" and "be".
      */
-    public static String build(String text, Set<String> words, java.util.List<java.util.List<String>> phrases,
+    public static String build(String text, Set<String> words, List<List<String>> phrases,
                                String fallback) {
         if (text == null || text.isBlank()) return fallback == null ? "" : fallback;
         // hits are searched in the first ANALYZED characters of the raw text and only the chosen window is
@@ -32,7 +38,7 @@ public final class Snippets {
         if (t.length() <= WINDOW) return collapseWhitespace(t);
         String lower = lowerCase(t);
         if (lower.length() != t.length()) return cut(t, 0);
-        for (java.util.List<String> phrase : phrases) {
+        for (List<String> phrase : phrases) {
             int at = phraseAt(lower, phrase);
             if (at >= 0) return cut(t, Math.max(0, at - 40));
         }
@@ -40,7 +46,7 @@ public final class Snippets {
         int best = -1;
         int bestDistinct = 0;
         int bestCount = 0;
-        java.util.List<int[]> hits = new java.util.ArrayList<>(); // {offset, wordIndex}
+        List<int[]> hits = new ArrayList<>(); // {offset, wordIndex}
         String[] ws = words.toArray(new String[0]);
         for (int w = 0; w < ws.length; w++) {
             String word = ws[w];
@@ -81,15 +87,15 @@ public final class Snippets {
     }
 
     /** Offset of the first occurrence of the phrase's words in order at word boundaries, or -1. */
-    static int phraseAt(String lower, java.util.List<String> phrase) {
+    static int phraseAt(String lower, List<String> phrase) {
         if (phrase.isEmpty()) return -1;
         StringBuilder re = new StringBuilder("(?<![\\p{L}\\p{N}])");
         for (int i = 0; i < phrase.size(); i++) {
             if (i > 0) re.append("[^\\p{L}\\p{N}]+");
-            re.append(java.util.regex.Pattern.quote(phrase.get(i)));
+            re.append(Pattern.quote(phrase.get(i)));
         }
         re.append("(?![\\p{L}\\p{N}])");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(re.toString()).matcher(lower);
+        Matcher m = Pattern.compile(re.toString()).matcher(lower);
         return m.find() ? m.start() : -1;
     }
 
@@ -115,13 +121,13 @@ public final class Snippets {
      * already NFKC (the usual case, and much cheaper than normalizing), else normalized when that keeps the length.
      */
     private static String lowerCase(String t) {
-        if (java.text.Normalizer.isNormalized(t, java.text.Normalizer.Form.NFKC)) {
+        if (Normalizer.isNormalized(t, Normalizer.Form.NFKC)) {
             char[] cs = t.toCharArray();
             for (int i = 0; i < cs.length; i++) cs[i] = Character.toLowerCase(cs[i]);
             return new String(cs);
         }
         String lower = Tokenizer.normalize(t);
-        return lower.length() == t.length() ? lower : t.toLowerCase(java.util.Locale.ROOT);
+        return lower.length() == t.length() ? lower : t.toLowerCase(Locale.ROOT);
     }
 
     private static String cut(String raw, int rawStart) {

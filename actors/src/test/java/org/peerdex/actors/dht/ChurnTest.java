@@ -1,9 +1,5 @@
 package org.peerdex.actors.dht;
 
-import org.peerdex.actors.dht.ring.LatestView;
-import org.peerdex.actors.dht.ring.PeerView;
-import org.peerdex.actors.dht.search.DhtCandidateSource;
-import org.peerdex.actors.dht.search.RemoteSearch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,6 +25,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.peerdex.actors.dht.ring.LatestView;
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.search.DhtCandidateSource;
+import org.peerdex.actors.dht.search.RemoteSearch;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;

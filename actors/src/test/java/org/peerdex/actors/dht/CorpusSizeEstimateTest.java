@@ -1,6 +1,5 @@
 package org.peerdex.actors.dht;
 
-import org.peerdex.actors.dht.search.DhtCandidateSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.peerdex.actors.dht.search.DhtCandidateSource;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.ring.Placement;

@@ -1,9 +1,5 @@
 package org.peerdex.actors.dht;
 
-import org.peerdex.actors.dht.ring.PeerView;
-import org.peerdex.actors.dht.search.RemoteSearch;
-import org.peerdex.actors.dht.shard.PostingPack;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.search.RemoteSearch;
+import org.peerdex.actors.dht.shard.PostingPack;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;

@@ -1,9 +1,9 @@
 package org.peerdex.actors.dht;
 
-import org.peerdex.actors.dht.replication.Replicator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.peerdex.actors.dht.replication.Replicator;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.index.IndexedDocument;

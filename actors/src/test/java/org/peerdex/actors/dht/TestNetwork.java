@@ -1,8 +1,5 @@
 package org.peerdex.actors.dht;
 
-import org.peerdex.actors.dht.replication.Replicator;
-import org.peerdex.actors.dht.ring.PeerDirectory;
-import org.peerdex.actors.dht.ring.PeerView;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
@@ -20,6 +17,9 @@ import org.apache.pekko.actor.typed.SpawnProtocol;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
+import org.peerdex.actors.dht.replication.Replicator;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.protocol.ring.Placement;

@@ -19,14 +19,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.remote.RARP;
 import org.apache.pekko.remote.transport.ThrottlerTransportAdapter;
 import org.apache.pekko.remote.transport.ThrottlerTransportAdapter$Direction$Both$;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.benchmarks.BenchPeers;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
-import org.peerdex.benchmarks.BenchPeers;
 
 /**
  * A lab of real peers for other people's tests: N {@link PeerNode}s in this JVM, each its own ActorSystem (a
@@ -265,7 +266,7 @@ public final class RealLab implements AutoCloseable {
     }
 
     private void throttle(int from, int to, ThrottlerTransportAdapter.ThrottleMode mode) {
-        var classic = org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(nodes[from].context().system());
+        var classic = Adapter.toClassic(nodes[from].context().system());
         try {
             RARP rarp = (RARP) RARP.get(classic);
             scala.concurrent.Await.result(rarp.provider().transport().managementCommand(

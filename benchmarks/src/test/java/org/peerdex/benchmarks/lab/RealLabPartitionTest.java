@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.peerdex.benchmarks.lab.RealLabExtension.Lab;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
-import org.peerdex.benchmarks.lab.RealLabExtension.Lab;
 
 /** The lab's partition fault on real peers: the minority side is downed, heals, rejoins and catches up. */
 @ExtendWith(RealLabExtension.class)

@@ -7,9 +7,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.SpawnProtocol;
@@ -24,11 +28,17 @@ import org.peerdex.actors.crawl.CrawlerSettings;
 import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.replication.ReplicationHook;
+import org.peerdex.actors.importer.CrawlDocuments;
+import org.peerdex.actors.importer.DocumentExtractor;
+import org.peerdex.actors.importer.ImportSettings;
 import org.peerdex.actors.search.ranking.HostPageRank;
 import org.peerdex.actors.search.ranking.LinkRank;
+import org.peerdex.node.ModePolicy;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeConfig;
 import org.peerdex.node.NodeContext;
+import org.peerdex.storage.blacklist.BlacklistRule;
+import org.peerdex.storage.frontier.Frontier;
 import org.peerdex.storage.links.LinkGraph;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
@@ -65,7 +75,7 @@ public final class CrawlBackend {
         // the node's one HTTP stack for the crawler's policy: crawls and snippet verification share it
         this.http = new GuardedHttp(new AddressGuard(settings));
         this.guard = http.guard();
-        java.util.concurrent.Executor blocking = Dispatchers.index(ctx.system());
+        Executor blocking = Dispatchers.index(ctx.system());
         this.services = CrawlServices.create(ctx.system(), settings, ctx.storage(), new ReplicationHook() {
             @Override
             public void indexed(List<Posting> postings, List<UrlMetadata> metadata) {
@@ -82,9 +92,9 @@ public final class CrawlBackend {
     }
 
     /** PDF, office documents, EPUB and RTF for crawls that accept them, within the importers' document bounds. */
-    private static org.peerdex.actors.importer.CrawlDocuments documents(NodeContext ctx) {
-        var s = org.peerdex.actors.importer.ImportSettings.from(ctx.config().raw());
-        return new org.peerdex.actors.importer.CrawlDocuments(new org.peerdex.actors.importer.DocumentExtractor(
+    private static CrawlDocuments documents(NodeContext ctx) {
+        var s = ImportSettings.from(ctx.config().raw());
+        return new CrawlDocuments(new DocumentExtractor(
                 s.documentMaxBytes(), s.documentTimeout(), s.documentMaxPages()));
     }
 
@@ -103,14 +113,14 @@ public final class CrawlBackend {
             throw new IllegalStateException("cannot start the crawl manager", e);
         }
         // before LevelDB is closed: stop the crawlers (they resume on the next start) and write the indexer's buffer
-        org.apache.pekko.actor.CoordinatedShutdown.get(ctx.system()).addTask(
-                org.apache.pekko.actor.CoordinatedShutdown.PhaseServiceStop(), "stop-crawls", () ->
-                        AskPattern.<CrawlManager.Command, org.apache.pekko.Done>ask(manager, CrawlManager.Shutdown::new,
+        CoordinatedShutdown.get(ctx.system()).addTask(
+                CoordinatedShutdown.PhaseServiceStop(), "stop-crawls", () ->
+                        AskPattern.<CrawlManager.Command, Done>ask(manager, CrawlManager.Shutdown::new,
                                 Duration.ofSeconds(20), ctx.system().scheduler()));
-        org.apache.pekko.actor.CoordinatedShutdown.get(ctx.system()).addTask(
-                org.apache.pekko.actor.CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-http", () -> {
+        CoordinatedShutdown.get(ctx.system()).addTask(
+                CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-http", () -> {
                     http.close();
-                    return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+                    return CompletableFuture.completedFuture(Done.getInstance());
                 });
         Dispatchers.index(ctx.system()).execute(this::updateLinkRank);
         return this;
@@ -138,7 +148,7 @@ public final class CrawlBackend {
 
     /** Why the start URLs may not be crawled (a refused or unknown host), or empty. Blocking (DNS). */
     public Optional<String> refusal(CrawlProfile profile) {
-        org.peerdex.node.ModePolicy mode = org.peerdex.node.ModePolicy.of(ctx.config());
+        ModePolicy mode = ModePolicy.of(ctx.config());
         if (!mode.portalSites().isEmpty() && mode.mode() == NodeConfig.Mode.PORTAL && profile.range().equals("wide")) {
             return Optional.of("a portal crawls only its sites (peerdex.portal.sites): use range site or subpath");
         }
@@ -146,7 +156,7 @@ public final class CrawlBackend {
             if (!mode.crawlAllowed(u)) {
                 return Optional.of(u + " is not one of this portal's sites " + mode.portalSites());
             }
-            var rule = ctx.storage().blacklist().match(org.peerdex.storage.blacklist.BlacklistRule.Scope.CRAWLER, u);
+            var rule = ctx.storage().blacklist().match(BlacklistRule.Scope.CRAWLER, u);
             if (rule.isPresent()) {
                 return Optional.of(u + " is blacklisted for the crawler by " + rule.get().line());
             }
@@ -170,7 +180,7 @@ public final class CrawlBackend {
 
     /** Starts a crawl whose start URLs include {@code seeds} besides the profile's (the pages of an import). */
     public CompletionStage<CrawlManager.Started> start(CrawlProfile profile,
-                                                       List<org.peerdex.storage.frontier.Frontier.Candidate> seeds) {
+                                                       List<Frontier.Candidate> seeds) {
         return AskPattern.ask(manager, r -> new CrawlManager.Start(profile, seeds, r), ASK, ctx.system().scheduler());
     }
 

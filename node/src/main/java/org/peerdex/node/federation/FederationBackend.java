@@ -1,17 +1,23 @@
 package org.peerdex.node.federation;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.peerdex.actors.crawl.AddressGuard;
 import org.peerdex.actors.crawl.CrawlerSettings;
 import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.federation.FederatedSource;
 import org.peerdex.actors.search.federation.FederatedSourceConfig;
+import org.peerdex.node.NodeConfig;
 import org.peerdex.node.NodeContext;
+import org.slf4j.LoggerFactory;
 
 /**
  * The federated sources of a peer (docs/federation.md): read from {@code peerdex.federation.sources}, or from the
@@ -40,13 +46,13 @@ public final class FederationBackend {
         // source (config or PUT /api/federation, both admin-only) is the admin's explicit allow for its host, so a
         // local Solr or SearXNG works; a redirect from a source to any other internal host is still refused
         CrawlerSettings crawler = CrawlerSettings.from(ctx.config().raw(),
-                ctx.config().mode() == org.peerdex.node.NodeConfig.Mode.INTRANET);
+                ctx.config().mode() == NodeConfig.Mode.INTRANET);
         this.http = new GuardedHttp(new AddressGuard(crawler).allowing(this::sourceHosts));
-        org.apache.pekko.actor.CoordinatedShutdown.get(ctx.system()).addTask(
-                org.apache.pekko.actor.CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-federation-http",
+        CoordinatedShutdown.get(ctx.system()).addTask(
+                CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-federation-http",
                 () -> {
                     http.close();
-                    return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+                    return CompletableFuture.completedFuture(Done.getInstance());
                 });
         this.sources = load();
         apply();
@@ -68,7 +74,7 @@ public final class FederationBackend {
         for (FederatedSourceConfig c : list) maps.add(c.toMap());
         try {
             ctx.storage().putSetting(SETTING, PLAIN.writeValueAsString(maps));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
         sources = list;
@@ -85,7 +91,7 @@ public final class FederationBackend {
                 stored = true;
                 return FederatedSourceConfig.listFromMaps(items);
             } catch (Exception e) {
-                org.slf4j.LoggerFactory.getLogger(FederationBackend.class)
+                LoggerFactory.getLogger(FederationBackend.class)
                         .warn("stored federation sources unreadable, using the config's: {}", e.getMessage());
             }
         }

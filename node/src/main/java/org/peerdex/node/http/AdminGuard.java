@@ -1,5 +1,10 @@
 package org.peerdex.node.http;
 
+import static org.apache.pekko.http.javadsl.server.Directives.extractCredentials;
+import static org.apache.pekko.http.javadsl.server.Directives.extractRequest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -9,9 +14,6 @@ import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.node.Passwords;
 import org.peerdex.node.accounts.Account;
 import org.peerdex.node.accounts.Accounts;
-
-import static org.apache.pekko.http.javadsl.server.Directives.extractCredentials;
-import static org.apache.pekko.http.javadsl.server.Directives.extractRequest;
 
 /**
  * Admin endpoints (docs/security.md, "Web boundaries"). Let in: HTTP Basic credentials {@code admin:PASSWORD} when
@@ -77,8 +79,8 @@ public final class AdminGuard {
         return creds.filter(c -> c.scheme().equalsIgnoreCase("basic"))
                 .map(c -> {
                     try {
-                        String decoded = new String(java.util.Base64.getDecoder().decode(c.token()),
-                                java.nio.charset.StandardCharsets.UTF_8);
+                        String decoded = new String(Base64.getDecoder().decode(c.token()),
+                                StandardCharsets.UTF_8);
                         int colon = decoded.indexOf(':');
                         return colon > 0 && decoded.substring(0, colon).equals("admin")
                                 && Passwords.verify(decoded.substring(colon + 1), passwordHash);

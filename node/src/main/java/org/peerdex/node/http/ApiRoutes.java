@@ -1,19 +1,5 @@
 package org.peerdex.node.http;
 
-import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.ExceptionHandler;
-import org.apache.pekko.http.javadsl.server.RejectionHandler;
-import org.apache.pekko.http.javadsl.server.Route;
-import org.apache.pekko.http.javadsl.server.MethodRejection;
-import org.apache.pekko.http.javadsl.server.MissingQueryParamRejection;
-import org.apache.pekko.http.javadsl.server.MalformedQueryParamRejection;
-import org.apache.pekko.http.javadsl.server.MalformedRequestContentRejection;
-import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
-import org.peerdex.node.NodeContext;
-import org.peerdex.node.NodeServices;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.extractRequest;
 import static org.apache.pekko.http.javadsl.server.Directives.handleExceptions;
@@ -22,21 +8,43 @@ import static org.apache.pekko.http.javadsl.server.Directives.mapResponse;
 import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
 import static org.apache.pekko.http.javadsl.server.Directives.withRequestTimeoutResponse;
 
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.Directives;
+import org.apache.pekko.http.javadsl.server.ExceptionHandler;
+import org.apache.pekko.http.javadsl.server.MalformedQueryParamRejection;
+import org.apache.pekko.http.javadsl.server.MalformedRequestContentRejection;
+import org.apache.pekko.http.javadsl.server.MethodRejection;
+import org.apache.pekko.http.javadsl.server.MissingQueryParamRejection;
+import org.apache.pekko.http.javadsl.server.RejectionHandler;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
+import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
+import org.peerdex.actors.Dispatchers;
+import org.peerdex.node.ModePolicy;
+import org.peerdex.node.NodeContext;
+import org.peerdex.node.NodeServices;
+import org.peerdex.node.accounts.Accounts;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /** The peer's whole HTTP surface: /api/... plus the compatible interfaces and the UI. */
 public final class ApiRoutes {
     private static final Logger log = LoggerFactory.getLogger(ApiRoutes.class);
     private final NodeContext ctx;
     private final NodeServices services;
     private final AdminGuard admin;
-    private final org.peerdex.node.accounts.Accounts accounts;
+    private final Accounts accounts;
     private final SearchGuard searchGuard;
     private final WebBoundary boundary;
 
     public ApiRoutes(NodeContext ctx, NodeServices services) {
         this.ctx = ctx;
         this.services = services;
-        org.peerdex.node.ModePolicy mode = org.peerdex.node.ModePolicy.of(ctx.config());
-        this.accounts = new org.peerdex.node.accounts.Accounts(ctx.storage().store());
+        ModePolicy mode = ModePolicy.of(ctx.config());
+        this.accounts = new Accounts(ctx.storage().store());
         this.boundary = WebBoundary.from(ctx.config().raw());
         this.admin = new AdminGuard(ctx.config().adminPasswordHash(), accounts, mode.loopbackAdmin(), boundary);
         this.searchGuard = new SearchGuard(accounts, mode.searchNeedsAccount());
@@ -63,7 +71,7 @@ public final class ApiRoutes {
         // errors leave in the caller's format (RSS for feed readers, Solr's shape for Solr clients): CallerFormat
         return boundary.guard(() -> withRequestTimeoutResponse(ApiRoutes::timedOut, () -> extractRequest(request -> mapResponse(
                 response -> CallerFormat.adapt(request, response), () -> handleExceptions(exceptions(), () ->
-                handleRejections(rejections(), () -> org.apache.pekko.http.javadsl.server.Directives.mapRequest(
+                handleRejections(rejections(), () -> Directives.mapRequest(
                 FederationRoutes::noFederationForFederated, () -> services.rateLimit().limit(() -> concat(api,
                 searchGuard.search(() -> concat(new CompatRoutes(search, ctx.storage()).route(),
                         new SolrRoutes(search, ctx.storage(),
@@ -72,7 +80,7 @@ public final class ApiRoutes {
     }
 
     private Route crawlRoutes() {
-        return new CrawlRoutes(services.crawl(), admin, org.peerdex.actors.Dispatchers.fetch(ctx.system()),
+        return new CrawlRoutes(services.crawl(), admin, Dispatchers.fetch(ctx.system()),
                 services.settings()).route();
     }
 
@@ -86,7 +94,7 @@ public final class ApiRoutes {
     }
 
     /** The answer when a route has not answered within pekko.http.server.request-timeout. */
-    static org.apache.pekko.http.javadsl.model.HttpResponse timedOut(org.apache.pekko.http.javadsl.model.HttpRequest r) {
+    static HttpResponse timedOut(HttpRequest r) {
         // answered outside the routes (and their boundary): the security headers are added here
         return WebBoundary.withSecurityHeaders(
                 CallerFormat.adapt(r, Json.errorResponse(StatusCodes.SERVICE_UNAVAILABLE, "the request timed out")));
@@ -98,7 +106,7 @@ public final class ApiRoutes {
                 .matchAny(e -> {
                     // a body over pekko.http.server.parsing.max-content-length fails when the route reads it
                     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                        if (t instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException) {
+                        if (t instanceof EntityStreamSizeException) {
                             return Json.error(StatusCodes.PAYLOAD_TOO_LARGE, "request body too large");
                         }
                         if (t instanceof IllegalArgumentException) return Json.error(StatusCodes.BAD_REQUEST, t.getMessage());
@@ -122,7 +130,7 @@ public final class ApiRoutes {
                         r -> Json.error(StatusCodes.BAD_REQUEST, "bad query parameter '" + r.parameterName() + "': "
                                 + r.errorMsg()))
                 .handle(MalformedRequestContentRejection.class,
-                        r -> r.getCause() instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException
+                        r -> r.getCause() instanceof EntityStreamSizeException
                                 ? Json.error(StatusCodes.PAYLOAD_TOO_LARGE, "request body too large")
                                 : Json.error(StatusCodes.BAD_REQUEST, "malformed request body: " + r.message()))
                 .handle(UnsupportedRequestContentTypeRejection.class,
@@ -133,7 +141,7 @@ public final class ApiRoutes {
                 .build()
                 .withFallback(RejectionHandler.defaultHandler())
                 .mapRejectionResponse(resp -> resp.entity().getContentType().equals(
-                        org.apache.pekko.http.javadsl.model.ContentTypes.APPLICATION_JSON) ? resp
+                        ContentTypes.APPLICATION_JSON) ? resp
                         : Json.errorResponse(resp.status(), resp.status().reason()));
     }
 }

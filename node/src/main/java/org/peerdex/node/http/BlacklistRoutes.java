@@ -1,21 +1,5 @@
 package org.peerdex.node.http;
 
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.server.Route;
-import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
-import org.peerdex.storage.blacklist.Blacklist;
-import org.peerdex.storage.blacklist.BlacklistRule;
-
 import static org.apache.pekko.http.javadsl.server.Directives.complete;
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.entity;
@@ -29,6 +13,23 @@ import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
 import static org.apache.pekko.http.javadsl.server.Directives.post;
 import static org.apache.pekko.http.javadsl.server.Directives.put;
 
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
+import org.peerdex.storage.blacklist.Blacklist;
+import org.peerdex.storage.blacklist.BlacklistRule;
+
 /**
  * The blacklist (admin): {@code GET/PUT /api/blacklist} ({@code {"rules":[{"scope","host","path"}]}}),
  * {@code GET /api/blacklist/test?url=} (would this URL be blocked, and by which rule, per scope),
@@ -38,9 +39,9 @@ import static org.apache.pekko.http.javadsl.server.Directives.put;
 public final class BlacklistRoutes {
     private final Blacklist blacklist;
     private final AdminGuard admin;
-    private final java.util.concurrent.Executor blocking;
+    private final Executor blocking;
 
-    public BlacklistRoutes(Blacklist blacklist, AdminGuard admin, java.util.concurrent.Executor blocking) {
+    public BlacklistRoutes(Blacklist blacklist, AdminGuard admin, Executor blocking) {
         this.blacklist = blacklist;
         this.admin = admin;
         this.blocking = blocking;

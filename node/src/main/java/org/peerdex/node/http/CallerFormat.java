@@ -1,13 +1,14 @@
 package org.peerdex.node.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
 
 /**
  * Error answers in the format the caller reads: the API's errors are JSON ({@code {"error": ...}}), but a feed
@@ -48,7 +49,7 @@ final class CallerFormat {
             JsonNode n = Json.MAPPER.readTree(strict.getData().toArray());
             JsonNode error = n == null ? null : n.get("error");
             return error != null && error.isTextual() ? Optional.of(error.asText()) : Optional.empty();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return Optional.empty();
         }
     }

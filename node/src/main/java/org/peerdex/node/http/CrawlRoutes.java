@@ -1,18 +1,5 @@
 package org.peerdex.node.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.Route;
-import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
-import org.peerdex.actors.crawl.CrawlProfile;
-import org.peerdex.actors.crawl.CrawlProgress;
-import org.peerdex.node.crawl.CrawlBackend;
-
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.delete;
 import static org.apache.pekko.http.javadsl.server.Directives.entity;
@@ -24,6 +11,22 @@ import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
 import static org.apache.pekko.http.javadsl.server.Directives.post;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
+import org.peerdex.actors.crawl.CrawlManager;
+import org.peerdex.actors.crawl.CrawlProfile;
+import org.peerdex.actors.crawl.CrawlProgress;
+import org.peerdex.node.crawl.CrawlBackend;
+import org.peerdex.node.settings.SettingsBackend;
+
 /**
  * Crawls over HTTP (admin only, DESIGN §6): {@code POST /api/crawl} (JSON profile → {@code {"id": ...}}),
  * {@code GET /api/crawl} ({@code {"crawls": [...]}}), {@code GET /api/crawl/{id}} (progress),
@@ -32,16 +35,16 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 public final class CrawlRoutes {
     private final CrawlBackend backend;
     private final AdminGuard admin;
-    private final java.util.concurrent.Executor blocking;
-    private final org.peerdex.node.settings.SettingsBackend settings;
+    private final Executor blocking;
+    private final SettingsBackend settings;
 
-    public CrawlRoutes(CrawlBackend backend, AdminGuard admin, java.util.concurrent.Executor blocking) {
+    public CrawlRoutes(CrawlBackend backend, AdminGuard admin, Executor blocking) {
         this(backend, admin, blocking, null);
     }
 
     /** @param settings whose crawl defaults fill what a profile leaves out (null: the profile's own defaults) */
-    public CrawlRoutes(CrawlBackend backend, AdminGuard admin, java.util.concurrent.Executor blocking,
-                       org.peerdex.node.settings.SettingsBackend settings) {
+    public CrawlRoutes(CrawlBackend backend, AdminGuard admin, Executor blocking,
+                       SettingsBackend settings) {
         this.backend = backend;
         this.admin = admin;
         this.blocking = blocking;
@@ -88,7 +91,7 @@ public final class CrawlRoutes {
                         : backend.start(p).thenApply(s -> (Object) s));
         return onSuccess(started, r -> {
             if (r instanceof String refusal) return Json.error(StatusCodes.BAD_REQUEST, refusal);
-            var s = (org.peerdex.actors.crawl.CrawlManager.Started) r;
+            var s = (CrawlManager.Started) r;
             if (s.error() != null) {
                 return Json.error(s.error().contains("disk is full") ? StatusCodes.INSUFFICIENT_STORAGE
                         : StatusCodes.SERVICE_UNAVAILABLE, "the crawl could not be recorded: " + s.error());

@@ -1,10 +1,18 @@
 package org.peerdex.node.http;
 
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.entity;
+import static org.apache.pekko.http.javadsl.server.Directives.get;
+import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
+import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.put;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.Query;
@@ -14,20 +22,13 @@ import org.peerdex.actors.search.federation.FederatedSource;
 import org.peerdex.actors.search.federation.FederatedSourceConfig;
 import org.peerdex.node.federation.FederationBackend;
 
-import static org.apache.pekko.http.javadsl.server.Directives.concat;
-import static org.apache.pekko.http.javadsl.server.Directives.entity;
-import static org.apache.pekko.http.javadsl.server.Directives.get;
-import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
-import static org.apache.pekko.http.javadsl.server.Directives.path;
-import static org.apache.pekko.http.javadsl.server.Directives.put;
-
 /** {@code GET/PUT /api/federation} (admin): the federated sources, {@code {"sources": [...]}} (docs/federation.md). */
 public final class FederationRoutes {
     private final FederationBackend federation;
     private final AdminGuard admin;
-    private final java.util.concurrent.Executor blocking;
+    private final Executor blocking;
 
-    public FederationRoutes(FederationBackend federation, AdminGuard admin, java.util.concurrent.Executor blocking) {
+    public FederationRoutes(FederationBackend federation, AdminGuard admin, Executor blocking) {
         this.federation = federation;
         this.admin = admin;
         this.blocking = blocking;

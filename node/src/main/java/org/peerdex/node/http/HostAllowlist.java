@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -152,7 +153,7 @@ public final class HostAllowlist {
             try {
                 // an IPv6 literal in its one canonical form (no DNS: a literal is parsed, never looked up)
                 s = "[" + InetAddress.getByName(s).getHostAddress().replaceAll("%.*$", "") + "]";
-            } catch (java.net.UnknownHostException | SecurityException e) {
+            } catch (UnknownHostException | SecurityException e) {
                 s = "[" + s + "]";
             }
         }

@@ -1,34 +1,44 @@
 package org.peerdex.node.http;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
-import org.apache.pekko.actor.CoordinatedShutdown;
-import java.io.IOException;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.peerdex.actors.Dispatchers;
 import org.peerdex.actors.crawl.CrawlManager;
 import org.peerdex.actors.crawl.CrawlProfile;
 import org.peerdex.actors.crawl.CrawlProgress;
+import org.peerdex.actors.crawl.ForumRules;
 import org.peerdex.actors.importer.CrawledImport;
 import org.peerdex.actors.importer.DocumentExtractor;
 import org.peerdex.actors.importer.DocumentImport;
 import org.peerdex.actors.importer.FeedImport;
 import org.peerdex.actors.importer.ForumImport;
-import org.peerdex.actors.crawl.ForumRules;
-import org.peerdex.actors.importer.PageImport;
-import org.peerdex.actors.importer.SitemapImport;
 import org.peerdex.actors.importer.ImportInput;
-import org.peerdex.actors.importer.IndexingProxy;
 import org.peerdex.actors.importer.ImportJob;
 import org.peerdex.actors.importer.ImportJobs;
 import org.peerdex.actors.importer.ImportKind;
 import org.peerdex.actors.importer.ImportSettings;
+import org.peerdex.actors.importer.ImportSource;
+import org.peerdex.actors.importer.IndexingProxy;
 import org.peerdex.actors.importer.MediaWikiDump;
 import org.peerdex.actors.importer.NetworkScanner;
 import org.peerdex.actors.importer.OaiPmhImport;
 import org.peerdex.actors.importer.PageFetcher;
+import org.peerdex.actors.importer.PageImport;
+import org.peerdex.actors.importer.SitemapImport;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeConfig;
 import org.peerdex.node.NodeContext;
@@ -54,7 +64,7 @@ public final class ImportService {
         this.ctx = ctx;
         this.crawl = crawl;
         this.settings = ImportSettings.from(ctx.config().raw());
-        this.imports = org.peerdex.actors.Dispatchers.imports(ctx.system());
+        this.imports = Dispatchers.imports(ctx.system());
         this.fetcher = new PageFetcher(settings.policy(intranet()), settings.fetchTimeout(), settings.maxFetchBytes());
         this.pages = new PageImport(fetcher, new DocumentExtractor(settings.documentMaxBytes(),
                 settings.documentTimeout(), settings.documentMaxPages()));
@@ -66,7 +76,7 @@ public final class ImportService {
         CoordinatedShutdown.get(ctx.system()).addJvmShutdownHook(jobs::close);
         CoordinatedShutdown.get(ctx.system()).addTask(CoordinatedShutdown.PhaseServiceStop(), "stop-imports", () -> {
             jobs.close();
-            return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+            return CompletableFuture.completedFuture(Done.getInstance());
         });
     }
 
@@ -120,7 +130,7 @@ public final class ImportService {
                 if (d.compareTo(settings.minFeedInterval()) < 0) {
                     throw new IllegalArgumentException("every must be at least " + settings.minFeedInterval());
                 }
-                Map<String, Object> request = new java.util.LinkedHashMap<>();
+                Map<String, Object> request = new LinkedHashMap<>();
                 if (url != null) request.put("url", url);
                 if (path != null) request.put("path", path);
                 request.put("fetchLinked", fetchLinked);
@@ -147,21 +157,21 @@ public final class ImportService {
             case SCAN -> {
                 if (!intranet()) throw new ScanRefused();
                 Object r = body.get("ranges");
-                if (!(r instanceof java.util.List<?> list) || list.isEmpty()
+                if (!(r instanceof List<?> list) || list.isEmpty()
                         || !list.stream().allMatch(x -> x instanceof String)) {
                     throw new IllegalArgumentException("a scan needs \"ranges\": [\"10.0.0.0/24\", \"192.168.1.1-192.168.1.9\", ...]");
                 }
-                java.util.List<Integer> ports = settings.scannerPorts();
+                List<Integer> ports = settings.scannerPorts();
                 Object p = body.get("ports");
                 if (p != null) {
-                    if (!(p instanceof java.util.List<?> pl) || pl.isEmpty() || !pl.stream().allMatch(x ->
+                    if (!(p instanceof List<?> pl) || pl.isEmpty() || !pl.stream().allMatch(x ->
                             x instanceof Integer i && i > 0 && i < 65536)) {
                         throw new IllegalArgumentException("\"ports\" must be a list of ports 1..65535");
                     }
                     ports = pl.stream().map(x -> (Integer) x).toList();
                 }
                 @SuppressWarnings("unchecked")
-                java.util.List<String> ranges = (java.util.List<String>) list;
+                List<String> ranges = (List<String>) list;
                 NetworkScanner scanner = new NetworkScanner(ports, settings.scannerTimeout(), settings.scannerMaxAddresses());
                 yield jobs.start(kind, "scan:" + String.join(",", ranges), scanner.source(ranges, crawls(), bool(body, "index")));
             }
@@ -170,7 +180,7 @@ public final class ImportService {
     }
 
     /** The source of a feed schedule stored by an earlier run of the peer, made from its request again. */
-    private org.peerdex.actors.importer.ImportSource rebuildSchedule(ImportJobs.StoredSchedule s) {
+    private ImportSource rebuildSchedule(ImportJobs.StoredSchedule s) {
         if (!s.kind().equals(ImportKind.RSS.key())) throw new IllegalArgumentException("only feeds are scheduled");
         String url = string(s.request(), "url");
         String path = string(s.request(), "path");
@@ -187,7 +197,7 @@ public final class ImportService {
     private CrawledImport.Crawls crawls() {
         return new CrawledImport.Crawls() {
             @Override
-            public String start(CrawlProfile profile, java.util.List<Frontier.Candidate> seeds) throws IOException {
+            public String start(CrawlProfile profile, List<Frontier.Candidate> seeds) throws IOException {
                 CrawlBackend crawler = crawler();
                 Optional<String> refused = crawler.refusal(profile);
                 if (refused.isPresent()) throw new IOException("the crawler refuses these pages: " + refused.get());
@@ -214,13 +224,13 @@ public final class ImportService {
         return b;
     }
 
-    private static <T> T await(java.util.concurrent.CompletionStage<T> stage) throws IOException {
+    private static <T> T await(CompletionStage<T> stage) throws IOException {
         try {
-            return stage.toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            return stage.toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IOException("the crawler did not answer: " + e, e);
         }
     }
@@ -231,7 +241,7 @@ public final class ImportService {
         try {
             proxy = IndexingProxy.bind(port, pages.extractor(), settings.policy(intranet()), allowQuery,
                     settings.maxFetchBytes(), settings.fetchTimeout());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
         }
         ImportJob job = jobs.start(ImportKind.PROXY, "http://127.0.0.1:" + proxy.port() + "/", proxy.source());

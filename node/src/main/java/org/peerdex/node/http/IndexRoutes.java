@@ -1,5 +1,16 @@
 package org.peerdex.node.http;
 
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.delete;
+import static org.apache.pekko.http.javadsl.server.Directives.extractUri;
+import static org.apache.pekko.http.javadsl.server.Directives.get;
+import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
+import static org.apache.pekko.http.javadsl.server.Directives.parameterOptional;
+import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
+import static org.apache.pekko.http.javadsl.server.Directives.post;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -11,6 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.search.PageIndexer;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeContext;
@@ -21,17 +33,6 @@ import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.meta.UrlMetadataStore;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.text.Tokenizer;
-
-import static org.apache.pekko.http.javadsl.server.Directives.concat;
-import static org.apache.pekko.http.javadsl.server.Directives.delete;
-import static org.apache.pekko.http.javadsl.server.Directives.extractUri;
-import static org.apache.pekko.http.javadsl.server.Directives.get;
-import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
-import static org.apache.pekko.http.javadsl.server.Directives.parameterOptional;
-import static org.apache.pekko.http.javadsl.server.Directives.path;
-import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
-import static org.apache.pekko.http.javadsl.server.Directives.post;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 /**
  * The index browser: {@code GET /api/index/word/{word-or-hash}} (a word's postings),
@@ -191,7 +192,7 @@ public final class IndexRoutes {
             indexed.add(p.name());
         }
         ctx.storage().writer().flush();
-        org.peerdex.actors.dht.DhtPeer dht = network.dht();
+        DhtPeer dht = network.dht();
         if (dht != null) dht.indexedLocally(); // offer the new pages to their DHT holders
         return Map.of("indexed", indexed.size(), "pages", indexed);
     }

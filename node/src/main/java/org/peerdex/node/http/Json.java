@@ -1,5 +1,8 @@
 package org.peerdex.node.http;
 
+import static org.apache.pekko.http.javadsl.server.Directives.complete;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -13,8 +16,6 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
-
-import static org.apache.pekko.http.javadsl.server.Directives.complete;
 
 /** JSON in and out of the HTTP API; errors are {@code {"error": ...}} with a 4xx/5xx status. */
 public final class Json {
@@ -45,7 +46,7 @@ public final class Json {
         try {
             return HttpResponse.create().withStatus(status)
                     .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, MAPPER.writeValueAsBytes(body)));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -53,7 +54,7 @@ public final class Json {
     public static String write(Object value) {
         try {
             return MAPPER.writeValueAsString(value);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,10 +1,18 @@
 package org.peerdex.node.http;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 
 /**
  * The peer's manual: the repository's docs/*.md, copied into the jar at build time (peerdex-docs/), rendered to
@@ -30,30 +38,30 @@ public final class ManualPages {
         return out;
     }
 
-    public static java.util.Optional<Page> find(String name) {
+    public static Optional<Page> find(String name) {
         return all().stream().filter(p -> p.name().equals(name)).findFirst();
     }
 
     /** The .md files under peerdex-docs/ on the classpath (a directory in development, a jar when packaged). */
     static List<String> files() {
-        java.util.TreeSet<String> names = new java.util.TreeSet<>();
-        java.net.URL url = ManualPages.class.getClassLoader().getResource("peerdex-docs");
+        TreeSet<String> names = new TreeSet<>();
+        URL url = ManualPages.class.getClassLoader().getResource("peerdex-docs");
         if (url == null) return List.of();
         try {
             if (url.getProtocol().equals("file")) {
-                java.io.File[] fs = new java.io.File(url.toURI()).listFiles((d, n) -> n.endsWith(".md"));
-                if (fs != null) for (java.io.File f : fs) names.add(f.getName());
+                File[] fs = new File(url.toURI()).listFiles((d, n) -> n.endsWith(".md"));
+                if (fs != null) for (File f : fs) names.add(f.getName());
             } else if (url.getProtocol().equals("jar")) {
                 String path = url.getPath();
                 String jar = path.substring("file:".length(), path.indexOf('!'));
-                try (java.util.jar.JarFile jf = new java.util.jar.JarFile(java.net.URLDecoder.decode(jar,
+                try (JarFile jf = new JarFile(URLDecoder.decode(jar,
                         StandardCharsets.UTF_8))) {
-                    jf.stream().map(java.util.jar.JarEntry::getName)
+                    jf.stream().map(JarEntry::getName)
                             .filter(n -> n.startsWith("peerdex-docs/") && n.endsWith(".md"))
                             .forEach(n -> names.add(n.substring("peerdex-docs/".length())));
                 }
             }
-        } catch (IOException | java.net.URISyntaxException e) {
+        } catch (IOException | URISyntaxException e) {
             return List.of();
         }
         return new ArrayList<>(names);

@@ -2,6 +2,7 @@ package org.peerdex.node.http;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -9,11 +10,14 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.peerdex.actors.Dispatchers;
 import org.peerdex.actors.crawl.GuardedHttp;
+import org.peerdex.actors.search.BlacklistFilter;
 import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.LocalIndexSource;
 import org.peerdex.actors.search.MetadataSource;
+import org.peerdex.actors.search.PageVerifier;
 import org.peerdex.actors.search.SearchContext;
 import org.peerdex.actors.search.SearchService;
 import org.peerdex.actors.search.Suggestions;
@@ -60,11 +64,11 @@ public final class SearchBackend {
         this.feedback = new FeedbackStore(ctx.storage().store());
         this.profile.set(loadProfile());
         SearchContext sc = new SearchContext(new LocalIndexSource(ctx.storage(), blocking),
-                () -> List.copyOf(remoteSources), new org.peerdex.actors.search.BlacklistFilter(
+                () -> List.copyOf(remoteSources), new BlacklistFilter(
                 MetadataSource.of(ctx.storage().metadata()), ctx.storage().blacklist()), profile::get,
                 linkRank::get, feedback, blocking, Duration.ofSeconds(10), ctx.storage().rwi(), Duration.ofDays(1), "");
         // verify=true re-reads pages through the crawler's guarded stack (same address policy as crawling)
-        if (verifierHttp != null) sc = sc.withVerifier(new org.peerdex.actors.search.PageVerifier(verifierHttp));
+        if (verifierHttp != null) sc = sc.withVerifier(new PageVerifier(verifierHttp));
         this.service = new SearchService(ctx.system(), sc);
         this.suggestionTitles = ctx.config().raw().getInt("peerdex.scan-limits.suggestion-titles");
     }
@@ -102,10 +106,10 @@ public final class SearchBackend {
         linkRank.set(rank == null ? LinkRank.NONE : rank);
     }
 
-    private volatile java.util.function.BooleanSupplier peersKnown = () -> false;
+    private volatile BooleanSupplier peersKnown = () -> false;
 
     /** The network layer tells whether other peers are known: resource=global is then the default. */
-    public void setPeersKnown(java.util.function.BooleanSupplier known) {
+    public void setPeersKnown(BooleanSupplier known) {
         peersKnown = known;
     }
 
@@ -116,7 +120,7 @@ public final class SearchBackend {
     public Map<String, String> withDefaultResource(Map<String, String> params) {
         if (params.containsKey("resource")) return params;
         if (!peersKnown.getAsBoolean() && remoteSources.stream().noneMatch(CandidateSource::federated)) return params;
-        Map<String, String> out = new java.util.HashMap<>(params);
+        Map<String, String> out = new HashMap<>(params);
         out.put("resource", "global");
         return out;
     }

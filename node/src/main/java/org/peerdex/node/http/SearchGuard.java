@@ -1,15 +1,16 @@
 package org.peerdex.node.http;
 
+import static org.apache.pekko.http.javadsl.server.Directives.extractCredentials;
+import static org.apache.pekko.http.javadsl.server.Directives.extractUnmatchedPath;
+import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
+
+import java.util.List;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.HttpChallenge;
 import org.apache.pekko.http.javadsl.model.headers.WWWAuthenticate;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.node.accounts.Accounts;
-
-import static org.apache.pekko.http.javadsl.server.Directives.extractCredentials;
-import static org.apache.pekko.http.javadsl.server.Directives.extractUnmatchedPath;
-import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
 
 /**
  * Intranet mode with {@code peerdex.accounts.required-for-search = on}: search endpoints answer only requests with
@@ -29,7 +30,7 @@ public final class SearchGuard {
     }
 
     /** Paths (relative to where the guard sits) that are search endpoints; others pass to {@code inner} as they are. */
-    static final java.util.List<String> GUARDED = java.util.List.of("/search", "/ranking", "/feedback", "/yacysearch",
+    static final List<String> GUARDED = List.of("/search", "/ranking", "/feedback", "/yacysearch",
             "/suggest.json", "/solr");
 
     public Route search(Supplier<Route> inner) {

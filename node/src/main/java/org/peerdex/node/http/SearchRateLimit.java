@@ -1,21 +1,25 @@
 package org.peerdex.node.http;
 
-import com.typesafe.config.Config;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
-import java.util.regex.Pattern;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.model.Uri;
-import org.apache.pekko.http.javadsl.model.headers.RawHeader;
-import org.apache.pekko.http.javadsl.server.Route;
-
 import static org.apache.pekko.http.javadsl.server.Directives.complete;
 import static org.apache.pekko.http.javadsl.server.Directives.extractRequest;
 import static org.apache.pekko.http.javadsl.server.Directives.mapRequest;
 import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
+
+import com.typesafe.config.Config;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.Query;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.Uri;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.japi.Pair;
 
 /**
  * Search rate limits per client address (two token buckets each): a client over its global-search budget is
@@ -27,7 +31,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
  */
 public final class SearchRateLimit {
     /** The paths that run a query. */
-    static final java.util.Set<String> SEARCH_PATHS = java.util.Set.of("/api/search", "/api/search/stream",
+    static final Set<String> SEARCH_PATHS = Set.of("/api/search", "/api/search/stream",
             "/yacysearch.json", "/yacysearch.rss", "/solr/select");
 
     /** Solr's select with any core name, with or without pysolr's trailing slash. */
@@ -58,7 +62,7 @@ public final class SearchRateLimit {
     public static SearchRateLimit from(Config root) {
         String p = "peerdex.http.search-rate-limit.";
         ClientAddress clients = new ClientAddress(root.hasPath("peerdex.http.trusted-proxies")
-                ? root.getStringList("peerdex.http.trusted-proxies") : java.util.List.of());
+                ? root.getStringList("peerdex.http.trusted-proxies") : List.of());
         if (!root.hasPath(p + "enabled")) return new SearchRateLimit(false, true, 1, 1, 1, 1, 1, clients);
         return new SearchRateLimit(root.getBoolean(p + "enabled"),
                 root.getBoolean(p + "exempt-loopback"), root.getDouble(p + "per-second"),
@@ -101,9 +105,9 @@ public final class SearchRateLimit {
     private static Uri local(Uri uri) {
         Map<String, String> q = new LinkedHashMap<>(uri.query().toMap());
         q.put("resource", "local");
-        return uri.query(org.apache.pekko.http.javadsl.model.Query.create(q.entrySet().stream()
-                .map(e -> org.apache.pekko.japi.Pair.create(e.getKey(), e.getValue()))
-                .toArray(org.apache.pekko.japi.Pair[]::new)));
+        return uri.query(Query.create(q.entrySet().stream()
+                .map(e -> Pair.create(e.getKey(), e.getValue()))
+                .toArray(Pair[]::new)));
     }
 
     public Map<String, Object> snapshot() {

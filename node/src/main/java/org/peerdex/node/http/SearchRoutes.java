@@ -1,5 +1,18 @@
 package org.peerdex.node.http;
 
+import static org.apache.pekko.http.javadsl.server.Directives.completeOK;
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.entity;
+import static org.apache.pekko.http.javadsl.server.Directives.get;
+import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
+import static org.apache.pekko.http.javadsl.server.Directives.parameterMap;
+import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.pathEnd;
+import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
+import static org.apache.pekko.http.javadsl.server.Directives.post;
+import static org.apache.pekko.http.javadsl.server.Directives.put;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,25 +38,13 @@ import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.UrlHash;
 
-import static org.apache.pekko.http.javadsl.server.Directives.completeOK;
-import static org.apache.pekko.http.javadsl.server.Directives.concat;
-import static org.apache.pekko.http.javadsl.server.Directives.entity;
-import static org.apache.pekko.http.javadsl.server.Directives.get;
-import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
-import static org.apache.pekko.http.javadsl.server.Directives.parameterMap;
-import static org.apache.pekko.http.javadsl.server.Directives.path;
-import static org.apache.pekko.http.javadsl.server.Directives.pathEnd;
-import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
-import static org.apache.pekko.http.javadsl.server.Directives.post;
-import static org.apache.pekko.http.javadsl.server.Directives.put;
-
 /**
  * {@code GET /api/search} (JSON), {@code GET /api/search/stream} (Server-Sent Events: query, result, progress,
  * navigators, done), {@code GET/PUT /api/ranking}, {@code GET/POST /api/feedback}.
  */
 public final class SearchRoutes {
     /** Reads request bodies into plain Java maps and lists (the shared mapper would make Scala maps). */
-    static final com.fasterxml.jackson.databind.ObjectMapper PLAIN = new com.fasterxml.jackson.databind.ObjectMapper();
+    static final ObjectMapper PLAIN = new ObjectMapper();
     private final SearchBackend backend;
     private final AdminGuard admin;
 

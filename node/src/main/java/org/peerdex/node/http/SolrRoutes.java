@@ -1,5 +1,16 @@
 package org.peerdex.node.http;
 
+import static org.apache.pekko.http.javadsl.server.Directives.complete;
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.formFieldMultiMap;
+import static org.apache.pekko.http.javadsl.server.Directives.get;
+import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
+import static org.apache.pekko.http.javadsl.server.Directives.parameterMultiMap;
+import static org.apache.pekko.http.javadsl.server.Directives.pathEndOrSingleSlash;
+import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
+import static org.apache.pekko.http.javadsl.server.Directives.post;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,7 +22,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
@@ -25,21 +38,11 @@ import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.actors.search.Navigators;
 import org.peerdex.actors.search.SearchRequest;
 import org.peerdex.actors.search.SearchResult;
+import org.peerdex.actors.search.query.Query;
 import org.peerdex.actors.search.query.QueryParser;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.blacklist.BlacklistRule;
 import org.peerdex.storage.meta.UrlMetadata;
-
-import static org.apache.pekko.http.javadsl.server.Directives.complete;
-import static org.apache.pekko.http.javadsl.server.Directives.concat;
-import static org.apache.pekko.http.javadsl.server.Directives.get;
-import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
-import static org.apache.pekko.http.javadsl.server.Directives.parameterMultiMap;
-import static org.apache.pekko.http.javadsl.server.Directives.pathEndOrSingleSlash;
-import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
-import static org.apache.pekko.http.javadsl.server.Directives.post;
-import static org.apache.pekko.http.javadsl.server.Directives.formFieldMultiMap;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 /**
  * {@code GET /solr/select} and {@code GET /solr/{core}/select} (every core name maps to this peer's index): a
@@ -386,7 +389,7 @@ public final class SolrRoutes {
         }, backend.blocking());
     }
 
-    private static boolean passes(UrlMetadata m, org.peerdex.actors.search.query.Query f) {
+    private static boolean passes(UrlMetadata m, Query f) {
         if (f.site().isPresent()) {
             String host = m.host().toLowerCase(Locale.ROOT);
             if (!host.equals(f.site().get()) && !host.endsWith("." + f.site().get())) return false;
@@ -637,7 +640,7 @@ public final class SolrRoutes {
     }
 
     private static Throwable unwrap(Throwable e) {
-        while ((e instanceof java.util.concurrent.CompletionException || e instanceof java.util.concurrent.ExecutionException)
+        while ((e instanceof CompletionException || e instanceof ExecutionException)
                 && e.getCause() != null) {
             e = e.getCause();
         }

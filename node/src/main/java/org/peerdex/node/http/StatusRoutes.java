@@ -1,18 +1,24 @@
 package org.peerdex.node.http;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.apache.pekko.http.javadsl.server.Route;
-import org.peerdex.node.NodeContext;
-import org.peerdex.node.NodeServices;
-import org.peerdex.node.Version;
-
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.get;
 import static org.apache.pekko.http.javadsl.server.Directives.path;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.node.DiskUsage;
+import org.peerdex.node.NodeContext;
+import org.peerdex.node.NodeServices;
+import org.peerdex.node.OpenNetwork;
+import org.peerdex.node.Version;
 
 /**
  * {@code GET /api/status}: who this peer is and what it holds; {@code GET /api/status/rates}: pages fetched and
@@ -53,12 +59,12 @@ public final class StatusRoutes {
         s.put("documents", ctx.storage().stats().documents());
         s.put("postings", ctx.storage().stats().postings());
         s.put("pagesPerMinute", services.crawl().pagesPerMinute());
-        org.peerdex.actors.dht.DhtPeer dht = services.network().dht();
-        org.peerdex.actors.dht.ring.PeerView view = dht == null ? null : dht.view().get();
+        DhtPeer dht = services.network().dht();
+        PeerView view = dht == null ? null : dht.view().get();
         s.put("peers", view == null ? 1 : view.peers().size());
         if (dht != null) s.put("dht", dht.stats().snapshot());
-        s.put("transport", org.peerdex.node.OpenNetwork.selected(ctx.config().raw()) ? "peer" : "cluster");
-        org.peerdex.node.OpenNetwork open = services.network().open();
+        s.put("transport", OpenNetwork.selected(ctx.config().raw()) ? "peer" : "cluster");
+        OpenNetwork open = services.network().open();
         if (open != null) s.put("peerProtocol", openStatus(open));
         s.put("partitions", ctx.placement().partitions().count());
         s.put("redundancy", ctx.placement().redundancy());
@@ -69,20 +75,20 @@ public final class StatusRoutes {
         Runtime rt = Runtime.getRuntime();
         s.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
         s.put("heapMaxBytes", rt.maxMemory());
-        s.put("diskUsedBytes", org.peerdex.node.DiskUsage.of(ctx.config().dataDir()));
+        s.put("diskUsedBytes", DiskUsage.of(ctx.config().dataDir()));
         s.put("queriesPerMinute", services.search().service().queriesPerMinute());
-        s.put("threads", java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount());
+        s.put("threads", ManagementFactory.getThreadMXBean().getThreadCount());
         return s;
     }
 
     /** The open network: this peer's address and key, its membership (and why it is passive), the endpoint's counts. */
-    private static Map<String, Object> openStatus(org.peerdex.node.OpenNetwork open) {
+    private static Map<String, Object> openStatus(OpenNetwork open) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("address", open.address());
         p.put("publicKey", open.keys().publicKey());
         p.put("identityWorkBits", open.keys().workBits());
         try {
-            var m = open.membership().status().toCompletableFuture().get(2, java.util.concurrent.TimeUnit.SECONDS);
+            var m = open.membership().status().toCompletableFuture().get(2, TimeUnit.SECONDS);
             p.put("role", m.role());
             p.put("reachable", m.reachable());
             p.put("why", m.reason());

@@ -1,13 +1,5 @@
 package org.peerdex.node.http;
 
-import org.apache.pekko.http.javadsl.model.ContentTypes;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.model.Uri;
-import org.apache.pekko.http.javadsl.model.headers.RawHeader;
-import org.apache.pekko.http.javadsl.server.Route;
-
 import static org.apache.pekko.http.javadsl.server.Directives.complete;
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.get;
@@ -15,12 +7,20 @@ import static org.apache.pekko.http.javadsl.server.Directives.getFromResource;
 import static org.apache.pekko.http.javadsl.server.Directives.getFromResourceDirectory;
 import static org.apache.pekko.http.javadsl.server.Directives.path;
 import static org.apache.pekko.http.javadsl.server.Directives.pathEnd;
-import static org.apache.pekko.http.javadsl.server.Directives.redirect;
-import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
 import static org.apache.pekko.http.javadsl.server.Directives.pathEndOrSingleSlash;
 import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
 import static org.apache.pekko.http.javadsl.server.Directives.pathSingleSlash;
+import static org.apache.pekko.http.javadsl.server.Directives.redirect;
+import static org.apache.pekko.http.javadsl.server.Directives.respondWithHeader;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.Uri;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * The web UI: the search page at {@code /} (ui-static's peerdex-ui/), the operator's console at {@code /admin/},

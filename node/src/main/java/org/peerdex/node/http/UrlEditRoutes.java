@@ -1,10 +1,18 @@
 package org.peerdex.node.http;
 
+import static org.apache.pekko.http.javadsl.server.Directives.entity;
+import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
+import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.put;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -14,12 +22,6 @@ import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.meta.UrlMetadataStore;
-
-import static org.apache.pekko.http.javadsl.server.Directives.entity;
-import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
-import static org.apache.pekko.http.javadsl.server.Directives.path;
-import static org.apache.pekko.http.javadsl.server.Directives.put;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 /**
  * {@code PUT /api/index/url/{urlhash}} (admin, DESIGN §6): edits what results show of a URL (title, description,
@@ -76,16 +78,16 @@ public final class UrlEditRoutes {
 
     /** The metadata with the edit applied; an unknown field or a bad value throws IllegalArgumentException. */
     static UrlMetadata edited(UrlMetadata m, Map<String, ?> body) {
-        if (body.isEmpty()) throw new IllegalArgumentException("nothing to edit: send one of " + new java.util.TreeSet<>(EDITABLE));
+        if (body.isEmpty()) throw new IllegalArgumentException("nothing to edit: send one of " + new TreeSet<>(EDITABLE));
         for (String k : body.keySet()) {
             if (!EDITABLE.contains(k)) {
-                throw new IllegalArgumentException("'" + k + "' cannot be edited; editable: " + new java.util.TreeSet<>(EDITABLE));
+                throw new IllegalArgumentException("'" + k + "' cannot be edited; editable: " + new TreeSet<>(EDITABLE));
             }
         }
         String title = text(body, "title", m.title(), 1000);
         String description = text(body, "description", m.description(), 10_000);
         String author = text(body, "author", m.author(), 500);
-        String language = text(body, "language", m.language(), 3).toLowerCase(java.util.Locale.ROOT);
+        String language = text(body, "language", m.language(), 3).toLowerCase(Locale.ROOT);
         if (!language.isEmpty() && !language.matches("[a-z]{2,3}")) {
             throw new IllegalArgumentException("language must be an ISO 639 code like 'en' (or empty), not '" + language + "'");
         }

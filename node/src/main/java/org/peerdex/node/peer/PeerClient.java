@@ -1,11 +1,13 @@
 package org.peerdex.node.peer;
 
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.http.javadsl.Http;
@@ -95,7 +97,7 @@ public final class PeerClient {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return reply.toCompletableFuture().orTimeout(timeout.toMillis() * 2, java.util.concurrent.TimeUnit.MILLISECONDS)
+        return reply.toCompletableFuture().orTimeout(timeout.toMillis() * 2, TimeUnit.MILLISECONDS)
                 .whenComplete((r, e) -> {
                     if (e != null) stats.sendFailures.incrementAndGet();
                 });
@@ -116,7 +118,7 @@ public final class PeerClient {
             throw new PeerException("bad reply signature");
         }
         if (status != 200) {
-            String why = new String(body, java.nio.charset.StandardCharsets.UTF_8);
+            String why = new String(body, StandardCharsets.UTF_8);
             throw new PeerException("refused (HTTP " + status + "): " + (why.length() > 200 ? why.substring(0, 200) : why));
         }
         return new Signed<>(key, wire.read(body, type));

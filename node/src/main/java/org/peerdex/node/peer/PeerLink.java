@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletionException;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.peerdex.actors.dht.RangeKey;
@@ -115,7 +116,7 @@ final class PeerLink {
     }
 
     private static String failure(Throwable e) {
-        Throwable t = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
         String m = t == null ? "no answer" : t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
         return "unreachable: " + (m.length() > 160 ? m.substring(0, 160) : m);
     }

@@ -3,6 +3,7 @@ package org.peerdex.node.peer;
 import com.typesafe.config.Config;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /** The {@code peerdex.peer} config section (see node's reference.conf for every key and its default). */
 public record PeerProtocolSettings(String host, int port, String advertise, List<String> seeds, int workBits,
@@ -16,7 +17,7 @@ public record PeerProtocolSettings(String host, int port, String advertise, List
 
     /** on, off, or auto: private peer addresses only for a peer that is itself on a private or loopback address. */
     private static boolean allowPrivate(Config c) {
-        String v = c.getString("allow-private-addresses").trim().toLowerCase(java.util.Locale.ROOT);
+        String v = c.getString("allow-private-addresses").trim().toLowerCase(Locale.ROOT);
         if (v.equals("auto")) {
             String own = c.getString("advertise").isEmpty() ? c.getString("host")
                     : c.getString("advertise").substring(0, c.getString("advertise").lastIndexOf(':'));

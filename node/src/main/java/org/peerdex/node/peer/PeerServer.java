@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -23,6 +24,7 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
 import org.apache.pekko.stream.Materializer;
 import org.peerdex.actors.dht.shard.SenderRateLimiter;
 import org.peerdex.actors.dht.shard.ShardOwner;
@@ -109,8 +111,8 @@ public final class PeerServer extends AllDirectives {
                     return authenticated(name, key, sender.get(), Long.parseLong(time), n, signature, body, prefix);
                 })
                 .exceptionally(t -> {
-                    Throwable c = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-                    if (c instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException) {
+                    Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+                    if (c instanceof EntityStreamSizeException) {
                         return refuse(n, 413, "too-large", "body over " + settings.maxBodyBytes() + " bytes");
                     }
                     return refuse(n, 400, "unreadable", "cannot read the request: " + cut(String.valueOf(c.getMessage())));

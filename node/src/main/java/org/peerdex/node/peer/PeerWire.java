@@ -1,7 +1,7 @@
 package org.peerdex.node.peer;
 
-import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

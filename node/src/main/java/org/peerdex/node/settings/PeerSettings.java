@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.peerdex.actors.crawl.CrawlProfile;
 import org.peerdex.storage.text.Tokenizer;
@@ -134,7 +135,7 @@ public record PeerSettings(List<String> contentTypes, Memory memory, CrawlDefaul
         for (String k : m.keySet()) {
             if (!keys.contains(k)) {
                 throw new IllegalArgumentException("unknown setting '" + prefix + k + "'; known: " + String.join(", ",
-                        new java.util.TreeSet<>(keys).stream().map(x -> prefix + x).toList()));
+                        new TreeSet<>(keys).stream().map(x -> prefix + x).toList()));
             }
         }
     }

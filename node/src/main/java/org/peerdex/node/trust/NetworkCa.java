@@ -1,5 +1,7 @@
 package org.peerdex.node.trust;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.StringWriter;
@@ -20,6 +22,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
+import java.util.List;
+import java.util.Map;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -178,7 +182,7 @@ public final class NetworkCa {
     }
 
     /** The Artery TLS settings for a peer directory made by {@link #admit} (mutual authentication, TLS 1.3). */
-    public static com.typesafe.config.Config arteryTls(Path peerDir) throws IOException {
+    public static Config arteryTls(Path peerDir) throws IOException {
         for (String f : new String[] {PEER_STORE, TRUST_STORE, PEER_PASSWORD}) {
             if (!Files.isRegularFile(peerDir.resolve(f))) {
                 throw new IOException(peerDir + " holds no " + f + ": make it with 'peerdex network admit CA-DIR NAME'");
@@ -186,12 +190,12 @@ public final class NetworkCa {
         }
         String password = Files.readString(peerDir.resolve(PEER_PASSWORD)).trim();
         String p = "pekko.remote.artery.ssl.config-ssl-engine.";
-        return com.typesafe.config.ConfigFactory.parseMap(java.util.Map.of(
+        return ConfigFactory.parseMap(Map.of(
                 "pekko.remote.artery.transport", "tls-tcp",
                 p + "key-store", peerDir.resolve(PEER_STORE).toAbsolutePath().toString(),
                 p + "trust-store", peerDir.resolve(TRUST_STORE).toAbsolutePath().toString(),
                 p + "key-store-password", password, p + "key-password", password, p + "trust-store-password", password,
-                p + "protocol", "TLSv1.3", p + "enabled-algorithms", java.util.List.of("TLS_AES_128_GCM_SHA256"),
+                p + "protocol", "TLSv1.3", p + "enabled-algorithms", List.of("TLS_AES_128_GCM_SHA256"),
                 p + "require-mutual-authentication", "on",
                 // the CA admits peers by name, not by host: any address may hold an admitted certificate
                 p + "hostname-verification", "off"));

@@ -3,6 +3,7 @@ package org.peerdex.protocol.hash;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 
 /**
  * YaCy's "enhanced Base64": the alphabet {@code A-Z a-z 0-9 - _}, which is also the sort order of hashes.
@@ -14,7 +15,7 @@ public final class Base64Order {
     private static final byte[] VALUES = new byte[128];
 
     static {
-        java.util.Arrays.fill(VALUES, (byte) -1);
+        Arrays.fill(VALUES, (byte) -1);
         for (int i = 0; i < CHARS.length; i++) VALUES[CHARS[i]] = (byte) i;
     }
 

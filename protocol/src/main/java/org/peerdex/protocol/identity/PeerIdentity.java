@@ -7,6 +7,7 @@ import java.security.PublicKey;
 import java.security.Signature;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Optional;
 import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.PeerId;
@@ -90,6 +91,6 @@ public final class PeerIdentity {
     }
 
     public static String sha256Hex(byte[] data) {
-        return java.util.HexFormat.of().formatHex(sha256(data));
+        return HexFormat.of().formatHex(sha256(data));
     }
 }

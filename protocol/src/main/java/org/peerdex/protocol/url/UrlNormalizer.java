@@ -3,6 +3,7 @@ package org.peerdex.protocol.url;
 import crawlercommons.filters.basic.BasicURLNormalizer;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -19,7 +20,7 @@ public final class UrlNormalizer {
     public static Optional<String> normalize(String url) {
         if (url == null || url.isBlank() || url.length() > 4096) return Optional.empty();
         String trimmed = url.strip();
-        String lower = trimmed.toLowerCase(java.util.Locale.ROOT);
+        String lower = trimmed.toLowerCase(Locale.ROOT);
         if (!lower.startsWith("http://") && !lower.startsWith("https://")) return Optional.empty();
         String n;
         try {

@@ -3,9 +3,13 @@ package org.peerdex.simulations.lab;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.peerdex.actors.dht.ring.PeerDirectory;
 import org.peerdex.actors.search.SearchResult;
 import org.peerdex.actors.search.query.QueryParser;
+import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.simulations.Scenario;
 import org.peerdex.simulations.Simulation;
 import org.peerdex.simulations.workload.Corpus;
@@ -29,7 +33,7 @@ import org.peerdex.simulations.workload.Corpus;
 public final class VirtualLab implements AutoCloseable {
     private final Simulation sim;
     private long modified = 1_700_000_000_000L;
-    private final java.util.Map<org.peerdex.protocol.hash.UrlHash, String> urls = new java.util.HashMap<>();
+    private final Map<UrlHash, String> urls = new HashMap<>();
 
     private VirtualLab(Simulation sim) {
         this.sim = sim;
@@ -97,7 +101,7 @@ public final class VirtualLab implements AutoCloseable {
             if (!sim.isUp(j)) continue;
             for (int k = 0; k < sim.size(); k++) {
                 if (k != j && !sim.network().model().canReach(j, k)) {
-                    sim.peer(j).directory().tell(new org.peerdex.actors.dht.ring.PeerDirectory.Forget(sim.peerId(k)));
+                    sim.peer(j).directory().tell(new PeerDirectory.Forget(sim.peerId(k)));
                 }
             }
         }
@@ -133,7 +137,7 @@ public final class VirtualLab implements AutoCloseable {
         return out;
     }
 
-    private String url(org.peerdex.protocol.hash.UrlHash hash) {
+    private String url(UrlHash hash) {
         String u = urls.get(hash);
         if (u == null) throw new IllegalStateException("no document " + hash);
         return u;

@@ -1,9 +1,11 @@
 package org.peerdex.simulations.net;
 
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +44,7 @@ public final class RefRewriter {
                 }
                 if (out != null) out.add(w);
             }
-            return out == null ? v : java.util.Collections.unmodifiableList(out);
+            return out == null ? v : Collections.unmodifiableList(out);
         }
         if (v instanceof Optional<?> o) {
             if (o.isEmpty()) return v;
@@ -101,6 +103,6 @@ public final class RefRewriter {
             return false;
         }
         // interfaces, lists, Object: decided per value
-        return !java.lang.reflect.Modifier.isFinal(t.getModifiers()) || Collection.class.isAssignableFrom(t);
+        return !Modifier.isFinal(t.getModifiers()) || Collection.class.isAssignableFrom(t);
     }
 }

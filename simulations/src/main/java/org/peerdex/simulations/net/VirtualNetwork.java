@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.ActorPath;
 import org.apache.pekko.actor.ActorRefProvider;
 import org.apache.pekko.actor.ExtendedActorSystem;
@@ -50,10 +51,10 @@ public final class VirtualNetwork {
     private long delivered;
     private long lostToDownPeers;
     private long failures;
-    private java.util.function.Consumer<String> trace;
+    private Consumer<String> trace;
 
     /** Prints every send (debugging aid); null turns it off. */
-    public void trace(java.util.function.Consumer<String> t) {
+    public void trace(Consumer<String> t) {
         this.trace = t;
     }
 

@@ -5,6 +5,7 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.serialization.SerializationExtension;
 import org.apache.pekko.serialization.Serializer;
+import org.apache.pekko.serialization.Serializers;
 import org.peerdex.protocol.WireMessage;
 
 /**
@@ -54,7 +55,7 @@ public final class WireMeter {
     public Object roundTrip(Object message) {
         Serializer s = serialization.findSerializerFor(message);
         byte[] bytes = s.toBinary(message);
-        String manifest = org.apache.pekko.serialization.Serializers.manifestFor(s, message);
+        String manifest = Serializers.manifestFor(s, message);
         return serialization.deserialize(bytes, s.identifier(), manifest).get();
     }
 }

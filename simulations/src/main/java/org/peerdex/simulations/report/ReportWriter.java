@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 import org.peerdex.simulations.Simulation;
 
 /** Writes a run's outputs: summary.json, timeseries.csv, peers.csv, queries.csv and report.html (inline SVG). */
@@ -300,7 +301,7 @@ public final class ReportWriter {
         }
         double lo = min;
         double top = hi;
-        java.util.function.DoubleUnaryOperator scale = log ? y -> Math.log10(1 + y) : y -> y;
+        DoubleUnaryOperator scale = log ? y -> Math.log10(1 + y) : y -> y;
         double sLo = scale.applyAsDouble(lo);
         double sHi = scale.applyAsDouble(top);
         StringBuilder b = new StringBuilder("<svg width=\"" + w + "\" height=\"" + h + "\">");

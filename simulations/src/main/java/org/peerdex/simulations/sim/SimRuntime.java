@@ -1,13 +1,14 @@
 package org.peerdex.simulations.sim;
 
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.IdentityHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.ToIntFunction;
 import org.apache.pekko.actor.ActorPath;
@@ -46,7 +47,7 @@ public final class SimRuntime {
 
     /** A new runtime, registered under a fresh id for the system's config. */
     public static SimRuntime create(long seed) {
-        String id = "run-" + java.util.UUID.randomUUID();
+        String id = "run-" + UUID.randomUUID();
         SimRuntime r = new SimRuntime(id, seed);
         RUNS.put(id, r);
         return r;

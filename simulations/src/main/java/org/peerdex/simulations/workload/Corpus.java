@@ -10,6 +10,7 @@ import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.index.PostingFactory;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.text.DocumentText;
+import org.peerdex.storage.text.Tokenizer;
 
 /**
  * A synthetic corpus: word ranks drawn from a Zipf distribution over a fixed vocabulary, document lengths from a
@@ -97,7 +98,7 @@ public final class Corpus {
         String normal = UrlNormalizer.normalize(url).orElseThrow(() -> new IllegalArgumentException("not a URL: " + url));
         UrlHash hash = UrlHash.ofNormalized(normal);
         DocumentText text = new DocumentText(normal, title, "", List.of(), "", List.of(), List.of(), List.of(), body);
-        int words = org.peerdex.storage.text.Tokenizer.plainWords(body).size();
+        int words = Tokenizer.plainWords(body).size();
         UrlMetadata meta = new UrlMetadata(hash, normal, title, "", "", List.of(), "en", "h", "text/html",
                 body.length(), modified, modified, 0, 0, words, null, Integer.toHexString(body.hashCode()), List.of());
         return PostingFactory.build(meta, text);

@@ -1,7 +1,10 @@
 package org.peerdex.storage.index;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.meta.UrlMetadataStore;
 import org.peerdex.storage.rwi.Posting;
@@ -67,7 +70,7 @@ public final class IndexWriter {
     public synchronized void flush() {
         if (pending.isEmpty()) return;
         // a URL buffered twice (re-crawled before the flush): only its newest version is written
-        java.util.Map<org.peerdex.protocol.hash.UrlHash, IndexedDocument> latest = new java.util.LinkedHashMap<>();
+        Map<UrlHash, IndexedDocument> latest = new LinkedHashMap<>();
         for (IndexedDocument d : pending) {
             latest.remove(d.metadata().urlHash());
             latest.put(d.metadata().urlHash(), d);

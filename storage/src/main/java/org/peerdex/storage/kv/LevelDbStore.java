@@ -9,8 +9,12 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.iq80.leveldb.CompressionType;
 import org.iq80.leveldb.DB;
 import org.iq80.leveldb.DBFactory;
@@ -37,14 +41,14 @@ public final class LevelDbStore implements KeyValueStore {
     private volatile DB db;
     /** Set by a failed write: iq80 may have left half a record in its log, so it is reopened before the next write. */
     private volatile boolean broken;
-    private final java.util.concurrent.locks.ReentrantReadWriteLock reopenLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    private final ReentrantReadWriteLock reopenLock = new ReentrantReadWriteLock();
     private DBFactory factory;
     private Options options;
     private final Path dir;
     private final FileChannel lockChannel;
     private final FileLock lock;
     private volatile boolean closed;
-    private final java.util.concurrent.atomic.AtomicLong indexGeneration = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong indexGeneration = new AtomicLong();
     private final IndexObservers observers = new IndexObservers();
     private final SpaceGuard space;
 
@@ -405,7 +409,7 @@ public final class LevelDbStore implements KeyValueStore {
         long bytes = 12;
         boolean touchesIndex;
         /** key, value (null: delete), key, value, ... of the postings and metadata written, for the observers */
-        java.util.List<byte[]> observed;
+        List<byte[]> observed;
 
         LevelBatch(WriteBatch batch) {
             this.batch = batch;
@@ -436,7 +440,7 @@ public final class LevelDbStore implements KeyValueStore {
 
         private void observe(byte[] key, byte[] value) {
             if (!KeyValueStore.isObservedKey(key)) return;
-            if (observed == null) observed = new java.util.ArrayList<>();
+            if (observed == null) observed = new ArrayList<>();
             observed.add(key);
             observed.add(value);
         }

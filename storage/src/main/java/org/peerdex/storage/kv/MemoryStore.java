@@ -1,6 +1,7 @@
 package org.peerdex.storage.kv;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ public final class MemoryStore implements KeyValueStore {
     @Override
     public Cursor scan(byte[] from, byte[] to) {
         NavigableMap<byte[], byte[]> view = to == null ? map.tailMap(from, true)
-                : Keys.compare(from, to) >= 0 ? java.util.Collections.emptyNavigableMap()
+                : Keys.compare(from, to) >= 0 ? Collections.emptyNavigableMap()
                 : map.subMap(from, true, to, false);
         Iterator<Map.Entry<byte[], byte[]>> it = view.entrySet().iterator();
         return new Cursor() {

@@ -1,7 +1,9 @@
 package org.peerdex.storage.meta;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.net.URI;
 import java.util.List;
+import java.util.Locale;
 import org.peerdex.protocol.WireMessage;
 import org.peerdex.protocol.hash.UrlHash;
 
@@ -33,7 +35,7 @@ public record UrlMetadata(UrlHash urlHash, String url, String title, String desc
     /** The host part of the URL. */
     public String host() {
         try {
-            String h = java.net.URI.create(url).getHost();
+            String h = URI.create(url).getHost();
             return h == null ? "" : h;
         } catch (IllegalArgumentException e) {
             return "";
@@ -44,13 +46,13 @@ public record UrlMetadata(UrlHash urlHash, String url, String title, String desc
     public String filetype() {
         String path;
         try {
-            path = java.net.URI.create(url).getPath();
+            path = URI.create(url).getPath();
         } catch (IllegalArgumentException e) {
             return "";
         }
         if (path == null || path.isEmpty() || path.endsWith("/")) return "html";
         String last = path.substring(path.lastIndexOf('/') + 1);
         int dot = last.lastIndexOf('.');
-        return dot < 0 ? "html" : last.substring(dot + 1).toLowerCase(java.util.Locale.ROOT);
+        return dot < 0 ? "html" : last.substring(dot + 1).toLowerCase(Locale.ROOT);
     }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.kv.KeyValueStore;
@@ -108,7 +109,7 @@ public final class UrlMetadataStore {
     }
 
     /** The records whose URL's ring position passes {@code positions}, judged on the key: others are not decoded. */
-    public void scanAll(java.util.function.LongPredicate positions, Consumer<UrlMetadata> sink) {
+    public void scanAll(LongPredicate positions, Consumer<UrlMetadata> sink) {
         try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.META})) {
             while (c.next()) {
                 if (positions.test(HashBytes.position(c.key(), 1))) sink.accept(decode(c.value()));

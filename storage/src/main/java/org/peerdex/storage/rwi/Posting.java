@@ -1,6 +1,7 @@
 package org.peerdex.storage.rwi;
 
 import java.util.Arrays;
+import java.util.Objects;
 import org.peerdex.protocol.WireMessage;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
@@ -83,7 +84,7 @@ public record Posting(WordHash word, UrlHash url, PeerId holder, int flags, int 
     @Override
     public boolean equals(Object o) {
         return o instanceof Posting p && word.equals(p.word) && url.equals(p.url)
-                && java.util.Objects.equals(holder, p.holder) && flags == p.flags && hitCount == p.hitCount
+                && Objects.equals(holder, p.holder) && flags == p.flags && hitCount == p.hitCount
                 && Arrays.equals(positions, p.positions) && wordsInText == p.wordsInText
                 && wordsInTitle == p.wordsInTitle && lastModified == p.lastModified && language.equals(p.language)
                 && doctype == p.doctype && linksLocal == p.linksLocal && linksOther == p.linksOther

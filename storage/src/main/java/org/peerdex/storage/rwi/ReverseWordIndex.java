@@ -1,8 +1,10 @@
 package org.peerdex.storage.rwi;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.peerdex.protocol.hash.UrlHash;
@@ -75,12 +77,12 @@ public final class ReverseWordIndex {
     }
 
     /** The posting of one word in one document, if there is one. */
-    public java.util.Optional<Posting> get(WordHash word, UrlHash url) {
+    public Optional<Posting> get(WordHash word, UrlHash url) {
         return store.get(key(word, url)).map(v -> PostingCodec.decode(word, url, v));
     }
 
     /** The stored (encoded) posting of one word in one document: for callers that read a field or two of it. */
-    public java.util.Optional<byte[]> getEncoded(WordHash word, UrlHash url) {
+    public Optional<byte[]> getEncoded(WordHash word, UrlHash url) {
         return store.get(key(word, url));
     }
 
@@ -233,7 +235,7 @@ public final class ReverseWordIndex {
                 byte[] word;
                 try (KeyValueStore.Cursor c = store.scan(at, to)) {
                     if (!c.next()) break;
-                    word = java.util.Arrays.copyOf(c.key(), URL_OFFSET);
+                    word = Arrays.copyOf(c.key(), URL_OFFSET);
                 }
                 byte[] end = urlTo == null ? Keys.prefixEnd(word) : Keys.concat(word, urlTo);
                 try (KeyValueStore.Cursor c = store.scan(Keys.concat(word, urlFrom), end)) {

@@ -1,13 +1,13 @@
 package org.peerdex.actors.dht.replication;
 
-import org.peerdex.actors.dht.DhtSettings;
-import org.peerdex.actors.dht.shard.PostingPack;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.shard.PostingPack;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;

@@ -1,7 +1,7 @@
 package org.peerdex.actors.dht.replication;
 
-import org.peerdex.actors.dht.shard.Digests;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.peerdex.actors.dht.shard.Digests;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.rwi.Posting;

@@ -1,9 +1,10 @@
 package org.peerdex.actors.dht.replication;
 
-import org.peerdex.actors.dht.ring.PeerInfo;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
+import org.peerdex.actors.dht.ring.PeerInfo;
 
 /**
  * When may a peer delete postings it handed off? In the open network only after holders on {@code required}
@@ -46,7 +47,7 @@ public final class HandoffQuorum {
         String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
         if (host.startsWith("[")) {
             String[] groups = host.substring(1, host.length() - 1).split(":");
-            return "v6:" + String.join(":", java.util.Arrays.copyOf(groups, Math.min(3, groups.length)));
+            return "v6:" + String.join(":", Arrays.copyOf(groups, Math.min(3, groups.length)));
         }
         String[] octets = host.split("\\.");
         if (octets.length != 4) return host;

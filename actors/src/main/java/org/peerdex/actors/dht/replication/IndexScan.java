@@ -1,9 +1,9 @@
 package org.peerdex.actors.dht.replication;
 
-import org.peerdex.actors.dht.shard.HeldArcs;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.peerdex.actors.dht.shard.HeldArcs;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;

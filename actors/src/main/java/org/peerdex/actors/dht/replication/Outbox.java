@@ -1,10 +1,10 @@
 package org.peerdex.actors.dht.replication;
 
-import org.peerdex.actors.dht.shard.PostingPack;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.peerdex.actors.dht.shard.PostingPack;
 import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.kv.Keys;
 import org.peerdex.storage.kv.Keyspace;

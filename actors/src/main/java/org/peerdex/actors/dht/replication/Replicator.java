@@ -1,21 +1,7 @@
 package org.peerdex.actors.dht.replication;
 
-import org.peerdex.actors.dht.shard.Digests;
-import org.peerdex.actors.dht.shard.RangeDigest;
-import org.peerdex.actors.dht.DhtEnvironment;
-import org.peerdex.actors.dht.DhtPeer;
-import org.peerdex.actors.dht.DhtSettings;
-import org.peerdex.actors.dht.DhtStats;
-import org.peerdex.actors.dht.LocalOnly;
-import org.peerdex.actors.dht.WireCost;
-import org.peerdex.actors.dht.ring.PeerDirectory;
-import org.peerdex.actors.dht.ring.PeerInfo;
-import org.peerdex.actors.dht.ring.PeerView;
-import org.peerdex.actors.dht.shard.DhtBlacklist;
-import org.peerdex.actors.dht.shard.ShardOwner;
+import com.typesafe.config.Config;
 import java.time.Duration;
-import org.peerdex.actors.dht.replication.RebalancePlanner.Mode;
-import org.peerdex.actors.dht.replication.RebalancePlanner.Plan;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,17 +9,34 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.peerdex.actors.Dispatchers;
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.DhtStats;
+import org.peerdex.actors.dht.LocalOnly;
+import org.peerdex.actors.dht.WireCost;
+import org.peerdex.actors.dht.replication.RebalancePlanner.Mode;
+import org.peerdex.actors.dht.replication.RebalancePlanner.Plan;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerInfo;
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.shard.DhtBlacklist;
+import org.peerdex.actors.dht.shard.Digests;
+import org.peerdex.actors.dht.shard.RangeDigest;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
@@ -256,7 +259,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         this.ctx = ctx;
         this.timers = timers;
         this.self = self;
-        com.typesafe.config.Config conf = ctx.getSystem().settings().config();
+        Config conf = ctx.getSystem().settings().config();
         this.quorum = new HandoffQuorum(placement.redundancy(),
                 conf.hasPath("peerdex.peer.prefix-bits-v4") ? conf.getInt("peerdex.peer.prefix-bits-v4") : 24);
         this.storage = storage;
@@ -269,7 +272,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         // ids grow over restarts: time-based start, then +1
         this.env = DhtEnvironment.get(ctx.getSystem());
         this.ids = new AtomicLong(env.millis() << 12);
-        com.typesafe.config.Config dht = ctx.getSystem().settings().config().getConfig("peerdex.dht");
+        Config dht = ctx.getSystem().settings().config().getConfig("peerdex.dht");
         this.heapLimit = Math.max(1, dht.getBytes("outbox-heap-bytes"));
         this.pauseAt = Math.max(1, dht.getLong("outbox-pause-postings"));
         this.maxHandoff = dht.hasPath("max-handoff-postings") ? Math.max(1, dht.getInt("max-handoff-postings")) : 100_000;
@@ -329,7 +332,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     repairPlanning = false;
                     return onEnqueued(m.enqueued());
                 })
-                .onSignal(org.apache.pekko.actor.typed.PostStop.class, m -> {
+                .onSignal(PostStop.class, m -> {
                     foreign.detach();
                     return this;
                 })
@@ -833,7 +836,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             Spool shares = new Spool(me);
             DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
             // only the buckets some target wants are read (a few short key ranges each), in bucket order
-            java.util.TreeSet<Integer> wantedBuckets = new java.util.TreeSet<>();
+            TreeSet<Integer> wantedBuckets = new TreeSet<>();
             for (Set<RangeDigest.Range> rs : wanted.values()) {
                 for (RangeDigest.Range r : rs) if (r.kind() == 'p') wantedBuckets.add(r.bucket());
             }

@@ -1,14 +1,15 @@
 package org.peerdex.actors.dht.ring;
 
-import org.peerdex.actors.dht.DhtEnvironment;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.dht.DhtEnvironment;
 import org.peerdex.protocol.ring.Ring;
 
 /**
@@ -85,7 +86,7 @@ public final class LatestView {
             }
             pastUnknown = firstSeen == 0 || firstSeen > since;
         }
-        recent.sort(java.util.Comparator.comparingLong(Replaced::tenure).reversed());
+        recent.sort(Comparator.comparingLong(Replaced::tenure).reversed());
         List<Ring> out = new ArrayList<>(recent.stream().map(Replaced::ring).toList());
         PeerView v = view.get();
         if (pastUnknown && v != null && v.ring().contains(v.self())) {

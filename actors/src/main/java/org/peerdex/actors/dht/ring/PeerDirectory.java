@@ -1,7 +1,5 @@
 package org.peerdex.actors.dht.ring;
 
-import org.peerdex.actors.dht.DhtEnvironment;
-import org.peerdex.actors.dht.LocalOnly;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -27,6 +26,8 @@ import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
 import org.peerdex.actors.Dispatchers;
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.LocalOnly;
 import org.peerdex.protocol.WireMessage;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Ring;
@@ -131,7 +132,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
      *              {@link #create(java.util.function.Function, KeyValueStore)} to build it from the self ref)
      * @param store where the peer table is persisted, or null for none
      */
-    public static Behavior<Command> create(java.util.function.Function<ActorRef<Command>, PeerInfo> self,
+    public static Behavior<Command> create(Function<ActorRef<Command>, PeerInfo> self,
                                            KeyValueStore store) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(Tick.INSTANCE, TICK);

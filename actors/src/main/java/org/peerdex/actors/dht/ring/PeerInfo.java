@@ -1,7 +1,7 @@
 package org.peerdex.actors.dht.ring;
 
-import org.peerdex.actors.dht.shard.ShardOwner;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.WireMessage;
 import org.peerdex.protocol.hash.PeerId;
 

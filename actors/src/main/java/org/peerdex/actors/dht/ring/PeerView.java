@@ -1,13 +1,13 @@
 package org.peerdex.actors.dht.ring;
 
-import org.peerdex.actors.dht.LocalOnly;
-import org.peerdex.actors.dht.RangeKey;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.peerdex.actors.dht.LocalOnly;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;

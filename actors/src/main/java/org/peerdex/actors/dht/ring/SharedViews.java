@@ -1,9 +1,11 @@
 package org.peerdex.actors.dht.ring;
 
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.peerdex.protocol.hash.PeerId;
@@ -22,7 +24,7 @@ final class SharedViews {
     /** rings by a hash of their members in any order */
     private static final Map<Integer, WeakReference<Ring>> RINGS_BY_MEMBERS = Recent.lru();
     /** the most recent maps made here (by identity) and their rings once asked for */
-    private static final java.util.List<MapRing> RING_OF_MAP = new java.util.ArrayList<>();
+    private static final List<MapRing> RING_OF_MAP = new ArrayList<>();
 
     private record MapRing(WeakReference<Map<PeerId, PeerInfo>> map, Ring ring) {}
 
@@ -48,7 +50,7 @@ final class SharedViews {
         synchronized (RING_OF_MAP) {
             for (MapRing e : RING_OF_MAP) if (e.map().get() == live && e.ring() != null) return e.ring();
         }
-        java.util.List<PeerId> active = new java.util.ArrayList<>();
+        List<PeerId> active = new ArrayList<>();
         for (PeerInfo i : live.values()) if (i.acceptsIndex()) active.add(i.peerId());
         Ring ring = ring(active);
         synchronized (RING_OF_MAP) {

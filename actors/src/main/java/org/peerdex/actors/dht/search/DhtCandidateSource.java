@@ -1,21 +1,26 @@
 package org.peerdex.actors.dht.search;
 
-import org.peerdex.actors.dht.DhtEnvironment;
-import org.peerdex.actors.dht.DhtPeer;
-import org.peerdex.actors.dht.ring.PeerView;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.Dispatchers;
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.actors.search.Candidate;
 import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.SearchRequest;
@@ -23,8 +28,11 @@ import org.peerdex.actors.search.ranking.CorpusStats;
 import org.peerdex.actors.search.ranking.LinkRank;
 import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.actors.search.ranking.Scorer;
-import org.peerdex.actors.Dispatchers;
+import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.ring.Ring;
+import org.peerdex.protocol.ring.RingPosition;
 import org.peerdex.storage.rwi.Posting;
 
 /**
@@ -43,23 +51,23 @@ public final class DhtCandidateSource implements CandidateSource {
     private final DhtPeer dht;
     private final Executor search;
     /** how long after a ring change lookups also ask previous holders */
-    private final java.time.Duration handoffWindow;
+    private final Duration handoffWindow;
 
-    private final java.util.function.Supplier<RankingProfile> profile;
+    private final Supplier<RankingProfile> profile;
 
     public DhtCandidateSource(ActorSystem<?> system, DhtPeer dht) {
         this(system, dht, RankingProfile::defaults);
     }
 
     /** @param profile the ranking profile the peer's coordinator uses (to choose which candidates to fetch) */
-    public DhtCandidateSource(ActorSystem<?> system, DhtPeer dht, java.util.function.Supplier<RankingProfile> profile) {
+    public DhtCandidateSource(ActorSystem<?> system, DhtPeer dht, Supplier<RankingProfile> profile) {
         this.profile = profile;
         this.system = system;
         this.dht = dht;
         this.search = Dispatchers.search(system);
         var config = system.settings().config();
         this.handoffWindow = config.hasPath("peerdex.dht.handoff-window")
-                ? config.getDuration("peerdex.dht.handoff-window") : java.time.Duration.ofSeconds(60);
+                ? config.getDuration("peerdex.dht.handoff-window") : Duration.ofSeconds(60);
     }
 
     @Override
@@ -88,7 +96,7 @@ public final class DhtCandidateSource implements CandidateSource {
         long documents = estimatedDocuments(view);
         ActorRef<RemoteSearch.Event> bridge = system.systemActorOf(bridge(terms, words, documents, replyTo),
                 "dht-source-" + id, Props.empty());
-        List<org.peerdex.protocol.ring.Ring> previous = dht.view().recentRings(handoffWindow,
+        List<Ring> previous = dht.view().recentRings(handoffWindow,
                 DhtEnvironment.get(system).millis());
         RemoteSearch.CandidateOrder order = df -> bestFirst(request, terms, words, stats(documents, df, terms, words));
         system.systemActorOf(RemoteSearch.create(new RemoteSearch.Request(words, limit, order), view, previous,
@@ -149,9 +157,9 @@ public final class DhtCandidateSource implements CandidateSource {
      * (a share f of the ring it can measure), so its metadata count {@code local} over (f + 1/P) estimates N;
      * never below {@code local}.
      */
-    public static long estimateDocuments(long local, org.peerdex.protocol.hash.PeerId self,
-                                         org.peerdex.protocol.ring.Ring ring,
-                                         org.peerdex.protocol.ring.Placement placement) {
+    public static long estimateDocuments(long local, PeerId self,
+                                         Ring ring,
+                                         Placement placement) {
         local = Math.max(1, local);
         int s = ring.indexOf(self);
         int n = ring.size();
@@ -162,8 +170,8 @@ public final class DhtCandidateSource implements CandidateSource {
         for (int j = s - placement.redundancy(); j <= s + placement.redundancy(); j++) {
             long end = ring.get(j).position();
             if (!placement.holds(self, end, ring)) continue;
-            share += org.peerdex.protocol.ring.RingPosition.distance(ring.get(j - 1).position(), end)
-                    / (double) org.peerdex.protocol.ring.RingPosition.MAX;
+            share += RingPosition.distance(ring.get(j - 1).position(), end)
+                    / (double) RingPosition.MAX;
         }
         return Math.max(local, Math.round(local / (share + 1.0 / n)));
     }
@@ -173,7 +181,7 @@ public final class DhtCandidateSource implements CandidateSource {
                                                                 List<WordHash> words, CorpusStats stats) {
         Scorer scorer = new Scorer(request.query(), profile.get(), stats, LinkRank.NONE, u -> 0, "",
                 request.contentDomain());
-        Map<RemoteSearch.RemoteCandidate, Double> scores = new java.util.IdentityHashMap<>();
+        Map<RemoteSearch.RemoteCandidate, Double> scores = new IdentityHashMap<>();
         return Comparator.<RemoteSearch.RemoteCandidate>comparingDouble(rc -> scores.computeIfAbsent(rc,
                 x -> scorer.scoreOf(candidates(List.of(x), terms, words).get(0)))).reversed();
     }
@@ -190,7 +198,7 @@ public final class DhtCandidateSource implements CandidateSource {
 
     /** RemoteSearch postings are in distinct-word order; a Candidate wants one posting per query term. */
     static List<Candidate> candidates(List<RemoteSearch.RemoteCandidate> rcs, List<String> terms, List<WordHash> words) {
-        List<WordHash> distinct = new ArrayList<>(new java.util.LinkedHashSet<>(words));
+        List<WordHash> distinct = new ArrayList<>(new LinkedHashSet<>(words));
         List<Candidate> out = new ArrayList<>();
         for (RemoteSearch.RemoteCandidate rc : rcs) {
             List<Posting> ps = new ArrayList<>();

@@ -1,27 +1,19 @@
 package org.peerdex.actors.dht.search;
 
-import org.peerdex.actors.dht.shard.PartialScore;
-import org.peerdex.actors.dht.DhtEnvironment;
-import org.peerdex.actors.dht.DhtSettings;
-import org.peerdex.actors.dht.LocalOnly;
-import org.peerdex.actors.dht.RangeKey;
-import org.peerdex.actors.dht.WireCost;
-import org.peerdex.actors.dht.ring.LatestView;
-import org.peerdex.actors.dht.ring.PeerView;
-import org.peerdex.actors.dht.shard.PostingValidator;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -29,12 +21,24 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.util.Timeout;
 import org.peerdex.actors.Dispatchers;
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.LocalOnly;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.WireCost;
+import org.peerdex.actors.dht.ring.LatestView;
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.shard.PartialScore;
+import org.peerdex.actors.dht.shard.PostingValidator;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.filter.BloomFilter;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.ring.Ring;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
@@ -65,7 +69,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      */
     public record Request(List<WordHash> words, int limit, CandidateOrder order) {
         public Request {
-            words = List.copyOf(new java.util.LinkedHashSet<>(words));
+            words = List.copyOf(new LinkedHashSet<>(words));
             if (words.isEmpty()) throw new IllegalArgumentException("a lookup needs at least one word");
             if (limit < 1) throw new IllegalArgumentException("limit must be positive");
         }
@@ -151,7 +155,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private final TimerScheduler<Command> timers;
     private final Request request;
     private final PeerView view;
-    private final List<org.peerdex.protocol.ring.Ring> previousRings;
+    private final List<Ring> previousRings;
     private final Placement placement;
     private final DhtSettings settings;
     private final PeerStorage cache;
@@ -202,7 +206,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      *                      ({@link LatestView#recentRings}); empty: the ring is settled
      * @param cache         where remote results are cached with a TTL (null: don't cache)
      */
-    public static Behavior<Command> create(Request request, PeerView view, List<org.peerdex.protocol.ring.Ring> previousRings,
+    public static Behavior<Command> create(Request request, PeerView view, List<Ring> previousRings,
                                            Placement placement, DhtSettings settings, PeerStorage cache,
                                            ActorRef<Event> replyTo) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
@@ -210,7 +214,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     private RemoteSearch(ActorContext<Command> ctx, TimerScheduler<Command> timers, Request request, PeerView view,
-                         List<org.peerdex.protocol.ring.Ring> previousRings, Placement placement, DhtSettings settings,
+                         List<Ring> previousRings, Placement placement, DhtSettings settings,
                          PeerStorage cache, ActorRef<Event> replyTo) {
         super(ctx);
         this.ctx = ctx;
@@ -277,7 +281,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         boolean heldThroughout = true;
         for (var ring : previousRings) heldThroughout &= placement.holders(position, ring).contains(chosen);
         if (heldThroughout) return List.of();
-        java.util.LinkedHashSet<PeerId> out = new java.util.LinkedHashSet<>();
+        LinkedHashSet<PeerId> out = new LinkedHashSet<>();
         for (var ring : previousRings) {
             for (PeerId h : placement.holders(position, ring)) {
                 if (!h.equals(chosen) && view.peers().containsKey(h)) out.add(h);
@@ -361,7 +365,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      * of nondeterminism in simulated time).
      */
     private <R> void ask(long id, PeerId peer, ActorRef<ShardOwner.Command> owner, Class<R> type,
-                         java.util.function.Function<ActorRef<R>, ShardOwner.Command> make) {
+                         Function<ActorRef<R>, ShardOwner.Command> make) {
         asked.add(peer);
         boolean remote = !peer.equals(view.self());
         scala.Function1<ActorRef<R>, ShardOwner.Command> request = ref -> {
@@ -374,7 +378,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         };
         scala.Function1<scala.util.Try<R>, Command> response = t -> t.isSuccess() ? new Replied(id, t.get())
                 : new TimedOut(id);
-        ctx.asScala().ask(owner, request, response, org.apache.pekko.util.Timeout.create(settings.lookupTimeout()),
+        ctx.asScala().ask(owner, request, response, Timeout.create(settings.lookupTimeout()),
                 scala.reflect.ClassTag$.MODULE$.apply(type));
     }
 

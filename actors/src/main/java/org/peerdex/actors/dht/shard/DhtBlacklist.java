@@ -1,8 +1,12 @@
 package org.peerdex.actors.dht.shard;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.PeerStorage;
@@ -44,7 +48,7 @@ public final class DhtBlacklist {
         private final PeerStorage storage;
         private final Blacklist blacklist;
         private final boolean active;
-        private final java.util.Map<UrlHash, Boolean> decided = new java.util.HashMap<>();
+        private final Map<UrlHash, Boolean> decided = new HashMap<>();
         private int dropped;
 
         private Outgoing(PeerStorage storage) {
@@ -112,10 +116,10 @@ public final class DhtBlacklist {
 
     /** A bounded, thread-safe set of blocked URL hashes for {@link #keep}. */
     static Set<UrlHash> rememberedSet() {
-        return java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(
-                new java.util.LinkedHashMap<UrlHash, Boolean>() {
+        return Collections.synchronizedSet(Collections.newSetFromMap(
+                new LinkedHashMap<UrlHash, Boolean>() {
                     @Override
-                    protected boolean removeEldestEntry(java.util.Map.Entry<UrlHash, Boolean> e) {
+                    protected boolean removeEldestEntry(Map.Entry<UrlHash, Boolean> e) {
                         return size() > MAX_REMEMBERED;
                     }
                 }));

@@ -1,6 +1,7 @@
 package org.peerdex.actors.dht.shard;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,8 +68,8 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
     }
 
     private synchronized void rebuild() {
-        java.util.Arrays.fill(postings, null);
-        java.util.Arrays.fill(metadata, null);
+        Arrays.fill(postings, null);
+        Arrays.fill(metadata, null);
         rwi.scanEntries(this::put);
         try (KeyValueStore.Cursor c = storage.store().scanPrefix(META_PREFIX)) {
             while (c.next()) put(c.key(), c.value());
@@ -154,8 +155,8 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                 boolean isPosting = e.getKey() >= 0;
                 int bucket = isPosting ? e.getKey() : -1 - e.getKey();
                 Table t = (isPosting ? postings : metadata)[bucket];
-                java.util.Arrays.fill(counts, 0);
-                java.util.Arrays.fill(sums, 0);
+                Arrays.fill(counts, 0);
+                Arrays.fill(sums, 0);
                 if (t != null) {
                     for (int i = 0; i < t.origins.length; i++) {
                         int o = t.origins[i] - 1;

@@ -1,7 +1,9 @@
 package org.peerdex.actors.dht.shard;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -100,7 +102,7 @@ public final class Digests {
     public List<RangeDigest> digests() {
         List<RangeDigest> out = new ArrayList<>(acc.size());
         acc.forEach((r, a) -> out.add(new RangeDigest(r.kind(), r.origin(), r.bucket(), (int) a[0], a[1])));
-        out.sort(java.util.Comparator.comparing((RangeDigest d) -> d.origin().value()).thenComparingInt(RangeDigest::bucket)
+        out.sort(Comparator.comparing((RangeDigest d) -> d.origin().value()).thenComparingInt(RangeDigest::bucket)
                 .thenComparing(RangeDigest::kind));
         return out;
     }
@@ -122,7 +124,7 @@ public final class Digests {
 
     /** The origins named in a set of digests (what a receiver needs to scan). */
     public static Set<PeerId> origins(List<RangeDigest> ds) {
-        Set<PeerId> out = new java.util.HashSet<>();
+        Set<PeerId> out = new HashSet<>();
         for (RangeDigest d : ds) out.add(d.origin());
         return out;
     }

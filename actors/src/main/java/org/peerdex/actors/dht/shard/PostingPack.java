@@ -2,6 +2,7 @@ package org.peerdex.actors.dht.shard;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
@@ -58,7 +59,7 @@ public record PostingPack(int count, byte[] bytes) {
                 shift += 7;
             }
             if (len <= 0 || pos + len > bytes.length) throw new IllegalArgumentException("bad posting length");
-            byte[] v = java.util.Arrays.copyOfRange(bytes, pos, pos + len);
+            byte[] v = Arrays.copyOfRange(bytes, pos, pos + len);
             try {
                 out.add(PostingCodec.decode(w, u, v));
             } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package org.peerdex.actors.dht.shard;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.peerdex.protocol.url.UrlClaim;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
@@ -20,7 +21,7 @@ public final class PostingValidator {
     static final int MAX_URL_LENGTH = UrlClaim.MAX_URL_LENGTH;
     static final int MAX_TEXT_FIELD = 16 * 1024;
     /** compiled once: String.matches compiles its pattern on every call, once per received posting */
-    private static final java.util.regex.Pattern LANGUAGE = java.util.regex.Pattern.compile("[a-z]{2,3}(-[A-Za-z0-9]{1,4})?");
+    private static final Pattern LANGUAGE = Pattern.compile("[a-z]{2,3}(-[A-Za-z0-9]{1,4})?");
 
     private PostingValidator() {}
 

@@ -1,23 +1,18 @@
 package org.peerdex.actors.dht.shard;
 
-import org.peerdex.actors.dht.DhtEnvironment;
-import org.peerdex.actors.dht.DhtSettings;
-import org.peerdex.actors.dht.DhtStats;
-import org.peerdex.actors.dht.LocalOnly;
-import org.peerdex.actors.dht.RangeKey;
-import org.peerdex.actors.dht.WireCost;
-import org.peerdex.actors.dht.ring.PeerDirectory;
-import org.peerdex.actors.dht.ring.PeerInfo;
-import org.peerdex.actors.dht.ring.PeerView;
+import com.typesafe.config.Config;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -28,12 +23,22 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.peerdex.actors.Dispatchers;
+import org.peerdex.actors.dht.DhtEnvironment;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.DhtStats;
+import org.peerdex.actors.dht.LocalOnly;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.WireCost;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerInfo;
+import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.protocol.WireMessage;
 import org.peerdex.protocol.filter.BloomFilter;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.blacklist.BlacklistRule;
 import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
@@ -130,10 +135,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final SenderRateLimiter limiter;
     private final DhtEnvironment env;
     private final SenderGuard guard;
-    private final java.util.concurrent.atomic.AtomicInteger lookupsInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger lookupsInFlight = new AtomicInteger();
     private final int maxLookupsInFlight;
     /** URLs the dht-scope blacklist blocked (see DhtBlacklist); touched on the index and search dispatchers */
-    private final java.util.Set<org.peerdex.protocol.hash.UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
+    private final Set<UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
     private PeerView view;
     private WireCost cost;
     private DigestIndex digestIndex; // guarded by this; the digest requests that read it run on the index dispatcher
@@ -157,7 +162,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         this.io = Dispatchers.index(ctx.getSystem());
         this.limiter = new SenderRateLimiter(settings.senderRate(), settings.senderBurst());
         this.env = DhtEnvironment.get(ctx.getSystem());
-        com.typesafe.config.Config c = ctx.getSystem().settings().config();
+        Config c = ctx.getSystem().settings().config();
         this.guard = new SenderGuard(intOr(c, "peerdex.dht.block-after-rejections", 20),
                 c.hasPath("peerdex.dht.sender-lookup-rate") ? c.getDouble("peerdex.dht.sender-lookup-rate") : 500,
                 intOr(c, "peerdex.dht.sender-lookup-burst", 200));
@@ -168,7 +173,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
     }
 
-    private static int intOr(com.typesafe.config.Config c, String path, int fallback) {
+    private static int intOr(Config c, String path, int fallback) {
         return c.hasPath(path) ? c.getInt(path) : fallback;
     }
 
@@ -238,7 +243,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     }
 
     /** Runs a handler; a message that makes it throw is counted and dropped, the actor lives on. */
-    private <M> Behavior<Command> guarded(M m, java.util.function.Function<M, Behavior<Command>> handler) {
+    private <M> Behavior<Command> guarded(M m, Function<M, Behavior<Command>> handler) {
         try {
             return handler.apply(m);
         } catch (RuntimeException e) {
@@ -250,7 +255,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
 
     /** Blocked senders are ignored; each sender address has a lookup budget; at most so many lookups run at once. */
     private <M> Behavior<Command> guardedLookup(M m, ActorRef<?> replyTo,
-                                                java.util.function.Function<M, Behavior<Command>> handler) {
+                                                Function<M, Behavior<Command>> handler) {
         if (replyTo == null) {
             stats.rejectedMessages.incrementAndGet();
             return this;
@@ -328,7 +333,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             return this;
         }
         // immutable lists (List.of, List.copyOf) throw on contains(null)
-        if (m.metadata().stream().anyMatch(java.util.Objects::isNull)) return reject(m, "malformed: null metadata record");
+        if (m.metadata().stream().anyMatch(Objects::isNull)) return reject(m, "malformed: null metadata record");
         if (m.postings().count() > settings.maxPostingsPerMessage() || m.postings().byteSize() > settings.maxPackBytes()
                 || m.metadata().size() > settings.maxMetadataPerMessage()) {
             return reject(m, "oversized message: " + m.postings().count() + " postings ("
@@ -410,7 +415,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * Returns the number of entries written.
      */
     private int write(PeerId from, List<Posting> received, List<UrlMetadata> receivedMetadata) {
-        if (storage.blacklist().rules(org.peerdex.storage.blacklist.BlacklistRule.Scope.DHT).isEmpty()) {
+        if (storage.blacklist().rules(BlacklistRule.Scope.DHT).isEmpty()) {
             return writeNow(from, received, receivedMetadata);
         }
         synchronized (blockedUrls) {
@@ -424,7 +429,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         List<Posting> postings = kept.postings();
         List<UrlMetadata> metadata = kept.metadata();
         if (kept.dropped() > 0) stats.blacklistedEntries.addAndGet(kept.dropped());
-        for (org.peerdex.protocol.hash.UrlHash u : kept.purge()) {
+        for (UrlHash u : kept.purge()) {
             // postings that came before their blocked metadata; this peer's own crawl (holder null) stays
             if (storage.metadata().getHeld(u).map(m -> m.holder() == null).orElse(false)) continue;
             int n = storage.rwi().deleteUrl(u);

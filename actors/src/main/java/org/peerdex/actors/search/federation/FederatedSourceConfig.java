@@ -5,10 +5,13 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One outside search engine whose results are mixed into searches (docs/federation.md): its name (the results'
@@ -26,7 +29,7 @@ public record FederatedSourceConfig(String name, Kind kind, String url, Duration
     public static final int DEFAULT_MAX_RESULTS = 20;
     public static final int DEFAULT_MAX_BYTES = 1 << 20;
     public static final int DEFAULT_MAX_CONCURRENT = 4;
-    private static final java.util.Set<String> HTTP_SCHEMES = java.util.Set.of("http", "https");
+    private static final Set<String> HTTP_SCHEMES = Set.of("http", "https");
 
     /** The answer formats a source may speak. */
     public enum Kind {
@@ -121,8 +124,8 @@ public record FederatedSourceConfig(String name, Kind kind, String url, Duration
     /** A list of sources; names must be unique. */
     @SuppressWarnings("unchecked")
     public static List<FederatedSourceConfig> listFromMaps(List<?> items) {
-        List<FederatedSourceConfig> out = new java.util.ArrayList<>();
-        java.util.Set<String> names = new java.util.HashSet<>();
+        List<FederatedSourceConfig> out = new ArrayList<>();
+        Set<String> names = new HashSet<>();
         for (int i = 0; i < items.size(); i++) {
             if (!(items.get(i) instanceof Map<?, ?> m)) throw new IllegalArgumentException("source " + i + " is not an object");
             FederatedSourceConfig c = fromMap((Map<String, ?>) m);

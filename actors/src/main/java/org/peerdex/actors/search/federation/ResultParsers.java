@@ -8,12 +8,18 @@ import com.rometools.rome.feed.synd.SyndFeed;
 import com.rometools.rome.io.SyndFeedInput;
 import com.rometools.rome.io.XmlReader;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.Locale;
+import org.jsoup.Jsoup;
 
 /**
  * Reads the answer of a federated source into results, one parser per {@link FederatedSourceConfig.Kind}: YaCy's
@@ -47,7 +53,7 @@ public final class ResultParsers {
             JsonNode n = JSON.readTree(body);
             if (n == null || n.isMissingNode()) throw new IllegalArgumentException("empty answer, expected " + what);
             return n;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("not " + what + ": " + firstLine(e.getMessage()));
         }
     }
@@ -117,7 +123,7 @@ public final class ResultParsers {
         List<Hit> out = new ArrayList<>();
         for (SyndEntry e : feed.getEntries()) {
             String snippet = e.getDescription() == null ? "" : e.getDescription().getValue();
-            java.util.Date d = e.getPublishedDate() != null ? e.getPublishedDate() : e.getUpdatedDate();
+            Date d = e.getPublishedDate() != null ? e.getPublishedDate() : e.getUpdatedDate();
             add(out, e.getLink(), e.getTitle(), snippet, d == null ? 0 : d.getTime());
         }
         return out;
@@ -129,7 +135,7 @@ public final class ResultParsers {
         String lower = u.toLowerCase(Locale.ROOT);
         if (!lower.startsWith("http://") && !lower.startsWith("https://")) return;
         try {
-            if (java.net.URI.create(u).getHost() == null) return;
+            if (URI.create(u).getHost() == null) return;
         } catch (IllegalArgumentException e) {
             return;
         }
@@ -139,7 +145,7 @@ public final class ResultParsers {
     /** Plain text of a field that may carry HTML (YaCy and Solr highlight with tags), cut to a length. */
     static String plain(String s, int max) {
         if (s == null) return "";
-        String t = s.indexOf('<') >= 0 || s.indexOf('&') >= 0 ? org.jsoup.Jsoup.parse(s).text() : s.strip();
+        String t = s.indexOf('<') >= 0 || s.indexOf('&') >= 0 ? Jsoup.parse(s).text() : s.strip();
         t = t.replaceAll("\\s+", " ");
         return t.length() > max ? t.substring(0, max - 1) + "…" : t;
     }
@@ -165,7 +171,7 @@ public final class ResultParsers {
         try {
             if (t.matches("\\d{9,}")) return Long.parseLong(t);
             if (Character.isDigit(t.charAt(0))) {
-                return t.length() == 10 ? java.time.LocalDate.parse(t).atStartOfDay(java.time.ZoneOffset.UTC)
+                return t.length() == 10 ? LocalDate.parse(t).atStartOfDay(ZoneOffset.UTC)
                         .toInstant().toEpochMilli() : Instant.parse(t).toEpochMilli();
             }
             return ZonedDateTime.parse(t, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();

@@ -1,6 +1,7 @@
 package org.peerdex.actors.search.query;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -150,7 +151,7 @@ public final class QueryParser {
     static List<String> termsOf(String text) {
         List<Tokenizer.Token> tokens = Tokenizer.tokens(text, 0);
         List<String> out = new ArrayList<>();
-        Set<Integer> coveredPositions = new java.util.HashSet<>();
+        Set<Integer> coveredPositions = new HashSet<>();
         for (Tokenizer.Token t : tokens) {
             if (t.compound()) {
                 out.add(t.word());

@@ -1,6 +1,7 @@
 package org.peerdex.actors.search.ranking;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -68,7 +69,7 @@ public final class FeedbackStore {
      * there are more than {@code limit}.
      */
     public Optional<Map<UrlHash, Double>> values(int limit) {
-        Map<UrlHash, Double> out = new java.util.HashMap<>();
+        Map<UrlHash, Double> out = new HashMap<>();
         try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.FEEDBACK})) {
             while (c.next()) {
                 if (out.size() >= limit) return Optional.empty();

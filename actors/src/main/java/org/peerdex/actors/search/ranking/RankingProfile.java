@@ -1,5 +1,6 @@
 package org.peerdex.actors.search.ranking;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,7 +24,7 @@ public record RankingProfile(String name, Map<Factor, Double> coefficients) {
                 m.put(f, v);
             });
         }
-        coefficients = java.util.Collections.unmodifiableMap(m);
+        coefficients = Collections.unmodifiableMap(m);
         name = name == null || name.isBlank() ? "custom" : name;
     }
 

@@ -1,13 +1,18 @@
 package org.peerdex.actors.search.ranking;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.peerdex.actors.search.Candidate;
 import org.peerdex.actors.search.query.Query;
+import org.peerdex.actors.search.query.QueryParser;
 import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.rwi.Posting;
@@ -22,7 +27,7 @@ import org.peerdex.storage.rwi.Posting;
  * actor.
  */
 public final class Scorer {
-    private static final Factor[] PRE = java.util.Arrays.stream(Factor.values()).filter(f -> !f.post())
+    private static final Factor[] PRE = Arrays.stream(Factor.values()).filter(f -> !f.post())
             .toArray(Factor[]::new);
     private static final double K1 = 1.2;
     private static final double B = 0.75;
@@ -43,7 +48,7 @@ public final class Scorer {
     private final String contentDomain;
     private final double[] coef = new double[PRE.length];
     private final List<Scored> all = new ArrayList<>();
-    private final Map<UrlHash, Scored> byUrl = new java.util.HashMap<>();
+    private final Map<UrlHash, Scored> byUrl = new HashMap<>();
 
     public Scorer(Query query, RankingProfile profile, CorpusStats stats, LinkRank linkRank,
                   ToDoubleFunction<UrlHash> feedback, String preferredLanguage, String contentDomain) {
@@ -86,7 +91,7 @@ public final class Scorer {
 
     /** Every candidate added, in arrival order. */
     public List<Scored> all() {
-        return java.util.Collections.unmodifiableList(all);
+        return Collections.unmodifiableList(all);
     }
 
     public Scored get(UrlHash url) {
@@ -130,7 +135,7 @@ public final class Scorer {
     }
 
     /** Scores one-word candidates under the default profile; only read-only methods are used (thread-safe). */
-    private static final Scorer ONE_WORD_DEFAULT = new Scorer(org.peerdex.actors.search.query.QueryParser.parse("word"),
+    private static final Scorer ONE_WORD_DEFAULT = new Scorer(QueryParser.parse("word"),
             RankingProfile.defaults(), new CorpusStats(1, Map.of(), 0), LinkRank.NONE, u -> 0, "", "text");
 
     /**
@@ -287,7 +292,7 @@ public final class Scorer {
 
     /** Every candidate added, best first. */
     public List<Scored> ranked() {
-        Map<Scored, Double> scores = new java.util.IdentityHashMap<>();
+        Map<Scored, Double> scores = new IdentityHashMap<>();
         for (Scored s : all) scores.put(s, score(s));
         List<Scored> out = new ArrayList<>(all);
         out.sort(Comparator.<Scored>comparingDouble(scores::get).reversed().thenComparing(Scored::url));

@@ -1,8 +1,5 @@
 package org.peerdex.actors.dht.replication;
 
-import org.peerdex.actors.dht.ring.PeerDirectory;
-import org.peerdex.actors.dht.ring.PeerInfo;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +11,9 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerInfo;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 
 class HandoffQuorumTest {

@@ -1,8 +1,5 @@
 package org.peerdex.actors.dht.replication;
 
-import org.peerdex.actors.dht.shard.Digests;
-import org.peerdex.actors.dht.TestCorpus;
-import org.peerdex.actors.dht.shard.HeldArcs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.peerdex.actors.dht.TestCorpus;
+import org.peerdex.actors.dht.shard.Digests;
+import org.peerdex.actors.dht.shard.HeldArcs;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;

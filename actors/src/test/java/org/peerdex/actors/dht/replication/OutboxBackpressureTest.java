@@ -1,12 +1,5 @@
 package org.peerdex.actors.dht.replication;
 
-import org.peerdex.actors.dht.DhtSettings;
-import org.peerdex.actors.dht.DhtStats;
-import org.peerdex.actors.dht.TestNetwork;
-import org.peerdex.actors.dht.ring.PeerDirectory;
-import org.peerdex.actors.dht.ring.PeerInfo;
-import org.peerdex.actors.dht.ring.PeerView;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,6 +30,13 @@ import org.peerdex.actors.crawl.CrawlProgress;
 import org.peerdex.actors.crawl.CrawlServices;
 import org.peerdex.actors.crawl.CrawlerSettings;
 import org.peerdex.actors.crawl.TestSite;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.DhtStats;
+import org.peerdex.actors.dht.TestNetwork;
+import org.peerdex.actors.dht.ring.PeerDirectory;
+import org.peerdex.actors.dht.ring.PeerInfo;
+import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.storage.PeerStorage;

@@ -1,6 +1,5 @@
 package org.peerdex.actors.dht.ring;
 
-import org.peerdex.actors.dht.shard.ShardOwner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -16,6 +15,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 
 /** Directories told of their peers at once (virtual peers' membership), the views they share and their tables. */

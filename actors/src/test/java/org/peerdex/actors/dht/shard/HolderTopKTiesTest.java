@@ -1,9 +1,5 @@
 package org.peerdex.actors.dht.shard;
 
-import org.peerdex.actors.dht.DhtSettings;
-import org.peerdex.actors.dht.DhtStats;
-import org.peerdex.actors.dht.RangeKey;
-import org.peerdex.actors.dht.TestNetwork;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.typesafe.config.Config;
@@ -18,6 +14,10 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.DhtStats;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.TestNetwork;
 import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;

@@ -1,12 +1,5 @@
 package org.peerdex.actors.dht.shard;
 
-import org.peerdex.actors.dht.DhtPeer;
-import org.peerdex.actors.dht.DhtSettings;
-import org.peerdex.actors.dht.DhtStats;
-import org.peerdex.actors.dht.RangeKey;
-import org.peerdex.actors.dht.TestCorpus;
-import org.peerdex.actors.dht.TestNetwork;
-import org.peerdex.actors.dht.ring.PeerView;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,6 +24,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.DhtStats;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.TestCorpus;
+import org.peerdex.actors.dht.TestNetwork;
+import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;

@@ -1,8 +1,5 @@
 package org.peerdex.actors.dht.shard;
 
-import org.peerdex.actors.dht.DhtPeer;
-import org.peerdex.actors.dht.TestNetwork;
-import org.peerdex.actors.dht.search.RemoteSearch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,15 +17,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.dht.TestNetwork;
+import org.peerdex.actors.dht.search.RemoteSearch;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
-import org.peerdex.storage.text.DocumentText;
 import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.index.PostingFactory;
 import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.text.DocumentText;
 
 /**
  * Metadata from other peers that would end up as a link on this peer's pages: a record whose URL is not http(s) or
