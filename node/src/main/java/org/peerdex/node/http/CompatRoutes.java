@@ -257,16 +257,8 @@ public final class CompatRoutes {
 
     static String imageRss(String query, long total, List<Map<String, Object>> items, int start, int max,
                            String base) {
-        StringBuilder b = new StringBuilder();
-        b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        b.append("<rss version=\"2.0\" xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\"")
-                .append(" xmlns:media=\"http://search.yahoo.com/mrss/\">\n<channel>\n");
-        b.append("<title>").append(xml("Peerdex image search for " + query)).append("</title>\n");
-        b.append("<description>").append(xml("Images for " + query)).append("</description>\n");
-        b.append("<link>").append(xml(base + "/yacysearch.html?query=" + enc(query))).append("</link>\n");
-        b.append("<opensearch:totalResults>").append(total).append("</opensearch:totalResults>\n");
-        b.append("<opensearch:startIndex>").append(start).append("</opensearch:startIndex>\n");
-        b.append("<opensearch:itemsPerPage>").append(max).append("</opensearch:itemsPerPage>\n");
+        StringBuilder b = channel(" xmlns:media=\"http://search.yahoo.com/mrss/\"", "Peerdex image search for " + query,
+                "Images for " + query, query, total, start, max, base);
         for (Map<String, Object> it : items) {
             b.append("<item>\n<title>").append(xml((String) it.get("title"))).append("</title>\n");
             b.append("<link>").append(xml((String) it.get("link"))).append("</link>\n");
@@ -275,6 +267,25 @@ public final class CompatRoutes {
             b.append("<guid isPermaLink=\"false\">").append(it.get("guid")).append("</guid>\n</item>\n");
         }
         return b.append("</channel>\n</rss>\n").toString();
+    }
+
+    /**
+     * The head of an RSS 2.0 channel with OpenSearch's counts; {@code namespaces} are added to the rss element. RSS
+     * wants the channel link absolute: it opens the search page with this query.
+     */
+    private static StringBuilder channel(String namespaces, String title, String description, String query,
+                                         long total, int start, int max, String base) {
+        StringBuilder b = new StringBuilder();
+        b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        b.append("<rss version=\"2.0\" xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\"")
+                .append(namespaces).append(">\n<channel>\n");
+        b.append("<title>").append(xml(title)).append("</title>\n");
+        b.append("<description>").append(xml(description)).append("</description>\n");
+        b.append("<link>").append(xml(base + "/yacysearch.html?query=" + enc(query))).append("</link>\n");
+        b.append("<opensearch:totalResults>").append(total).append("</opensearch:totalResults>\n");
+        b.append("<opensearch:startIndex>").append(start).append("</opensearch:startIndex>\n");
+        b.append("<opensearch:itemsPerPage>").append(max).append("</opensearch:itemsPerPage>\n");
+        return b;
     }
 
     static Map<String, Object> item(SearchResult sr) {
@@ -312,17 +323,8 @@ public final class CompatRoutes {
 
     static String rss(String query, QueryCoordinator.Done d, List<SearchResult> results, int start, int max,
                       String base) {
-        StringBuilder b = new StringBuilder();
-        b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        b.append("<rss version=\"2.0\" xmlns:opensearch=\"http://a9.com/-/spec/opensearch/1.1/\"")
-                .append(" xmlns:yacy=\"http://www.yacy.net/\" xmlns:atom=\"http://www.w3.org/2005/Atom\">\n<channel>\n");
-        b.append("<title>").append(xml("Peerdex search for " + query)).append("</title>\n");
-        b.append("<description>").append(xml("Search for " + query)).append("</description>\n");
-        // RSS 2.0 wants the channel link absolute; it opens the search page with this query
-        b.append("<link>").append(xml(base + "/yacysearch.html?query=" + enc(query))).append("</link>\n");
-        b.append("<opensearch:totalResults>").append(d.total()).append("</opensearch:totalResults>\n");
-        b.append("<opensearch:startIndex>").append(start).append("</opensearch:startIndex>\n");
-        b.append("<opensearch:itemsPerPage>").append(max).append("</opensearch:itemsPerPage>\n");
+        StringBuilder b = channel(" xmlns:yacy=\"http://www.yacy.net/\" xmlns:atom=\"http://www.w3.org/2005/Atom\"",
+                "Peerdex search for " + query, "Search for " + query, query, d.total(), start, max, base);
         b.append("<opensearch:Query role=\"request\" searchTerms=\"").append(xml(query)).append("\"/>\n");
         for (SearchResult sr : results) {
             b.append("<item>\n<title>").append(xml(sr.title())).append("</title>\n");
