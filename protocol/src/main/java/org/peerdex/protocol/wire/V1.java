@@ -177,13 +177,18 @@ public final class V1 {
         }
     }
 
-    /** One key of a lookup: postings of {@code key} passing {@code filter} (or in {@code urls}), top {@code limit}. */
+    /**
+     * One key of a lookup: the top {@code limit} postings of {@code key} that pass {@code filter} (null: no filter)
+     * and whose URL is in {@code urls} (null: any URL; a list, even an empty one: only these).
+     */
     public record Lookup(@JsonProperty("key") Key key, @JsonProperty("filter") Bloom filter,
                          @JsonProperty("urls") List<String> urls, @JsonProperty("limit") int limit) {
         public Lookup {
             if (key == null) throw new IllegalArgumentException("lookup needs a key");
-            urls = urls == null ? List.of() : List.copyOf(urls);
-            for (String u : urls) hash(u, "URL");
+            if (urls != null) {
+                urls = List.copyOf(urls);
+                for (String u : urls) hash(u, "URL");
+            }
             if (limit < 0) throw new IllegalArgumentException("negative limit");
         }
     }

@@ -44,7 +44,7 @@ final class WireSamples {
 
     static V1.LookupRequest lookup() {
         return new V1.LookupRequest(42, List.of(
-                new V1.Lookup(new V1.Key(WORD, 3), bloom(), List.of(), 100),
+                new V1.Lookup(new V1.Key(WORD, 3), bloom(), null, 100),
                 new V1.Lookup(new V1.Key(OTHER_WORD, 3), null, List.of(HASH_A, HASH_B), 10)));
     }
 
