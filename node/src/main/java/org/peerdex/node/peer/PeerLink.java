@@ -51,7 +51,7 @@ final class PeerLink {
                             V1.CountReply x = r == null ? null : r.body();
                             if (x == null || x.queryId() != q.queryId()) {
                                 q.replyTo().tell(new ShardOwner.CountReply(q.queryId(), peer, List.of(), failure(e)));
-                            } else if (x.error() == null && x.counts().size() != q.keys().size()) {
+                            } else if (x.error().isEmpty() && x.counts().size() != q.keys().size()) {
                                 stats.droppedReplyItems.incrementAndGet();
                                 q.replyTo().tell(new ShardOwner.CountReply(q.queryId(), peer, List.of(), "counts do not match the keys asked"));
                             } else {
@@ -62,7 +62,8 @@ final class PeerLink {
                 client.post(address, V1.FILTER, WireMapping.filter(f), expected)
                         .whenComplete((r, e) -> {
                             V1.FilterReply x = r == null ? null : r.body();
-                            boolean shaped = x != null && x.queryId() == f.queryId() && (x.error() != null
+                            boolean failed = x != null && !x.error().isEmpty();
+                            boolean shaped = x != null && x.queryId() == f.queryId() && (failed
                                     || x.filters().size() == f.keys().size() && x.counts().size() == f.keys().size());
                             if (!shaped) {
                                 if (x != null) stats.droppedReplyItems.incrementAndGet();
@@ -70,8 +71,8 @@ final class PeerLink {
                                         x == null ? failure(e) : "filters do not match the keys asked"));
                             } else {
                                 f.replyTo().tell(new ShardOwner.FilterReply(f.queryId(), peer,
-                                        x.error() != null ? List.of() : WireMapping.filters(x.filters()),
-                                        x.error() != null ? List.of() : x.counts(), x.error()));
+                                        failed ? List.of() : WireMapping.filters(x.filters()),
+                                        failed ? List.of() : x.counts(), x.error()));
                             }
                         });
             } else if (c instanceof ShardOwner.LookupRequest l && l.replyTo() != null) {

@@ -240,10 +240,11 @@ public final class V1 {
         }
     }
 
-    /** One count per key asked, in order; or an {@code error} and no counts. */
+    /** One count per key asked, in order; or an {@code error} and no counts. In every reply, error "" is success. */
     public record CountReply(@JsonProperty("queryId") long queryId, @JsonProperty("counts") List<Integer> counts,
                              @JsonProperty("error") String error) implements Body {
         public CountReply {
+            error = orEmpty(error);
             counts = counts == null ? List.of() : List.copyOf(counts);
         }
     }
@@ -261,6 +262,7 @@ public final class V1 {
                               @JsonProperty("counts") List<Integer> counts, @JsonProperty("error") String error)
             implements Body {
         public FilterReply {
+            error = orEmpty(error);
             filters = filters == null ? List.of() : List.copyOf(filters);
             counts = counts == null ? List.of() : List.copyOf(counts);
         }
@@ -279,6 +281,7 @@ public final class V1 {
                               @JsonProperty("results") List<KeyPostings> results,
                               @JsonProperty("error") String error) implements Body {
         public LookupReply {
+            error = orEmpty(error);
             results = results == null ? List.of() : List.copyOf(results);
         }
     }
@@ -297,6 +300,7 @@ public final class V1 {
                                 @JsonProperty("metadata") List<UrlRecord> metadata,
                                 @JsonProperty("error") String error) implements Body {
         public MetadataReply {
+            error = orEmpty(error);
             metadata = metadata == null ? List.of() : List.copyOf(metadata);
         }
     }
@@ -333,6 +337,7 @@ public final class V1 {
                               @JsonProperty("differing") List<DigestRange> differing,
                               @JsonProperty("error") String error) implements Body {
         public DigestReply {
+            error = orEmpty(error);
             differing = differing == null ? List.of() : List.copyOf(differing);
         }
     }
