@@ -35,8 +35,9 @@ import org.peerdex.protocol.wire.WireCodec;
 
 /**
  * The peer protocol endpoint (docs/protocol.md): {@code POST /peer/v1/NAME} with a CBOR body of the protocol's own
- * types ({@link V1}) and the sender's signature in headers; other versions are refused before anything is read. Every request is authenticated, bounded, checked against replays and rate-limited by
- * its verified key and its address prefix before any actor sees it; the sender of a request is the key that
+ * types ({@link V1}) and the sender's signature in headers; other versions are refused before anything is read.
+ * Every request is authenticated, bounded, checked against replays and rate-limited by its verified key and its
+ * address prefix before any actor sees it; the sender of a request is the key that
  * signed it, never a field it fills in; every answer goes back on the same connection, signed over the
  * request's nonce. The DHT actors behind it are the same ones a trust domain reaches over Pekko Cluster; their
  * messages are converted from and to the wire types here ({@link WireMapping}) and never appear on the wire.
