@@ -51,7 +51,7 @@
         h('button', { type: 'button', dataset: { action: 'promote' }, title: 'rank this higher' }, '▲ promote'),
         h('button', { type: 'button', dataset: { action: 'demote' }, title: 'rank this lower' }, '▼ demote'),
         h('button', { type: 'button', dataset: { action: 'bookmark' }, title: 'bookmark' }, '★ bookmark'),
-        h('a', { href: '/api/index/url/' + encodeURIComponent(r.urlHash), title: 'metadata and crawl/parse history' },
+        h('a', { href: '/url.html?hash=' + encodeURIComponent(r.urlHash), title: 'metadata, crawl/parse history and postings' },
           'metadata & history'),
         r.cached ? h('span', { title: 'learned from another peer' }, 'cached') : null));
     return li;
@@ -281,6 +281,7 @@
   firstRun();
   const params = new URLSearchParams(location.search);
   const initial = params.get('q');
+  if (params.get('resource') === 'global') $('resource').value = 'global';
   if (initial) {
     input.value = initial;
     const offset = Math.max(0, Math.min(MAX_OFFSET, parseInt(params.get('offset') || '0', 10) || 0));

@@ -43,14 +43,15 @@
     settings: settings, federation: () => window.PeerdexFederation && PeerdexFederation.load() };
 
   function show() {
-    const name = (location.hash || '#dashboard').slice(1);
+    // #page or #page/ARG (#crawl/ID opens one crawl's monitor)
+    const [name, arg] = (location.hash || '#dashboard').slice(1).split('/');
     const page = pages[name] ? name : 'dashboard';
     while (timers.length) clearInterval(timers.pop());
     document.querySelectorAll('.page').forEach((p) => { p.hidden = p.id !== 'page-' + page; });
     document.querySelectorAll('.tabs a').forEach((a) => a.classList.toggle('active', a.dataset.page === page));
     $('flash').hidden = true;
     document.body.dataset.page = page;
-    pages[page]();
+    pages[page](arg ? decodeURIComponent(arg) : undefined);
   }
   window.addEventListener('hashchange', show);
 
@@ -70,12 +71,38 @@
       $('status-line').textContent = 'partitions ' + s.partitions + ', redundancy ' + s.redundancy + ', position ' + s.position;
     }).catch(fail);
     load();
+    loadRates();
+    loadCrawls();
     timers.push(setInterval(load, 3000));
+    timers.push(setInterval(loadRates, 10000));
+    timers.push(setInterval(loadCrawls, 3000));
+  }
+
+  // pages/min and queries/min in each minute of the last hour (/api/status/rates), drawn by plot.js
+  function loadRates() {
+    return api('GET', '/api/status/rates').then((r) => {
+      const series = (values) => (values || []).map((v, i) => [i, v]);
+      const o = { xMax: 59, xStart: '60 min ago', xEnd: 'now' };
+      window.PeerdexPlot.draw($('plot-pages'), series(r.pages), Object.assign({ label: 'pages/min' }, o));
+      window.PeerdexPlot.draw($('plot-queries'), series(r.queries), Object.assign({ label: 'queries/min' }, o));
+    }).catch(fail);
+  }
+
+  // the running crawls, each a link to its monitor on the crawl page
+  function loadCrawls() {
+    return api('GET', '/api/crawl').then((j) => {
+      const running = (j.crawls || []).filter((c) => c.state === 'running');
+      fill($('active-crawls'), running.length ? running.map((c) => h('li', { class: 'active-crawl', dataset: { id: c.id } },
+        h('a', { href: '#crawl/' + encodeURIComponent(c.id) }, c.url || c.id), ' ',
+        h('span', { class: 'muted' }, (c.fetched || 0) + ' fetched, ' + (c.queued || 0) + ' queued, ' +
+          Number(c.pagesPerMinute || 0).toFixed(1) + ' pages/min')))
+        : h('li', { class: 'muted' }, 'no crawl is running'));
+    }).catch(() => fill($('active-crawls'), h('li', { class: 'muted' }, 'crawls unavailable')));
   }
 
   // ---- crawl console: crawl.js ------------------------------------------------------------------------------------
-  function crawl() {
-    window.PeerdexCrawl.show((t) => timers.push(t));
+  function crawl(id) {
+    window.PeerdexCrawl.show((t) => timers.push(t), id);
   }
 
   // ---- index browser ----------------------------------------------------------------------------------------------

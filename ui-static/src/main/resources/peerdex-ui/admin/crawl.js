@@ -57,36 +57,15 @@
         c.state === 'running' ? h('button', { type: 'button', dataset: { stop: c.id } }, 'stop') : null));
   }
 
-  // pages/min between consecutive samples, plotted over the crawl's time
+  // pages/min between consecutive samples, plotted over the crawl's time (plot.js draws it)
   function plot(history) {
-    const W = 600, H = 160, L = 48, B = 22;
     const pts = [];
     for (let i = 1; i < (history || []).length; i++) {
       const dt = history[i].at - history[i - 1].at;
       if (dt > 0) pts.push([history[i].at - history[0].at, (history[i].fetched - history[i - 1].fetched) * 60000 / dt]);
     }
-    const out = $('crawl-plot');
-    if (pts.length === 0) {
-      out.dataset.points = '0';
-      fill(out, svg('text', { x: L, y: H / 2 }, 'no samples yet'));
-      return;
-    }
-    const tMax = Math.max(1000, pts[pts.length - 1][0]);
-    const rMax = Math.max(1, ...pts.map((p) => p[1]));
-    const x = (t) => L + (W - L - 8) * t / tMax;
-    const y = (r) => H - B - (H - B - 8) * r / rMax;
-    const line = pts.map((p, i) => (i ? 'L' : 'M') + x(p[0]).toFixed(1) + ' ' + y(p[1]).toFixed(1)).join(' ');
-    out.dataset.points = String(pts.length);
-    out.dataset.max = String(Math.round(rMax));
-    fill(out,
-      svg('line', { class: 'axis', x1: L, y1: H - B, x2: W - 8, y2: H - B }),
-      svg('line', { class: 'axis', x1: L, y1: 8, x2: L, y2: H - B }),
-      svg('text', { x: 2, y: 14 }, Math.round(rMax)),
-      svg('text', { x: 2, y: H - B }, '0'),
-      svg('text', { x: L, y: H - 4 }, '0'),
-      svg('text', { x: W - 60, y: H - 4 }, duration(tMax)),
-      svg('text', { x: L + 6, y: 18, class: 'label' }, 'pages/min'),
-      svg('path', { class: 'rate', d: line }));
+    const tMax = pts.length ? Math.max(1000, pts[pts.length - 1][0]) : 1000;
+    window.PeerdexPlot.draw($('crawl-plot'), pts, { xMax: tMax, label: 'pages/min', xEnd: duration(tMax) });
   }
 
   function counts(tbody, map) {
@@ -128,7 +107,8 @@
   }
 
   // the console calls this when #crawl is shown; addTimer registers the poll so that leaving the page stops it
-  function show(addTimer) {
+  function show(addTimer, id) {
+    if (id) selected = id; // #crawl/ID opens that crawl's monitor (the dashboard links there)
     api('GET', '/api/settings').then((st) => {
       const f = $('crawl-start');
       f.depth.placeholder = st.crawl.depth;

@@ -1,31 +1,33 @@
 package org.peerdex.node;
 
-import java.util.Map;
-import java.util.WeakHashMap;
 import org.peerdex.actors.dht.DhtPeer;
 
-/** The DHT side of a running peer (null in portal mode), for the HTTP routes; registered by PeerNode.start. */
+/**
+ * The network side of a running peer, for the routes and services: its DHT actors and, in the open network, the
+ * peer protocol's endpoint. Both are set once by {@link PeerNode} when the network has started (after HTTP is bound,
+ * since the DHT advertises the HTTP port), so they read null before that, and always in portal mode.
+ */
 public final class NetworkBackend {
-    private static final Map<NodeContext, DhtPeer> PEERS = new WeakHashMap<>();
-    private static final Map<NodeContext, OpenNetwork> OPEN = new WeakHashMap<>();
+    private volatile DhtPeer dht;
+    private volatile OpenNetwork open;
 
-    private NetworkBackend() {}
+    NetworkBackend() {}
 
-    static synchronized void register(NodeContext ctx, DhtPeer dht) {
-        PEERS.put(ctx, dht);
+    void register(DhtPeer dht) {
+        this.dht = dht;
     }
 
-    static synchronized void registerOpen(NodeContext ctx, OpenNetwork open) {
-        OPEN.put(ctx, open);
+    void registerOpen(OpenNetwork open) {
+        this.open = open;
+    }
+
+    /** The peer's DHT actors, or null if it runs without a network (portal mode) or the network is not up yet. */
+    public DhtPeer dht() {
+        return dht;
     }
 
     /** The open network's endpoint and membership, or null inside a trust domain or without a network. */
-    public static synchronized OpenNetwork open(NodeContext ctx) {
-        return OPEN.get(ctx);
-    }
-
-    /** The peer's DHT actors, or null if it runs without a network. */
-    public static synchronized DhtPeer of(NodeContext ctx) {
-        return PEERS.get(ctx);
+    public OpenNetwork open() {
+        return open;
     }
 }

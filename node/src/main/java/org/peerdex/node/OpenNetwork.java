@@ -78,7 +78,8 @@ public final class OpenNetwork {
                 "pekko.coordinated-shutdown.exit-jvm = off"));
     }
 
-    static OpenNetwork start(NodeContext context, Config config, PeerProtocolSettings ps, PeerKeys keys, int httpPort) {
+    static OpenNetwork start(NodeContext context, NodeServices services, Config config, PeerProtocolSettings ps,
+                             PeerKeys keys, int httpPort) {
         NodeConfig nc = context.config();
         var system = context.system();
         PeerProtocolStats stats = new PeerProtocolStats();
@@ -104,9 +105,9 @@ public final class OpenNetwork {
         forward.target = peer.shardOwner();
         ActorRef<OpenMembership.Command> m = DhtPeer.via(system).spawn(OpenMembership.create(ps, client, nc.network(),
                 address, peer.directory(), handle, stats), "open-membership");
-        PeerNode.plugIn(context, peer);
+        PeerNode.plugIn(context, services, peer);
         OpenNetwork open = new OpenNetwork(peer, handle, stats, binding, address, keys);
-        NetworkBackend.registerOpen(context, open);
+        services.network().registerOpen(open);
         CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "peer-protocol-leave",
                 () -> AskPattern.<OpenMembership.Command, Integer>ask(m, OpenMembership.LeaveNetwork::new,
                                 Duration.ofSeconds(3), system.scheduler())

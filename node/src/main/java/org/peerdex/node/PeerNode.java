@@ -24,8 +24,13 @@ import org.apache.pekko.http.javadsl.ServerBinding;
 import org.peerdex.actors.dht.search.DhtCandidateSource;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.node.crawl.CrawlBackend;
+import org.peerdex.node.federation.FederationBackend;
 import org.peerdex.node.http.ApiRoutes;
+import org.peerdex.node.http.ImportService;
 import org.peerdex.node.http.SearchBackend;
+import org.peerdex.node.http.SearchRateLimit;
+import org.peerdex.node.settings.SettingsBackend;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.protocol.ring.Placement;
@@ -36,24 +41,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running peer: its storage, its ActorSystem (a Pekko Cluster member) and its HTTP server. This is also the
- * embedding API: tests and labs call {@link #start(Config)} and {@link #close()}.
+ * embedding API: tests and labs call {@link #start(Config)} and {@link #close()}, and the composition root: it
+ * builds the peer's services once ({@link NodeServices}) and hands them to the routes.
  */
 public final class PeerNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PeerNode.class);
     private final NodeContext context;
+    private final NodeServices services;
     private final ServerBinding binding;
     /** the open network's endpoint and membership, or null inside a trust domain (Pekko Cluster) */
     private final OpenNetwork open;
 
-    private PeerNode(NodeContext context, ServerBinding binding, OpenNetwork open) {
+    private PeerNode(NodeContext context, NodeServices services, ServerBinding binding, OpenNetwork open) {
         this.context = context;
+        this.services = services;
         this.binding = binding;
         this.open = open;
     }
 
     /** Starts a peer from a full config (reference.conf of every module underneath). */
     public static PeerNode start(Config config) {
-        config = org.peerdex.node.settings.SettingsBackend.overlay(config); // memory bounds saved in the console
+        config = SettingsBackend.overlay(config); // memory bounds saved in the console
         if (OpenNetwork.selected(config)) return startOpen(config);
         NodeConfig nc;
         Config clusterConfig;
@@ -100,9 +108,9 @@ public final class PeerNode implements AutoCloseable {
         NodeContext context = new NodeContext(nc, peerId,
                 storage, new Placement(new Partitions(nc.partitionExponent()), nc.redundancy()), system,
                 Instant.now());
-        org.peerdex.node.crawl.CrawlBackend.start(context, config);
-        ServerBinding binding = bindHttp(context, nc, system);
-        startNetwork(context, config, cluster, binding.localAddress().getPort());
+        NodeServices services = startServices(context, config);
+        ServerBinding binding = bindHttp(context, services, nc, system);
+        startNetwork(context, services, config, cluster, binding.localAddress().getPort());
         // join only once the peer is fully up: a refused join shuts the ActorSystem down (and closes the index),
         // which must not happen while this method is still reading the index
         if (!nc.seeds().isEmpty()) {
@@ -114,7 +122,7 @@ public final class PeerNode implements AutoCloseable {
         log.info("peer {} of network '{}' ({} mode) serving http://{}:{}/ cluster {}:{}, data {}", peerId,
                 nc.network(), nc.mode().key(), nc.httpHost(), binding.localAddress().getPort(), nc.clusterHost(),
                 cluster.selfMember().address().port().getOrElse(() -> 0), nc.dataDir().toAbsolutePath());
-        return new PeerNode(context, binding, null);
+        return new PeerNode(context, services, binding, null);
     }
 
     /**
@@ -156,12 +164,12 @@ public final class PeerNode implements AutoCloseable {
         NodeContext context = new NodeContext(nc, peerId,
                 storage, new Placement(new Partitions(nc.partitionExponent()), nc.redundancy()), system,
                 Instant.now());
-        org.peerdex.node.crawl.CrawlBackend.start(context, config);
-        ServerBinding binding = bindHttp(context, nc, system);
+        NodeServices services = startServices(context, config);
+        ServerBinding binding = bindHttp(context, services, nc, system);
         OpenNetwork open = null;
         if (nc.mode() != NodeConfig.Mode.PORTAL) {
             try {
-                open = OpenNetwork.start(context, config, ps, keys, binding.localAddress().getPort());
+                open = OpenNetwork.start(context, services, config, ps, keys, binding.localAddress().getPort());
             } catch (RuntimeException e) {
                 system.terminate();
                 awaitTermination(system);
@@ -172,7 +180,7 @@ public final class PeerNode implements AutoCloseable {
         log.info("peer {} of network '{}' ({} mode, open network) serving http://{}:{}/ peer protocol {}, data {}",
                 peerId, nc.network(), nc.mode().key(), nc.httpHost(), binding.localAddress().getPort(),
                 open == null ? "off" : open.address(), nc.dataDir().toAbsolutePath());
-        return new PeerNode(context, binding, open);
+        return new PeerNode(context, services, binding, open);
     }
 
     private static PeerStorage openStorage(NodeConfig nc) {
@@ -196,12 +204,38 @@ public final class PeerNode implements AutoCloseable {
                 });
     }
 
+    /**
+     * The peer's services, each built once: settings, the crawl side (its manager spawned, unfinished crawls
+     * resumed), search on the crawler's HTTP stack, the federated sources, the search rate limits, and the import
+     * service on first use. The network side is filled in when the network starts ({@link #plugIn}).
+     */
+    private static NodeServices startServices(NodeContext context, Config config) {
+        NodeConfig nc = context.config();
+        try {
+            SettingsBackend settings = new SettingsBackend(nc.dataDir(), nc.raw());
+            NetworkBackend network = new NetworkBackend();
+            CrawlBackend crawl = new CrawlBackend(context, config, network);
+            SearchBackend search = new SearchBackend(context, crawl.http(), settings);
+            crawl.start(search::setLinkRank);
+            FederationBackend federation = new FederationBackend(context, search.remoteSources(), search.blocking());
+            SearchRateLimit rateLimit = SearchRateLimit.from(context.system().settings().config());
+            return new NodeServices(settings, network, crawl, search, federation, rateLimit,
+                    () -> new ImportService(context, network));
+        } catch (RuntimeException e) {
+            // e.g. a malformed peerdex.federation.sources: the ActorSystem goes, and with it the LevelDB lock
+            context.system().terminate();
+            awaitTermination(context.system());
+            throw new StartupException("cannot start the peer's services: " + rootMessage(e), e);
+        }
+    }
+
     /** Binds the user API and console, with the web boundary told the bound port; unbound on shutdown. */
-    private static ServerBinding bindHttp(NodeContext context, NodeConfig nc, ActorSystem<?> system) {
+    private static ServerBinding bindHttp(NodeContext context, NodeServices services, NodeConfig nc,
+                                          ActorSystem<?> system) {
         ServerBinding binding;
         ApiRoutes routes;
         try {
-            routes = new ApiRoutes(context);
+            routes = new ApiRoutes(context, services);
             binding = Http.get(system).newServerAt(nc.httpHost(), nc.httpPort())
                     .bind(routes.route()).toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -224,19 +258,20 @@ public final class PeerNode implements AutoCloseable {
     }
 
     /** Spawns the DHT actors (not in portal mode) and plugs them into search and status. */
-    private static void startNetwork(NodeContext context, Config config, Cluster cluster, int httpPort) {
+    private static void startNetwork(NodeContext context, NodeServices services, Config config, Cluster cluster,
+                                     int httpPort) {
         NodeConfig nc = context.config();
         if (nc.mode() == NodeConfig.Mode.PORTAL) return;
         DhtPeer dht = DhtPeer.spawn(DhtPeer.via(context.system()), context.peerId(), context.storage(),
                 context.placement(), DhtSettings.from(config), cluster.selfMember().address().toString(),
                 nc.httpHost() + ":" + httpPort);
-        plugIn(context, dht);
+        plugIn(context, services, dht);
     }
 
     /** Makes a peer's DHT actors (over either transport) the network side of status, peers and search. */
-    static void plugIn(NodeContext context, DhtPeer dht) {
-        NetworkBackend.register(context, dht);
-        SearchBackend search = SearchBackend.of(context);
+    static void plugIn(NodeContext context, NodeServices services, DhtPeer dht) {
+        services.network().register(dht);
+        SearchBackend search = services.search();
         search.remoteSources().add(new DhtCandidateSource(context.system(), dht, search::profile));
         search.setPeersKnown(dht.view()::hasOtherPeers);
     }
@@ -312,6 +347,11 @@ public final class PeerNode implements AutoCloseable {
 
     public NodeContext context() {
         return context;
+    }
+
+    /** The peer's services (search, crawl, network, settings, federation, imports, rate limits). */
+    public NodeServices services() {
+        return services;
     }
 
     public PeerId peerId() {

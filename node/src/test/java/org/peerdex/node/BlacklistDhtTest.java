@@ -128,7 +128,7 @@ class BlacklistDhtTest {
                     .filter(u -> !u.contains("/docs/operations")).findFirst().orElseThrow());
             var allowedWords = new java.util.HashSet<>(rwi.wordsOf(allowed));
             var common = rwi.wordsOf(blocked).stream().filter(allowedWords::contains).findFirst().orElseThrow();
-            var owner = NetworkBackend.of(a.context()).shardOwner();
+            var owner = a.services().network().dht().shardOwner();
             var lookups = org.apache.pekko.actor.testkit.typed.javadsl.TestProbe
                     .<org.peerdex.actors.dht.shard.ShardOwner.LookupReply>create(a.context().system());
             owner.tell(new org.peerdex.actors.dht.shard.ShardOwner.LookupRequest(1, List.of(

@@ -108,7 +108,7 @@ class ModesAndAccountsTest {
             assertTrue(r.get("results").size() > 0, r.toString());
             assertEquals(1, r.get("network").get("peersAsked").asInt(), r.get("network").toString());
             assertEquals(0, TestPeers.get(base + "/api/peers").json().get("peers").size());
-            assertEquals(null, NetworkBackend.of(n.context()));
+            assertEquals(null, n.services().network().dht());
             ModePolicy policy = ModePolicy.of(n.context().config());
             assertTrue(policy.crawlAllowed("https://docs.example.org/a.html"));
             assertTrue(policy.crawlAllowed("https://www.docs.example.org/a.html"));

@@ -276,7 +276,7 @@ public final class Indexer extends AbstractBehavior<Indexer.Command> {
                 doc.keywords(), doc.language(), String.valueOf(doc.doctype()), doc.mimeType(), f.bytes(),
                 f.lastModified(), now, local, other, Tokenizer.plainWords(doc.body()).size(), null, doc.contentHash(),
                 headings);
-        return PostingFactory.build(meta, text);
+        return PostingFactory.build(meta, text, doc.images());
     }
 
     static List<LinkGraph.OutLink> outLinks(ParsedDocument doc) {

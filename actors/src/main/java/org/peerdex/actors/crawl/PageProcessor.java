@@ -55,7 +55,7 @@ public final class PageProcessor {
                     doc.description(), doc.keywords(), doc.author(), doc.language(), doc.headings(), doc.emphasized(),
                     doc.links(), doc.noindex() || tag.contains("noindex") || tag.contains("none"),
                     doc.nofollow() || tag.contains("nofollow") || tag.contains("none"), doc.canonical(), doc.body(),
-                    doc.contentHash(), doc.truncated());
+                    doc.contentHash(), doc.truncated(), doc.images());
         }
         long parseMs = (System.nanoTime() - t0) / 1_000_000;
         return new PageOutcome.Fetched(doc.url(), status, r.redirects(), doc, r.body().length,

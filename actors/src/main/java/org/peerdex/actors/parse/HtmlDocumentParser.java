@@ -11,10 +11,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
 import org.jsoup.parser.Parser;
 import org.peerdex.protocol.url.UrlNormalizer;
+import org.peerdex.storage.meta.PageImage;
 
 /**
  * Parses fetched HTML (jsoup) and plain-text documents into {@link ParsedDocument}s. A plain class, thread-safe,
@@ -29,6 +33,12 @@ public final class HtmlDocumentParser {
     private static final int MAX_FIELD_ITEMS = 300;
     private static final int MAX_FIELD_CHARS = 1000;
     private static final int MAX_ANCHOR_CHARS = 200;
+    /** Images kept per page, and the characters of alt and surrounding text kept per image. */
+    static final int MAX_IMAGES = 50;
+    private static final int MAX_IMAGE_TEXT_CHARS = 300;
+    /** An alt text that is a path or file name of an image, not a description. */
+    private static final Pattern FILE_NAME = Pattern.compile(
+            "\\S*\\.(?i:png|jpe?g|gif|svg|webp|bmp|ico|avif|tiff?)");
 
     private final int maxBytes;
     private final int maxDepth;
@@ -172,6 +182,7 @@ public final class HtmlDocumentParser {
         // links (above) come from the whole page, so anchor text still counts for their targets; the text, headings
         // and emphasis indexed for this page come from its main content, without the site's navigation and footer
         Element content = HtmlMainContent.extract(doc);
+        List<PageImage> images = images(content, base);
         List<String> headings = texts(content, "h1, h2, h3, h4, h5, h6");
         List<String> emphasized = texts(content, "b, strong, em, i, u, mark");
         String body = content.text();
@@ -184,7 +195,89 @@ public final class HtmlDocumentParser {
         return new ParsedDocument(url, 'h', mime, charset, clip(title.strip(), MAX_FIELD_CHARS),
                 clip(description, MAX_FIELD_CHARS * 4), keywords, clip(author, MAX_FIELD_CHARS), language, headings,
                 emphasized, new ArrayList<>(links.values()), noindex, nofollow, canonical, body,
-                contentHash(title, body), truncated);
+                contentHash(title, body), truncated, images);
+    }
+
+    /**
+     * The images of the main content, each once: {@code img} elements whose source resolves to an http(s) URL
+     * ({@code data:} and the like are not pictures one can link to), without the tracking pixels and spacers a
+     * width or height of 2 pixels or less gives away. Alt text falls back to the title attribute; the surrounding
+     * text is the caption of the image's figure, else the text of its nearest block ancestor.
+     */
+    static List<PageImage> images(Element content, String base) {
+        Map<String, PageImage> out = new LinkedHashMap<>();
+        for (Element img : content.select("img[src], img[data-src]")) {
+            if (out.size() >= MAX_IMAGES) break;
+            if (tiny(img.attr("width")) || tiny(img.attr("height")) || hidden(img)) continue;
+            String src = img.attr("src").isBlank() ? img.attr("data-src") : img.attr("src");
+            String alt = img.attr("alt").strip();
+            // an alt of only a sign ("-", "+") marks a control (Sphinx's module index togglers), not a picture
+            if (!alt.isEmpty() && !alt.codePoints().anyMatch(Character::isLetterOrDigit)) continue;
+            Optional<String> url = UrlNormalizer.resolve(base, src.strip());
+            if (url.isEmpty() || out.containsKey(url.get())) continue;
+            // Sphinx and others write the file name as the alt text: it says nothing
+            if (alt.equals(src.strip()) || FILE_NAME.matcher(alt).matches()) alt = "";
+            if (alt.isEmpty()) alt = img.attr("title").strip();
+            out.put(url.get(), new PageImage(url.get(), clip(alt, MAX_IMAGE_TEXT_CHARS),
+                    clip(surroundingText(img), MAX_IMAGE_TEXT_CHARS)));
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    private static boolean hidden(Element img) {
+        String style = img.attr("style").replace(" ", "").toLowerCase(Locale.ROOT);
+        return img.hasAttr("hidden") || style.contains("display:none") || style.contains("visibility:hidden");
+    }
+
+    private static boolean tiny(String dimension) {
+        String d = dimension.strip().replace("px", "");
+        if (!d.matches("\\d{1,5}")) return false;
+        return Integer.parseInt(d) <= 2;
+    }
+
+    private static String surroundingText(Element img) {
+        Element figure = img.closest("figure");
+        if (figure != null) {
+            Element caption = figure.selectFirst("figcaption");
+            if (caption != null && !caption.text().isBlank()) return caption.text();
+        }
+        Element child = img;
+        for (Element e = img.parent(); e != null; child = e, e = e.parent()) {
+            if (!e.isBlock()) continue;
+            // an image alone in its block: the text of the blocks next to it
+            if (e.text().isBlank()) return around(siblingText(e, true), siblingText(e, false));
+            if (e.text().length() <= MAX_IMAGE_TEXT_CHARS) return e.text();
+            // a long block (an article): the text just before and after the image's branch of it
+            return around(adjacentText(child, true), adjacentText(child, false));
+        }
+        return "";
+    }
+
+    /** The end of the text before and the start of the text after, half the bound each. */
+    private static String around(String before, String after) {
+        int half = MAX_IMAGE_TEXT_CHARS / 2;
+        String b = before.length() > half ? before.substring(before.length() - half) : before;
+        String a = after.length() > half ? after.substring(0, half) : after;
+        return (b + " " + a).strip();
+    }
+
+    /** The text of the nearest element before (or after) {@code e} that has any. */
+    private static String siblingText(Element e, boolean before) {
+        for (Element s = before ? e.previousElementSibling() : e.nextElementSibling(); s != null;
+             s = before ? s.previousElementSibling() : s.nextElementSibling()) {
+            if (!s.text().isBlank()) return s.text();
+        }
+        return "";
+    }
+
+    /** The text of the nearest node before (or after) {@code n} that has any (whitespace between tags has none). */
+    private static String adjacentText(Node n, boolean before) {
+        for (Node s = before ? n.previousSibling() : n.nextSibling(); s != null;
+             s = before ? s.previousSibling() : s.nextSibling()) {
+            String t = s instanceof TextNode tn ? tn.text().strip() : s instanceof Element e ? e.text() : "";
+            if (!t.isBlank()) return t;
+        }
+        return "";
     }
 
     private static List<String> texts(Element doc, String css) {

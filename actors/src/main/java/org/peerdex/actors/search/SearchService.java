@@ -41,6 +41,11 @@ public final class SearchService {
         return queries.perMinute(System.currentTimeMillis());
     }
 
+    /** Queries started in each of the last 60 minutes of the clock, oldest first (the current one last). */
+    public long[] queriesLastHour() {
+        return queries.lastHour(System.currentTimeMillis());
+    }
+
     /** Runs a query to its end. */
     public CompletionStage<QueryCoordinator.Done> search(SearchRequest request) {
         CompletableFuture<QueryCoordinator.Done> done = new CompletableFuture<>();

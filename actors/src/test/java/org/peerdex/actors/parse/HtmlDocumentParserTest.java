@@ -10,6 +10,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.peerdex.storage.meta.PageImage;
 import org.peerdex.storage.text.DocumentText;
 
 class HtmlDocumentParserTest {
@@ -160,5 +161,46 @@ class HtmlDocumentParserTest {
     @Test
     void nonHttpUrlIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> html("ftp://h/", "<p>x"));
+    }
+
+    @Test
+    void keepsTheMainContentsImagesOnceWithAltAndCaptionResolvedAgainstBase() {
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i < 80; i++) many.append("<img src=\"g/").append(i).append(".png\" alt=\"n").append(i).append("\">");
+        ParsedDocument d = html("http://example.org/a/page.html", """
+                <html><head><title>Pictures</title><base href="http://cdn.example.org/img/"></head><body>
+                <header><img src="/logo.png" alt="Site logo"></header>
+                <main><figure><img src="one.jpg" alt=" First &amp; best "><figcaption>A caption</figcaption></figure>
+                <p>Before <img src="two.jpg" title="Second"> after.</p>
+                <img src="one.jpg" alt="again">
+                <img src="pixel.gif" width="1" height="1">
+                <img src="data:image/png;base64,AAAA" alt="inline">
+                <img src="javascript:alert(1)" alt="script">
+                <p><img data-src="lazy.webp" alt="Lazy"></p>
+                <p>Toggle <img src="minus.png" alt="-"> <img src="hidden.png" alt="Hidden" style="display: none">
+                   <img src="secret.png" alt="Secret" hidden></p>
+                <div class="figure"><img src="../_images/flow.png" alt="../_images/flow.png"><p>The flow.</p></div>
+                <p><img src="chart.svg" alt="chart.svg" title="Sales by month"></p>
+                </main><footer><img src="badge.png" alt="Badge"></footer></body></html>""");
+        List<PageImage> images = d.images();
+        assertEquals(List.of(
+                new PageImage("http://cdn.example.org/img/one.jpg", "First & best", "A caption"),
+                new PageImage("http://cdn.example.org/img/two.jpg", "Second", "Before after."),
+                new PageImage("http://cdn.example.org/img/lazy.webp", "Lazy", "Before after. Toggle"),
+                new PageImage("http://cdn.example.org/_images/flow.png", "", "The flow."),
+                new PageImage("http://cdn.example.org/img/chart.svg", "Sales by month", "The flow.")),
+                images);
+        // in a long block, the text next to the image (Sphinx puts a figure straight into its long section)
+        String words = "lorem ipsum dolor sit amet ".repeat(20);
+        ParsedDocument section = html("http://example.org/s.html", "<html><body><main><section><h1>Installing</h1>"
+                + "<p>" + words + "</p>\n<p>The installer's first screen:</p>\n  <img src=\"win.png\" alt=\"win.png\">\n"
+                + "<p>Choose the features.</p><p>" + words + "</p></section></main></body></html>");
+        assertEquals("The installer's first screen: Choose the features.", section.images().get(0).text());
+        // text documents have none; a page of many keeps a bounded number
+        assertTrue(parser.parse("http://example.org/t.txt", "plain".getBytes(StandardCharsets.UTF_8), "text/plain")
+                .images().isEmpty());
+        ParsedDocument big = html("http://example.org/big.html", "<html><body><main>" + many + "</main></body></html>");
+        assertEquals(HtmlDocumentParser.MAX_IMAGES, big.images().size());
+        assertEquals("n0", big.images().get(0).alt());
     }
 }

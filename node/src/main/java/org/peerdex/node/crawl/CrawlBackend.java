@@ -6,11 +6,10 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.WeakHashMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.SpawnProtocol;
@@ -26,10 +25,10 @@ import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.replication.ReplicationHook;
 import org.peerdex.actors.search.ranking.HostPageRank;
+import org.peerdex.actors.search.ranking.LinkRank;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeConfig;
 import org.peerdex.node.NodeContext;
-import org.peerdex.node.http.SearchBackend;
 import org.peerdex.storage.links.LinkGraph;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
@@ -37,21 +36,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The crawl side of a running peer, one per {@link NodeContext}: the {@link CrawlManager} (which resumes unfinished
+ * The crawl side of a running peer, one per peer (built by PeerNode): the {@link CrawlManager} (which resumes unfinished
  * crawls on start), the address check made before a crawl is accepted, the node-wide fetch rate for
  * {@code /api/status}, and the host PageRank recomputed from the crawl's link graph whenever a crawl ends.
  */
 public final class CrawlBackend {
     private static final Logger log = LoggerFactory.getLogger(CrawlBackend.class);
-    private static final Map<NodeContext, CrawlBackend> BACKENDS = new WeakHashMap<>();
     private static final Duration ASK = Duration.ofSeconds(10);
     private final NodeContext ctx;
     private final CrawlServices services;
     private final AddressGuard guard;
     private final GuardedHttp http;
     private volatile ActorRef<CrawlManager.Command> manager;
+    /** where the host PageRank goes (search's link rank); set by {@link #start} */
+    private volatile Consumer<LinkRank> linkRanks = r -> { };
 
-    private CrawlBackend(NodeContext ctx, CrawlerSettings settings) {
+    /**
+     * The crawler's HTTP stack and services, no actor yet: search is built on {@link #http()} before
+     * {@link #start} spawns the crawl manager. {@code network} is where indexed postings are replicated once the
+     * DHT is up.
+     */
+    public CrawlBackend(NodeContext ctx, Config config, NetworkBackend network) {
+        this(ctx, CrawlerSettings.from(config, ctx.config().mode() == NodeConfig.Mode.INTRANET), network);
+    }
+
+    private CrawlBackend(NodeContext ctx, CrawlerSettings settings, NetworkBackend network) {
         this.ctx = ctx;
         // the node's one HTTP stack for the crawler's policy: crawls and snippet verification share it
         this.http = new GuardedHttp(new AddressGuard(settings));
@@ -60,28 +69,27 @@ public final class CrawlBackend {
         this.services = CrawlServices.create(ctx.system(), settings, ctx.storage(), new ReplicationHook() {
             @Override
             public void indexed(List<Posting> postings, List<UrlMetadata> metadata) {
-                DhtPeer dht = NetworkBackend.of(ctx);
+                DhtPeer dht = network.dht();
                 if (dht != null) dht.replicate(postings, metadata);
             }
 
             @Override
             public String holdBack() {
-                DhtPeer dht = NetworkBackend.of(ctx); // null until the network started, and in portal mode
+                DhtPeer dht = network.dht(); // null until the network started, and in portal mode
                 return dht == null ? null : dht.stats().backlog();
             }
         }, p -> blocking.execute(this::updateLinkRank), http);
     }
 
-    /** Creates the backend and spawns the crawl manager (resuming unfinished crawls). Called by PeerNode.start. */
-    public static CrawlBackend start(NodeContext ctx, Config config) {
-        CrawlerSettings settings = CrawlerSettings.from(config, ctx.config().mode() == NodeConfig.Mode.INTRANET);
-        CrawlBackend b = new CrawlBackend(ctx, settings);
-        synchronized (CrawlBackend.class) {
-            BACKENDS.put(ctx, b);
-        }
+    /**
+     * Spawns the crawl manager (resuming unfinished crawls) and ranks the hosts of the link graph, now and after each
+     * crawl, into {@code linkRanks}. Called once by PeerNode.start.
+     */
+    public CrawlBackend start(Consumer<LinkRank> linkRanks) {
+        this.linkRanks = linkRanks;
         try {
-            b.manager = AskPattern.<SpawnProtocol.Command, ActorRef<CrawlManager.Command>>ask(ctx.system(),
-                    replyTo -> new SpawnProtocol.Spawn<>(CrawlManager.create(b.services), "crawls",
+            manager = AskPattern.<SpawnProtocol.Command, ActorRef<CrawlManager.Command>>ask(ctx.system(),
+                    replyTo -> new SpawnProtocol.Spawn<>(CrawlManager.create(services), "crawls",
                             Props.empty().withDispatcherFromConfig(Dispatchers.INDEX), replyTo),
                     ASK, ctx.system().scheduler()).toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -90,20 +98,15 @@ public final class CrawlBackend {
         // before LevelDB is closed: stop the crawlers (they resume on the next start) and write the indexer's buffer
         org.apache.pekko.actor.CoordinatedShutdown.get(ctx.system()).addTask(
                 org.apache.pekko.actor.CoordinatedShutdown.PhaseServiceStop(), "stop-crawls", () ->
-                        AskPattern.<CrawlManager.Command, org.apache.pekko.Done>ask(b.manager, CrawlManager.Shutdown::new,
+                        AskPattern.<CrawlManager.Command, org.apache.pekko.Done>ask(manager, CrawlManager.Shutdown::new,
                                 Duration.ofSeconds(20), ctx.system().scheduler()));
         org.apache.pekko.actor.CoordinatedShutdown.get(ctx.system()).addTask(
                 org.apache.pekko.actor.CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "close-http", () -> {
-                    b.http.close();
+                    http.close();
                     return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
                 });
-        Dispatchers.index(ctx.system()).execute(b::updateLinkRank);
-        return b;
-    }
-
-    /** The backend of a running peer, or null if none was started. */
-    public static synchronized CrawlBackend of(NodeContext ctx) {
-        return BACKENDS.get(ctx);
+        Dispatchers.index(ctx.system()).execute(this::updateLinkRank);
+        return this;
     }
 
     /** The node's outgoing HTTP stack under the crawler's address policy (crawls, snippet verification). */
@@ -119,6 +122,11 @@ public final class CrawlBackend {
     /** Pages fetched per minute by all crawls of this node (last minute). */
     public double pagesPerMinute() {
         return services.rates().perMinute(System.currentTimeMillis());
+    }
+
+    /** Pages fetched by all crawls of this node in each of the last 60 minutes, oldest first (the current one last). */
+    public long[] pagesLastHour() {
+        return services.rates().lastHour(System.currentTimeMillis());
     }
 
     /** Why the start URLs may not be crawled (a refused or unknown host), or empty. Blocking (DNS). */
@@ -173,7 +181,7 @@ public final class CrawlBackend {
                     l.targetHost())));
             if (edges.isEmpty()) return;
             HostPageRank rank = HostPageRank.compute(edges);
-            SearchBackend.of(ctx).setLinkRank(rank);
+            linkRanks.accept(rank);
             log.info("host PageRank over {} host links, {} hosts", edges.size(), rank.hosts());
         } catch (RuntimeException e) {
             log.warn("host PageRank not updated: {}", e.toString());

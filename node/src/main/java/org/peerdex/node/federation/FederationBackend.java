@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
+import java.util.concurrent.Executor;
 import org.peerdex.actors.crawl.AddressGuard;
 import org.peerdex.actors.crawl.CrawlerSettings;
 import org.peerdex.actors.crawl.GuardedHttp;
@@ -12,26 +12,30 @@ import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.federation.FederatedSource;
 import org.peerdex.actors.search.federation.FederatedSourceConfig;
 import org.peerdex.node.NodeContext;
-import org.peerdex.node.http.SearchBackend;
 
 /**
  * The federated sources of a peer (docs/federation.md): read from {@code peerdex.federation.sources}, or from the
  * list last stored with {@code PUT /api/federation} (which wins), and plugged into search as candidate sources.
  */
 public final class FederationBackend {
-    private static final Map<NodeContext, FederationBackend> BACKENDS = new WeakHashMap<>();
     static final String SETTING = "federation.sources";
     private static final ObjectMapper PLAIN = new ObjectMapper();
 
     private final NodeContext ctx;
-    private final SearchBackend search;
+    private final List<CandidateSource> remoteSources;
+    private final Executor blocking;
     private final GuardedHttp http;
     private volatile List<FederatedSourceConfig> sources;
     private volatile boolean stored;
 
-    private FederationBackend(NodeContext ctx) {
+    /**
+     * Reads the sources and plugs the enabled ones into search: {@code remoteSources} is search's list of remote
+     * candidate sources, {@code blocking} the search dispatcher their requests run on.
+     */
+    public FederationBackend(NodeContext ctx, List<CandidateSource> remoteSources, Executor blocking) {
         this.ctx = ctx;
-        this.search = SearchBackend.of(ctx);
+        this.remoteSources = remoteSources;
+        this.blocking = blocking;
         // the shared stack under the crawler's address policy, plus the hosts of the configured sources: naming a
         // source (config or PUT /api/federation, both admin-only) is the admin's explicit allow for its host, so a
         // local Solr or SearXNG works; a redirect from a source to any other internal host is still refused
@@ -46,11 +50,6 @@ public final class FederationBackend {
                 });
         this.sources = load();
         apply();
-    }
-
-    /** The backend of a peer (created on first use, which registers the configured sources with search). */
-    public static synchronized FederationBackend of(NodeContext ctx) {
-        return BACKENDS.computeIfAbsent(ctx, FederationBackend::new);
     }
 
     public List<FederatedSourceConfig> sources() {
@@ -113,9 +112,9 @@ public final class FederationBackend {
     private void apply() {
         List<CandidateSource> enabled = new ArrayList<>();
         for (FederatedSourceConfig c : sources) {
-            if (c.enabled()) enabled.add(new FederatedSource(c, http, search.blocking()));
+            if (c.enabled()) enabled.add(new FederatedSource(c, http, blocking));
         }
-        List<CandidateSource> remote = search.remoteSources();
+        List<CandidateSource> remote = remoteSources;
         synchronized (remote) {
             remote.removeIf(CandidateSource::federated);
             remote.addAll(enabled);

@@ -1,6 +1,7 @@
 package org.peerdex.node.http;
 
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.HttpCredentials;
@@ -32,6 +33,21 @@ public final class AdminGuard {
         this.accounts = accounts;
         this.loopbackAdmin = loopbackAdmin;
         this.boundary = boundary;
+    }
+
+    /**
+     * Whether the caller would pass {@link #admin}, told to {@code inner} instead of refusing: a page shows its admin
+     * controls only to an admin, without a credentials prompt for everyone else.
+     */
+    public Route isAdmin(Function<Boolean, Route> inner) {
+        return extractRequest(req -> boundary.clients().extract(client -> extractCredentials(creds -> {
+            if (SameOrigin.problem(req, boundary.hosts()).isPresent()) return inner.apply(false);
+            if (validPassword(creds)) return inner.apply(true);
+            Optional<Account> account = accounts == null ? Optional.empty() : accounts.authenticate(creds);
+            if (account.isPresent()) return inner.apply(account.get().role() == Account.Role.ADMIN);
+            return inner.apply(client.loopback() && loopbackAdmin && passwordHash.isEmpty()
+                    && boundary.adminNeedsCredentials().isEmpty());
+        })));
     }
 
     public Route admin(Supplier<Route> inner) {

@@ -10,6 +10,7 @@ import org.apache.pekko.http.javadsl.server.MalformedQueryParamRejection;
 import org.apache.pekko.http.javadsl.server.MalformedRequestContentRejection;
 import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
 import org.peerdex.node.NodeContext;
+import org.peerdex.node.NodeServices;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,13 +26,15 @@ import static org.apache.pekko.http.javadsl.server.Directives.withRequestTimeout
 public final class ApiRoutes {
     private static final Logger log = LoggerFactory.getLogger(ApiRoutes.class);
     private final NodeContext ctx;
+    private final NodeServices services;
     private final AdminGuard admin;
     private final org.peerdex.node.accounts.Accounts accounts;
     private final SearchGuard searchGuard;
     private final WebBoundary boundary;
 
-    public ApiRoutes(NodeContext ctx) {
+    public ApiRoutes(NodeContext ctx, NodeServices services) {
         this.ctx = ctx;
+        this.services = services;
         org.peerdex.node.ModePolicy mode = org.peerdex.node.ModePolicy.of(ctx.config());
         this.accounts = new org.peerdex.node.accounts.Accounts(ctx.storage().store());
         this.boundary = WebBoundary.from(ctx.config().raw());
@@ -40,38 +43,37 @@ public final class ApiRoutes {
     }
 
     public Route route() {
-        SearchBackend search = SearchBackend.of(ctx);
+        SearchBackend search = services.search();
         Route api = pathPrefix("api", () -> concat(
-                new StatusRoutes(ctx).route(),
-                new PeerRoutes(ctx).route(),
+                new StatusRoutes(ctx, services).route(),
+                new PeerRoutes(ctx, services.network()).route(),
                 searchGuard.search(() -> new SearchRoutes(search, admin).route()),
-                new IndexRoutes(ctx, search, admin).route(),
-                crawlRoutes(search),
-                new DocumentRoutes(ctx, search, admin).route(),
-                new ImportRoutes(ctx, admin).route(),
+                new IndexRoutes(ctx, services.network(), search, admin).route(),
+                crawlRoutes(),
+                new DocumentRoutes(ctx, services.network(), search, admin).route(),
+                new ImportRoutes(ctx, services::imports, admin).route(),
                 new BlacklistRoutes(ctx.storage().blacklist(), admin, search.io()).route(),
                 new AccountRoutes(accounts, admin, search.io()).route(),
                 new RankingProfileRoutes(search, ctx.storage().store(), admin).route(),
-                new ConsoleRoutes(ctx, search, admin).route(),
-                new SettingsRoutes(org.peerdex.node.settings.SettingsBackend.of(ctx), admin, search.io()).route(),
+                new ConsoleRoutes(ctx, services.network(), search, admin).route(),
+                new SettingsRoutes(services.settings(), admin, search.io()).route(),
                 new RankingPreviewRoutes(search, admin).route(),
                 new UrlEditRoutes(ctx, search, admin).route(),
-                new FederationRoutes(org.peerdex.node.federation.FederationBackend.of(ctx), admin, search.io()).route()));
+                new FederationRoutes(services.federation(), admin, search.io()).route()));
         // errors leave in the caller's format (RSS for feed readers, Solr's shape for Solr clients): CallerFormat
         return boundary.guard(() -> withRequestTimeoutResponse(ApiRoutes::timedOut, () -> extractRequest(request -> mapResponse(
                 response -> CallerFormat.adapt(request, response), () -> handleExceptions(exceptions(), () ->
                 handleRejections(rejections(), () -> org.apache.pekko.http.javadsl.server.Directives.mapRequest(
-                FederationRoutes::noFederationForFederated, () -> SearchRateLimit.of(ctx).limit(() -> concat(api,
-                searchGuard.search(() -> concat(new CompatRoutes(search).route(),
+                FederationRoutes::noFederationForFederated, () -> services.rateLimit().limit(() -> concat(api,
+                searchGuard.search(() -> concat(new CompatRoutes(search, ctx.storage()).route(),
                         new SolrRoutes(search, ctx.storage(),
                         ctx.config().raw().getInt("peerdex.scan-limits.solr-match-all")).route())),
                 new UiRoutes().route())))))))));
     }
 
-    private Route crawlRoutes(SearchBackend search) {
-        org.peerdex.node.crawl.CrawlBackend crawls = org.peerdex.node.crawl.CrawlBackend.of(ctx);
-        return crawls == null ? org.apache.pekko.http.javadsl.server.Directives.reject()
-                : new CrawlRoutes(crawls, admin, org.peerdex.actors.Dispatchers.fetch(ctx.system()), org.peerdex.node.settings.SettingsBackend.of(ctx)).route();
+    private Route crawlRoutes() {
+        return new CrawlRoutes(services.crawl(), admin, org.peerdex.actors.Dispatchers.fetch(ctx.system()),
+                services.settings()).route();
     }
 
     public AdminGuard admin() {

@@ -30,7 +30,7 @@ final class CallerFormat {
         int code = response.status().intValue();
         HttpEntity.Strict body;
         if (rss) {
-            body = CompatRoutes.rssError(message.get());
+            body = CompatRoutes.rssError(message.get(), CompatRoutes.base(request.getUri()));
         } else {
             String wt = request.getUri().query().get("wt").orElse("json").toLowerCase(Locale.ROOT);
             body = SolrRoutes.errorEntity(code, message.get(), wt, Map.of(), 0);

@@ -36,11 +36,13 @@ public final class ConsoleRoutes {
     /** Bounds one host delete (run it again for more). */
     static final int MAX_HOST_DELETE = 100_000;
     private final NodeContext ctx;
+    private final NetworkBackend network;
     private final SearchBackend backend;
     private final AdminGuard admin;
 
-    public ConsoleRoutes(NodeContext ctx, SearchBackend backend, AdminGuard admin) {
+    public ConsoleRoutes(NodeContext ctx, NetworkBackend network, SearchBackend backend, AdminGuard admin) {
         this.ctx = ctx;
+        this.network = network;
         this.backend = backend;
         this.admin = admin;
     }
@@ -58,7 +60,7 @@ public final class ConsoleRoutes {
 
     /** DHT messages and bytes exchanged with each remote peer since this peer started (cumulative). */
     Map<String, Object> traffic() {
-        DhtPeer dht = NetworkBackend.of(ctx);
+        DhtPeer dht = network.dht();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("at", System.currentTimeMillis());
         out.put("peers", dht == null ? Map.of() : dht.stats().traffic.snapshot());
@@ -97,7 +99,7 @@ public final class ConsoleRoutes {
             word = Tokenizer.normalize(wordOrHash.trim());
             hash = WordHash.of(word);
         }
-        DhtPeer dht = NetworkBackend.of(ctx);
+        DhtPeer dht = network.dht();
         PeerView view = dht == null ? null : dht.view().get();
         List<Map<String, Object>> parts = new ArrayList<>();
         for (int p = 0; p < ctx.placement().partitions().count(); p++) {

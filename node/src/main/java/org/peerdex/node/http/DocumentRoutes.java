@@ -39,11 +39,13 @@ public final class DocumentRoutes {
     /** what a client told to wait for a replication backlog is asked to wait */
     static final int RETRY_AFTER_SECONDS = 5;
     private final NodeContext ctx;
+    private final NetworkBackend network;
     private final SearchBackend backend;
     private final AdminGuard admin;
 
-    public DocumentRoutes(NodeContext ctx, SearchBackend backend, AdminGuard admin) {
+    public DocumentRoutes(NodeContext ctx, NetworkBackend network, SearchBackend backend, AdminGuard admin) {
         this.ctx = ctx;
+        this.network = network;
         this.backend = backend;
         this.admin = admin;
     }
@@ -54,7 +56,7 @@ public final class DocumentRoutes {
                     IndexedDocument doc = document(body);
                     // the crawler's indexer pauses while replication is backlogged; a client is told to come back
                     // (nothing is taken, so nothing is lost) instead of growing the outbox without bound
-                    DhtPeer dht = NetworkBackend.of(ctx);
+                    DhtPeer dht = network.dht();
                     String held = dht == null ? null : dht.stats().backlog();
                     if (held != null) {
                         return complete(Json.errorResponse(StatusCodes.SERVICE_UNAVAILABLE, held + "; retry later")
@@ -96,7 +98,7 @@ public final class DocumentRoutes {
         ctx.storage().writer().flush();
         ctx.storage().metadata().appendHistory(doc.metadata().urlHash(), new UrlMetadataStore.HistoryEvent(
                 System.currentTimeMillis(), "indexed", 200, "indexed through POST /api/index/document"));
-        DhtPeer dht = NetworkBackend.of(ctx);
+        DhtPeer dht = network.dht();
         if (dht != null) dht.replicate(doc.postings(), List.of(doc.metadata()));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("urlHash", doc.metadata().urlHash().value());

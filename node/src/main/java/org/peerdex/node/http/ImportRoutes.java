@@ -2,6 +2,7 @@ package org.peerdex.node.http;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -28,21 +29,22 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
  * {@code DELETE /api/import/{id}} (stop); {@code GET /api/import/profile/phpbb} (the forum crawl profile preset).
  */
 public final class ImportRoutes {
-    private final NodeContext ctx;
+    private final Supplier<ImportService> services;
     private final AdminGuard admin;
 
-    public ImportRoutes(NodeContext ctx, AdminGuard admin) {
-        this.ctx = ctx;
+    /** {@code services}: the peer's import service, built on its first use. */
+    public ImportRoutes(NodeContext ctx, Supplier<ImportService> services, AdminGuard admin) {
+        this.services = services;
         this.admin = admin;
         if (org.peerdex.actors.importer.ImportSettings.from(ctx.config().raw()).proxyEnabled()) {
-            var imports = ImportService.of(ctx);
+            var imports = services.get();
             imports.startProxy(imports.settings().proxyPort(), imports.settings().proxyAllowQuery());
         }
     }
 
     public Route route() {
         return pathPrefix("import", () -> admin.admin(() -> {
-            ImportService imports = ImportService.of(ctx);
+            ImportService imports = services.get();
             return concat(
                     pathEnd(() -> get(() -> parameterOptional("source", source -> Json.ok(Map.of("imports",
                             imports.jobs().list(source.orElse(null))))))),

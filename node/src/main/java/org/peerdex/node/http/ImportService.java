@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.peerdex.actors.importer.DocumentExtractor;
@@ -29,11 +28,10 @@ import org.peerdex.node.NodeConfig;
 import org.peerdex.node.NodeContext;
 
 /**
- * The importers of a running peer, one per {@link NodeContext}: turns an API request into an import job on the
+ * The importers of a running peer, one per peer (built by PeerNode on first use): turns an API request into an import job on the
  * import dispatcher; after each flush the new documents are offered to their DHT holders.
  */
 public final class ImportService {
-    private static final Map<NodeContext, ImportService> SERVICES = new WeakHashMap<>();
     private final NodeContext ctx;
     private final ImportSettings settings;
     private final ImportJobs jobs;
@@ -41,7 +39,8 @@ public final class ImportService {
     private final PageImport pages;
     private final Executor imports;
 
-    private ImportService(NodeContext ctx) {
+    /** {@code network}: where new documents are offered to their DHT holders after each flush, once the DHT is up. */
+    public ImportService(NodeContext ctx, NetworkBackend network) {
         this.ctx = ctx;
         this.settings = ImportSettings.from(ctx.config().raw());
         this.imports = org.peerdex.actors.Dispatchers.imports(ctx.system());
@@ -49,7 +48,7 @@ public final class ImportService {
         this.pages = new PageImport(fetcher, new DocumentExtractor(settings.documentMaxBytes(),
                 settings.documentTimeout(), settings.documentMaxPages()));
         this.jobs = new ImportJobs(ctx.storage(), imports, settings.flushEvery(), () -> {
-            var dht = NetworkBackend.of(ctx);
+            var dht = network.dht();
             if (dht != null) dht.indexedLocally(); // offer the new postings to their DHT holders
         });
         CoordinatedShutdown.get(ctx.system()).addJvmShutdownHook(jobs::close);
@@ -57,11 +56,6 @@ public final class ImportService {
             jobs.close();
             return java.util.concurrent.CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
         });
-    }
-
-    /** The import service of a peer (created on first use). */
-    public static synchronized ImportService of(NodeContext ctx) {
-        return SERVICES.computeIfAbsent(ctx, ImportService::new);
     }
 
     public ImportJobs jobs() {

@@ -28,14 +28,16 @@ import static org.apache.pekko.http.javadsl.server.Directives.path;
  */
 public final class PeerRoutes {
     private final NodeContext ctx;
+    private final NetworkBackend network;
 
-    public PeerRoutes(NodeContext ctx) {
+    public PeerRoutes(NodeContext ctx, NetworkBackend network) {
         this.ctx = ctx;
+        this.network = network;
     }
 
     public Route route() {
         return path("peers", () -> get(() -> {
-            DhtPeer dht = NetworkBackend.of(ctx);
+            DhtPeer dht = network.dht();
             if (dht == null) return Json.ok(Map.of("peers", List.of()));
             CompletionStage<List<PeerRecord>> table = AskPattern.ask(dht.directory(), PeerDirectory.GetPeerTable::new,
                     Duration.ofSeconds(3), ctx.system().scheduler());

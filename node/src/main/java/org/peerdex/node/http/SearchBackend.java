@@ -4,13 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import org.peerdex.actors.Dispatchers;
+import org.peerdex.actors.crawl.GuardedHttp;
 import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.LocalIndexSource;
 import org.peerdex.actors.search.MetadataSource;
@@ -21,17 +21,18 @@ import org.peerdex.actors.search.ranking.FeedbackStore;
 import org.peerdex.actors.search.ranking.LinkRank;
 import org.peerdex.actors.search.ranking.RankingProfile;
 import org.peerdex.node.NodeContext;
+import org.peerdex.node.settings.SettingsBackend;
 
 /**
- * The search side of a running peer, one per {@link NodeContext}: the {@link SearchService}, the stored ranking
+ * The search side of a running peer, one per peer (built by PeerNode): the {@link SearchService}, the stored ranking
  * profile, feedback, the pluggable link rank, remote candidate sources (added by the network layer) and the
  * suggestion snapshot.
  */
 public final class SearchBackend {
-    private static final Map<NodeContext, SearchBackend> BACKENDS = new WeakHashMap<>();
     static final String PROFILE_SETTING = "ranking.profile";
 
     private final NodeContext ctx;
+    private final SettingsBackend settings;
     private final Executor blocking;
     private final Executor io;
     private final SearchService service;
@@ -46,8 +47,14 @@ public final class SearchBackend {
     private final AtomicReference<CompletableFuture<Suggestions>> rebuilding = new AtomicReference<>();
     private final int suggestionTitles;
 
-    private SearchBackend(NodeContext ctx) {
+    /**
+     * @param verifierHttp the crawler's guarded HTTP stack, which verify=true re-reads pages through (the same
+     *                     address policy as crawling); null: no verification
+     * @param settings     the console's settings (the suggestion dictionary)
+     */
+    public SearchBackend(NodeContext ctx, GuardedHttp verifierHttp, SettingsBackend settings) {
         this.ctx = ctx;
+        this.settings = settings;
         this.blocking = Dispatchers.search(ctx.system());
         this.io = Dispatchers.index(ctx.system());
         this.feedback = new FeedbackStore(ctx.storage().store());
@@ -57,15 +64,9 @@ public final class SearchBackend {
                 MetadataSource.of(ctx.storage().metadata()), ctx.storage().blacklist()), profile::get,
                 linkRank::get, feedback, blocking, Duration.ofSeconds(10), ctx.storage().rwi(), Duration.ofDays(1), "");
         // verify=true re-reads pages through the crawler's guarded stack (same address policy as crawling)
-        org.peerdex.node.crawl.CrawlBackend crawl = org.peerdex.node.crawl.CrawlBackend.of(ctx);
-        if (crawl != null) sc = sc.withVerifier(new org.peerdex.actors.search.PageVerifier(crawl.http()));
+        if (verifierHttp != null) sc = sc.withVerifier(new org.peerdex.actors.search.PageVerifier(verifierHttp));
         this.service = new SearchService(ctx.system(), sc);
         this.suggestionTitles = ctx.config().raw().getInt("peerdex.scan-limits.suggestion-titles");
-    }
-
-    /** The backend of a peer (created on first use). */
-    public static synchronized SearchBackend of(NodeContext ctx) {
-        return BACKENDS.computeIfAbsent(ctx, SearchBackend::new);
     }
 
     public SearchService service() {
@@ -144,7 +145,6 @@ public final class SearchBackend {
     public CompletionStage<Suggestions> suggestions() {
         long docs = ctx.storage().stats().documents();
         long now = System.currentTimeMillis();
-        org.peerdex.node.settings.SettingsBackend settings = org.peerdex.node.settings.SettingsBackend.of(ctx);
         long version = settings.version();
         Suggestions current = suggestions;
         if (current != null && version == suggestionsSettings

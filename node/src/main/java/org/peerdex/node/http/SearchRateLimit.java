@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.Uri;
@@ -29,6 +30,13 @@ public final class SearchRateLimit {
     static final java.util.Set<String> SEARCH_PATHS = java.util.Set.of("/api/search", "/api/search/stream",
             "/yacysearch.json", "/yacysearch.rss", "/solr/select");
 
+    /** Solr's select with any core name, with or without pysolr's trailing slash. */
+    private static final Pattern SOLR_SELECT = Pattern.compile("/solr(/[^/]+)?/select/?");
+
+    static boolean isSearchPath(String path) {
+        return SEARCH_PATHS.contains(path) || SOLR_SELECT.matcher(path).matches();
+    }
+
     private final boolean enabled;
     private final boolean exemptLoopback;
     private final ClientAddress clients;
@@ -46,13 +54,7 @@ public final class SearchRateLimit {
         this.global = new TokenBuckets(globalPerSecond, globalBurst, maxClients);
     }
 
-    private static final Map<org.peerdex.node.NodeContext, SearchRateLimit> LIMITS = new java.util.WeakHashMap<>();
-
-    /** The limits of a peer (created on first use from its ActorSystem's config). */
-    public static synchronized SearchRateLimit of(org.peerdex.node.NodeContext ctx) {
-        return LIMITS.computeIfAbsent(ctx, c -> from(c.system().settings().config()));
-    }
-
+    /** The limits under {@code peerdex.http.search-rate-limit} of a peer's config (PeerNode passes its ActorSystem's). */
     public static SearchRateLimit from(Config root) {
         String p = "peerdex.http.search-rate-limit.";
         ClientAddress clients = new ClientAddress(root.hasPath("peerdex.http.trusted-proxies")
@@ -69,7 +71,7 @@ public final class SearchRateLimit {
         if (!enabled) return inner.get();
         return extractRequest(req -> {
             String path = req.getUri().path();
-            if (!SEARCH_PATHS.contains(path)) return inner.get();
+            if (!isSearchPath(path)) return inner.get();
             return clients.extract(c -> {
                 // the operator's own browser on this machine; never a request a reverse proxy passed on
                 if (exemptLoopback && c.loopback()) return inner.get();

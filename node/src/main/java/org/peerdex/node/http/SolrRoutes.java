@@ -3,6 +3,7 @@ package org.peerdex.node.http;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -11,6 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpCharsets;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
@@ -32,8 +35,10 @@ import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.get;
 import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
 import static org.apache.pekko.http.javadsl.server.Directives.parameterMultiMap;
-import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.pathEndOrSingleSlash;
 import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
+import static org.apache.pekko.http.javadsl.server.Directives.post;
+import static org.apache.pekko.http.javadsl.server.Directives.formFieldMultiMap;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 /**
@@ -62,6 +67,8 @@ public final class SolrRoutes {
     static final Map<String, String> FACETS = Map.of("host_s", "host", "host", "host", "url_file_ext_s", "filetype",
             "filetype", "filetype", "language_s", "language", "language", "language", "author_sxt", "author",
             "author", "author");
+    /** A word of a highlighted field. */
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}_]+");
     /** Text fields a {@code q} term may name; the index searches them all. */
     static final Set<String> TEXT_FIELDS = Set.of("text", "text_t", "_text_", "content", "title", "description",
             "description_txt", "keywords");
@@ -77,14 +84,26 @@ public final class SolrRoutes {
     }
 
     public Route route() {
+        // pysolr asks for select/ (with a slash) and POSTs a form when the parameters are long
         return pathPrefix("solr", () -> concat(
-                path("select", () -> get(() -> parameterMultiMap(this::select))),
-                path(segment().slash("select"), core -> get(() -> parameterMultiMap(this::select)))));
+                pathPrefix("select", () -> pathEndOrSingleSlash(this::selectRequest)),
+                pathPrefix(segment().slash("select"), core -> pathEndOrSingleSlash(this::selectRequest))));
+    }
+
+    private Route selectRequest() {
+        return concat(get(() -> parameterMultiMap(this::select)),
+                post(() -> parameterMultiMap(query -> formFieldMultiMap(form -> {
+                    Map<String, List<String>> all = new LinkedHashMap<>();
+                    query.forEach((k, v) -> all.put(k, new ArrayList<>(v)));
+                    form.forEach((k, v) -> all.computeIfAbsent(k, x -> new ArrayList<>()).addAll(v));
+                    return select(all);
+                }))));
     }
 
     /** A parsed select request. */
     record Select(String q, List<String> fq, int start, int rows, List<String> fl, String sortField,
-                  boolean sortAscending, List<String> facetFields, String wt, Map<String, Object> echo) {}
+                  boolean sortAscending, List<String> facetFields, String wt, Map<String, Object> echo,
+                  List<String> highlightFields) {}
 
     private Route select(Map<String, List<String>> params) {
         long started = System.nanoTime();
@@ -96,7 +115,8 @@ public final class SolrRoutes {
         }
         CompletionStage<Answer> answer;
         try {
-            answer = s.q().equals("*:*") ? matchAll(s) : search(s, params);
+            answer = s.q().isEmpty() ? CompletableFuture.completedFuture(nothing(s))
+                    : s.q().equals("*:*") ? matchAll(s) : search(s, params);
         } catch (IllegalArgumentException e) {
             return error(params, 400, e.getMessage(), started);
         }
@@ -117,7 +137,11 @@ public final class SolrRoutes {
 
     static Select parse(Map<String, List<String>> params) {
         String q = first(params, "q");
-        if (q == null || q.isBlank()) q = "*:*";
+        // as Solr's standard parser: no q matches nothing, an empty q is a syntax error
+        if (q == null) q = "";
+        else if (q.isBlank()) throw new IllegalArgumentException("org.apache.solr.search.SyntaxError: Cannot parse '"
+                + q + "': the query is empty (use q=*:* for every document)");
+        else checkSyntax(q);
         int start = SearchRoutes.intParam(flat(params, "start"), "start", 0);
         int rows = SearchRoutes.intParam(flat(params, "rows"), "rows", 10);
         if (start < 0 || start > SearchRequest.MAX_OFFSET) {
@@ -173,7 +197,68 @@ public final class SolrRoutes {
         for (String f : params.getOrDefault("fq", List.of())) fq.add(filterModifier(f));
         Map<String, Object> echo = new LinkedHashMap<>();
         params.forEach((k, v) -> echo.put(k, v.size() == 1 ? v.get(0) : v));
-        return new Select(q.trim(), fq, start, rows, fl, sortField, asc, facets, wt, echo);
+        List<String> hl = new ArrayList<>();
+        if (Boolean.parseBoolean(first(params, "hl"))) {
+            String fields = first(params, "hl.fl");
+            for (String f : (fields == null || fields.isBlank() ? "description" : fields).split("[,\\s]+")) {
+                String field = FIELDS.get(f);
+                if (("title".equals(field) || "description".equals(field)) && !hl.contains(f)) hl.add(f);
+            }
+        }
+        return new Select(q.trim(), fq, start, rows, fl, sortField, asc, facets, wt, echo, hl);
+    }
+
+    /** The answer to a select without {@code q}: no documents, as Solr's standard query parser. */
+    private static Answer nothing(Select s) {
+        Map<String, List<Navigators.Entry>> facets = new LinkedHashMap<>();
+        for (String f : s.facetFields()) facets.put(f, List.of());
+        return new Answer(0, List.of(), facets, null);
+    }
+
+    /**
+     * Refuses what Solr's standard query parser cannot parse: parentheses that do not pair up (outside quotes), and
+     * an {@code AND}/{@code OR} (or {@code &&}/{@code ||}) with nothing on one side, or a {@code NOT} with nothing
+     * after it. A quote never closed is read to the end, as the search box reads it.
+     */
+    static void checkSyntax(String q) {
+        int depth = 0;
+        boolean quoted = false;
+        for (int i = 0; i < q.length(); i++) {
+            char c = q.charAt(i);
+            if (c == '\\' && !quoted) {
+                i++;
+                continue;
+            }
+            if (c == '"') quoted = !quoted;
+            if (quoted) continue;
+            if (c == '(') depth++;
+            if (c == ')' && --depth < 0) throw syntax(q, "')' at column " + (i + 1) + " closes nothing");
+        }
+        if (depth > 0) throw syntax(q, "Encountered \"<EOF>\" at column " + q.length() + ": a '(' is never closed");
+        List<String> toks = new ArrayList<>();
+        for (String t : tokens(q)) {
+            // parentheses are grouping: "(json" and "yaml)" are words, "(" and ")" alone are nothing
+            String bare = t.replaceAll("^\\(+|\\)+$", "");
+            if (!bare.isEmpty()) toks.add(bare);
+        }
+        for (int i = 0; i < toks.size(); i++) {
+            String t = toks.get(i);
+            boolean binary = t.equals("AND") || t.equals("OR") || t.equals("&&") || t.equals("||");
+            boolean last = i == toks.size() - 1;
+            if (binary && (i == 0 || last || isOperator(toks.get(i - 1)))) {
+                throw syntax(q, "'" + t + "' needs a clause on each side");
+            }
+            if ((t.equals("NOT") || t.equals("!")) && last) throw syntax(q, "'" + t + "' needs a clause after it");
+        }
+    }
+
+    private static boolean isOperator(String t) {
+        return t.equals("AND") || t.equals("OR") || t.equals("&&") || t.equals("||") || t.equals("NOT")
+                || t.equals("!");
+    }
+
+    private static IllegalArgumentException syntax(String q, String why) {
+        return new IllegalArgumentException("org.apache.solr.search.SyntaxError: Cannot parse '" + q + "': " + why);
     }
 
     /** {@code fq=host_s:example.org} → {@code site:example.org}, and so on; other filters are refused. */
@@ -212,7 +297,7 @@ public final class SolrRoutes {
                 neg = true;
                 t = t.substring(1);
             }
-            if (t.startsWith("(") && t.endsWith(")")) t = t.substring(1, t.length() - 1);
+            if (!t.startsWith("\"")) t = t.replaceAll("^\\(+|\\)+$", ""); // grouping: checkSyntax saw them pair up
             int colon = t.indexOf(':');
             if (colon > 0 && !t.startsWith("\"")) {
                 String field = t.substring(0, colon);
@@ -386,6 +471,7 @@ public final class SolrRoutes {
         response.put("numFoundExact", true);
         response.put("docs", docs);
         out.put("response", response);
+        if (!s.highlightFields().isEmpty()) out.put("highlighting", highlighting(s, a.docs()));
         if (!s.facetFields().isEmpty()) {
             Map<String, Object> fields = new LinkedHashMap<>();
             a.facets().forEach((f, entries) -> {
@@ -406,6 +492,47 @@ public final class SolrRoutes {
         }
         return complete(HttpResponse.create().withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON,
                 Json.write(out))));
+    }
+
+    /**
+     * Solr's {@code highlighting} section ({@code hl=true}): per document id, per highlighted field, the field's
+     * text HTML-escaped with the query's words in {@code <em>} (Solr's {@code hl.encoder=html}, so a client that
+     * renders it shows the page's text, never its markup). A field without a match is left out, as in Solr.
+     */
+    static Map<String, Object> highlighting(Select s, List<Map<String, Object>> docs) {
+        Set<String> words = new HashSet<>();
+        if (!s.q().isEmpty() && !s.q().equals("*:*")) {
+            for (String w : QueryParser.parse(peerdexQuery(s.q())).highlightWords()) words.add(w.toLowerCase(Locale.ROOT));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map<String, Object> d : docs) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            for (String name : s.highlightFields()) {
+                String marked = emphasize(String.valueOf(d.getOrDefault(FIELDS.get(name), "")), words);
+                if (marked.contains("<em>")) fields.put(name, List.of(marked));
+            }
+            out.put(String.valueOf(d.get("id")), fields);
+        }
+        return out;
+    }
+
+    /** {@code text} HTML-escaped, each word of {@code words} (lower case) inside {@code <em>}. */
+    static String emphasize(String text, Set<String> words) {
+        StringBuilder b = new StringBuilder(text.length() + 32);
+        Matcher m = WORD.matcher(text);
+        int at = 0;
+        while (m.find()) {
+            b.append(htmlEscape(text.substring(at, m.start())));
+            String w = m.group();
+            boolean hit = words.contains(w.toLowerCase(Locale.ROOT));
+            b.append(hit ? "<em>" : "").append(htmlEscape(w)).append(hit ? "</em>" : "");
+            at = m.end();
+        }
+        return b.append(htmlEscape(text.substring(at))).toString();
+    }
+
+    private static String htmlEscape(String s) {
+        return CompatRoutes.xml(s).replace("'", "&#39;");
     }
 
     private static Map<String, Object> header(int status, int qtime, Map<String, Object> echo) {

@@ -6,21 +6,42 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.node.NodeContext;
+import org.peerdex.node.NodeServices;
 import org.peerdex.node.Version;
 
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.get;
 import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
-/** {@code GET /api/status}: who this peer is and what it holds. */
+/**
+ * {@code GET /api/status}: who this peer is and what it holds; {@code GET /api/status/rates}: pages fetched and
+ * queries started in each minute of the last hour (the console's plots).
+ */
 public final class StatusRoutes {
     private final NodeContext ctx;
+    private final NodeServices services;
 
-    public StatusRoutes(NodeContext ctx) {
+    public StatusRoutes(NodeContext ctx, NodeServices services) {
         this.ctx = ctx;
+        this.services = services;
     }
 
     public Route route() {
-        return path("status", () -> get(() -> Json.ok(status())));
+        return concat(
+                path("status", () -> get(() -> Json.ok(status()))),
+                path(segment("status").slash("rates"), () -> get(() -> Json.ok(rates()))));
+    }
+
+    /** Per-minute counts over the last hour, oldest first; the last entry is the current minute so far. */
+    public Map<String, Object> rates() {
+        long now = System.currentTimeMillis();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("at", now);
+        r.put("minuteStart", now / 60_000 * 60_000);
+        r.put("pages", services.crawl().pagesLastHour());
+        r.put("queries", services.search().service().queriesLastHour());
+        return r;
     }
 
     public Map<String, Object> status() {
@@ -31,26 +52,25 @@ public final class StatusRoutes {
         s.put("position", ctx.peerId().position());
         s.put("documents", ctx.storage().stats().documents());
         s.put("postings", ctx.storage().stats().postings());
-        org.peerdex.node.crawl.CrawlBackend crawls = org.peerdex.node.crawl.CrawlBackend.of(ctx);
-        s.put("pagesPerMinute", crawls == null ? 0.0 : crawls.pagesPerMinute());
-        org.peerdex.actors.dht.DhtPeer dht = org.peerdex.node.NetworkBackend.of(ctx);
+        s.put("pagesPerMinute", services.crawl().pagesPerMinute());
+        org.peerdex.actors.dht.DhtPeer dht = services.network().dht();
         org.peerdex.actors.dht.ring.PeerView view = dht == null ? null : dht.view().get();
         s.put("peers", view == null ? 1 : view.peers().size());
         if (dht != null) s.put("dht", dht.stats().snapshot());
         s.put("transport", org.peerdex.node.OpenNetwork.selected(ctx.config().raw()) ? "peer" : "cluster");
-        org.peerdex.node.OpenNetwork open = org.peerdex.node.NetworkBackend.open(ctx);
+        org.peerdex.node.OpenNetwork open = services.network().open();
         if (open != null) s.put("peerProtocol", openStatus(open));
         s.put("partitions", ctx.placement().partitions().count());
         s.put("redundancy", ctx.placement().redundancy());
         long up = Duration.between(ctx.started(), Instant.now()).toSeconds();
         s.put("uptime", up);
-        s.put("searchRateLimit", SearchRateLimit.of(ctx).snapshot());
+        s.put("searchRateLimit", services.rateLimit().snapshot());
         s.put("version", Version.VERSION);
         Runtime rt = Runtime.getRuntime();
         s.put("heapUsedBytes", rt.totalMemory() - rt.freeMemory());
         s.put("heapMaxBytes", rt.maxMemory());
         s.put("diskUsedBytes", org.peerdex.node.DiskUsage.of(ctx.config().dataDir()));
-        s.put("queriesPerMinute", SearchBackend.of(ctx).service().queriesPerMinute());
+        s.put("queriesPerMinute", services.search().service().queriesPerMinute());
         s.put("threads", java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount());
         return s;
     }

@@ -13,21 +13,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
-import org.peerdex.node.NodeContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running peer's {@link PeerSettings}, one per {@link NodeContext}: kept in {@code DATA_DIR/settings.json}
+ * A running peer's {@link PeerSettings}, one per peer (built by PeerNode): kept in {@code DATA_DIR/settings.json}
  * (written atomically), handed to whoever applies them live (crawl defaults, suggestions), and laid over the
  * config at the next start for the memory bounds ({@link #overlay(Config)}).
  */
 public final class SettingsBackend {
     private static final Logger log = LoggerFactory.getLogger(SettingsBackend.class);
-    private static final Map<NodeContext, SettingsBackend> BACKENDS = new WeakHashMap<>();
     static final String FILE = "settings.json";
     private static final ObjectMapper PLAIN = new ObjectMapper();
 
@@ -37,16 +34,12 @@ public final class SettingsBackend {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile long version;
 
-    SettingsBackend(Path dataDir, Config config) {
+    /** Reads {@code DATA_DIR/settings.json}, or starts from the config's defaults. */
+    public SettingsBackend(Path dataDir, Config config) {
         this.file = dataDir.resolve(FILE);
         PeerSettings defaults = PeerSettings.defaults(config);
         this.running = defaults.memory();
         this.current.set(load(file, defaults));
-    }
-
-    /** The settings backend of a peer (created, and its file read, on first use). */
-    public static synchronized SettingsBackend of(NodeContext ctx) {
-        return BACKENDS.computeIfAbsent(ctx, c -> new SettingsBackend(c.config().dataDir(), c.config().raw()));
     }
 
     /** The config with the memory bounds saved in the data directory's settings file laid over it. */

@@ -18,7 +18,6 @@ import org.apache.pekko.remote.RARP;
 import org.apache.pekko.remote.transport.ThrottlerTransportAdapter;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.ring.PeerView;
-import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.TestPeers;
 import org.peerdex.node.http.DocumentRoutes;
@@ -75,7 +74,7 @@ final class ClusterLab {
     }
 
     static PeerView view(PeerNode n) {
-        DhtPeer dht = NetworkBackend.of(n.context());
+        DhtPeer dht = n.services().network().dht();
         return dht == null ? null : dht.view().get();
     }
 

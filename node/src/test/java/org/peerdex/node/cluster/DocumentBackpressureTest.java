@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.TestPeers;
 
@@ -51,7 +50,7 @@ class DocumentBackpressureTest {
                 Thread.sleep(100); // the Replicator plans each document's batches before the next is counted
             }
             assertTrue(refused != null, "no 503 after " + acknowledged.size() + " documents: "
-                    + NetworkBackend.of(a.context()).stats().snapshot());
+                    + a.services().network().dht().stats().snapshot());
             assertEquals(503, refused.status(), refused.json().toString());
             assertTrue(refused.json().path("error").asText().contains("replication backlog"), refused.json().toString());
             assertTrue(!acknowledged.isEmpty());

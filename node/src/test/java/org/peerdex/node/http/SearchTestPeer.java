@@ -53,7 +53,7 @@ final class SearchTestPeer implements AutoCloseable {
                         + "peerdex.crawler.allow-loopback = on\n")
                 .withFallback(ConfigFactory.load()));
         corpus = CorpusIndexer.index(node.context().storage(), corpusDir, siteBase, 1000);
-        SearchBackend.of(node.context()).setLinkRank(HostPageRank.compute(corpus.hostEdges()));
+        node.services().search().setLinkRank(HostPageRank.compute(corpus.hostEdges()));
     }
 
     String base() {

@@ -265,6 +265,19 @@ class WebBoundaryTest {
     }
 
     @Test
+    void everySolrSelectPathIsASearchPathForTheRateLimit() throws Exception {
+        int port = proxied.httpPort();
+        // pysolr's select/ with a core name, SolrJ's select without: one bucket per client for all of them
+        List<String> paths = List.of("/solr/peerdex/select/?q=peer&wt=json", "/solr/select?q=peer",
+                "/solr/other/select?q=peer", "/solr/select/?q=peer&wt=json", "/solr/peerdex/select/?q=peer");
+        List<Integer> statuses = new ArrayList<>();
+        for (String path : paths) {
+            statuses.add(exchange("127.0.0.2", port, "GET", path, "X-Forwarded-For: 192.0.2.44").status());
+        }
+        assertEquals(List.of(200, 200, 200, 429, 429), statuses);
+    }
+
+    @Test
     void behindAProxyWithoutAPasswordAdminIsClosedWithAMessage() throws Exception {
         int port = noPassword.httpPort();
         for (String from : List.of("127.0.0.1", "127.0.0.2")) {

@@ -97,7 +97,7 @@ class HostilePeerTest {
         });
         // the honest peers hand postings they no longer hold to the Sybils, which acknowledge them all (a full
         // rebalance now, rather than waiting for the incremental one or the periodic repair to get to it)
-        for (PeerNode p : nodes) org.peerdex.node.NetworkBackend.of(p.context()).indexedLocally();
+        for (PeerNode p : nodes) p.services().network().dht().indexedLocally();
         try {
             // the crawler's own postings are never handed off; the other two hold them for it
             OpenPeers.await(Duration.ofSeconds(60), () -> claimed.get() > 0 && nodes.subList(1, 3).stream().allMatch(p -> {

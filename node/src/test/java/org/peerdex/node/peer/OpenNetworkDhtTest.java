@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.replication.Replicator;
-import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.TestPeers;
 import org.peerdex.protocol.hash.PeerId;
@@ -116,11 +115,11 @@ class OpenNetworkDhtTest {
     }
 
     private static Ring ring(PeerNode n) {
-        return NetworkBackend.of(n.context()).view().get().ring();
+        return n.services().network().dht().view().get().ring();
     }
 
     private List<PeerId> holders(Posting p, Ring ring) {
-        DhtPeer dht = NetworkBackend.of(nodes.get(0).context());
+        DhtPeer dht = nodes.get(0).services().network().dht();
         return dht.placement().holders(p.word(), p.url(), ring);
     }
 
@@ -166,7 +165,7 @@ class OpenNetworkDhtTest {
     private String busy() throws Exception {
         StringBuilder busy = new StringBuilder();
         for (PeerNode n : nodes) {
-            DhtPeer dht = NetworkBackend.of(n.context());
+            DhtPeer dht = n.services().network().dht();
             Replicator.Progress p = AskPattern.<Replicator.Command, Replicator.Progress>ask(dht.replicator(),
                     Replicator.GetProgress::new, Duration.ofSeconds(2), n.context().system().scheduler())
                     .toCompletableFuture().get(3, TimeUnit.SECONDS);

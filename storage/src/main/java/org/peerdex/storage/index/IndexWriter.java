@@ -75,6 +75,7 @@ public final class IndexWriter {
             }
             meta.putTo(batch, d.metadata());
             meta.putTextTo(batch, d.metadata().urlHash(), d.text());
+            meta.putImagesTo(batch, d.metadata().urlHash(), d.images());
             for (Posting p : d.postings()) rwi.addTo(batch, p);
             postings += d.postings().size();
         }
@@ -85,6 +86,6 @@ public final class IndexWriter {
     }
 
     private static long estimate(IndexedDocument d) {
-        return 256L + d.text().length() * 2L + d.postings().size() * 64L;
+        return 256L + d.text().length() * 2L + d.postings().size() * 64L + d.images().size() * 256L;
     }
 }

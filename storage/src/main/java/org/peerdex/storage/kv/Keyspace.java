@@ -16,6 +16,8 @@ public final class Keyspace {
     public static final byte LEARNED_META = 'n';
     /** URL hash → extracted text, for snippets and phrase checks */
     public static final byte TEXT = 't';
+    /** URL hash → the images of the page's main content (meta.PageImage list), for image search */
+    public static final byte IMAGES = 'g';
     /** URL hash → crawl/parse history */
     public static final byte HISTORY = 'h';
     /** crawl job id ‖ ... → frontier entries */

@@ -13,7 +13,7 @@ import org.peerdex.storage.kv.Keys;
 import org.peerdex.storage.kv.Keyspace;
 import org.peerdex.storage.rwi.HashBytes;
 
-/** URL hash → metadata, extracted text (for snippets and phrase checks) and crawl/parse history. */
+/** URL hash → metadata, extracted text (for snippets and phrase checks), images and crawl/parse history. */
 public final class UrlMetadataStore {
     /** Text kept per document for snippets: enough for every snippet, bounded so a huge page costs little. */
     public static final int MAX_TEXT_CHARS = 64 * 1024;
@@ -46,6 +46,24 @@ public final class UrlMetadataStore {
     public void putTextTo(KeyValueStore.Batch batch, UrlHash url, String text) {
         String t = text.length() > MAX_TEXT_CHARS ? text.substring(0, MAX_TEXT_CHARS) : text;
         batch.put(key(Keyspace.TEXT, url), t.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The images of a page's main content, as a list record (an empty list removes the entry). */
+    record Images(List<PageImage> images) {
+        Images {
+            images = images == null ? List.of() : List.copyOf(images);
+        }
+    }
+
+    /** Replaces the images recorded for {@code url} (none: the entry goes, so a re-crawl drops old ones). */
+    public void putImagesTo(KeyValueStore.Batch batch, UrlHash url, List<PageImage> images) {
+        if (images.isEmpty()) batch.delete(key(Keyspace.IMAGES, url));
+        else batch.put(key(Keyspace.IMAGES, url), Cbor.write(new Images(images)));
+    }
+
+    /** The images of the page's main content recorded when it was indexed here (none for older records). */
+    public List<PageImage> images(UrlHash url) {
+        return store.get(key(Keyspace.IMAGES, url)).map(b -> Cbor.read(b, Images.class).images()).orElse(List.of());
     }
 
     public void put(UrlMetadata meta) {
@@ -81,6 +99,7 @@ public final class UrlMetadataStore {
         b.delete(key(Keyspace.META, url));
         b.delete(key(Keyspace.LEARNED_META, url));
         b.delete(key(Keyspace.TEXT, url));
+        b.delete(key(Keyspace.IMAGES, url));
         store.write(b, false);
     }
 

@@ -14,6 +14,7 @@ import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.kv.LevelDbStore;
 import org.peerdex.storage.kv.MemoryStore;
+import org.peerdex.storage.meta.PageImage;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.testing.TestPostings;
@@ -121,6 +122,33 @@ class IndexWriterTest {
             assertEquals(1, s.stats().documents());
             Posting p = s.rwi().postings(WordHash.of("doc1word")).get(0);
             assertEquals(TestPostings.url(1), p.url());
+        }
+    }
+
+    @Test
+    void aPagesImagesAreStoredMarkedInItsPostingsReplacedOnReindexAndDeletedWithIt() {
+        try (PeerStorage s = PeerStorage.openLevelDb(dir, new Partitions(4))) {
+            String url = "http://example.org/gallery.html";
+            UrlMetadata m = TestPostings.metadata(url, "Gallery");
+            DocumentText text = new DocumentText(url, "Gallery", "", List.of(), "", List.of(), List.of(), List.of(),
+                    "a lighthouse at dusk");
+            List<PageImage> images = List.of(
+                    new PageImage("http://example.org/a.jpg", "Lighthouse", "at dusk"));
+            IndexedDocument withImages = PostingFactory.build(m, text, images);
+            for (Posting p : withImages.postings()) assertTrue(p.has(Posting.HAS_IMAGE), p.toString());
+            s.writer().add(withImages);
+            s.writer().flush();
+            assertEquals(images, s.metadata().images(m.urlHash()));
+            // a page indexed before images were kept, or without images, has none (and its postings no flag)
+            IndexedDocument plain = PostingFactory.build(m, text);
+            for (Posting p : plain.postings()) assertFalse(p.has(Posting.HAS_IMAGE));
+            s.writer().add(plain);
+            s.writer().flush();
+            assertEquals(List.of(), s.metadata().images(m.urlHash()), "a re-index replaces the images");
+            s.writer().add(withImages);
+            s.writer().flush();
+            s.metadata().delete(m.urlHash());
+            assertEquals(List.of(), s.metadata().images(m.urlHash()), "a delete removes them");
         }
     }
 }

@@ -14,6 +14,8 @@ import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.actors.dht.shard.DhtBlacklist;
 import org.peerdex.actors.dht.shard.ShardOwner;
 import java.time.Duration;
+import org.peerdex.actors.dht.replication.RebalancePlanner.Mode;
+import org.peerdex.actors.dht.replication.RebalancePlanner.Plan;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -83,19 +85,6 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /** The periodic repair of the ranges this peer holds. */
     private enum RepairHeld implements Command, LocalOnly { INSTANCE }
 
-    /** What a rebalance offers digests of, and to whom (in the order of how much it covers). */
-    enum Mode {
-        /** what it holds, to co-holders that are new since the last DELTA or FULL rebalance */
-        DELTA,
-        /** what it holds, to every co-holder */
-        HELD,
-        /** what it holds or crawled, to every holder */
-        FULL;
-
-        Mode and(Mode other) {
-            return this == other ? this : this == DELTA ? other : other == DELTA ? this : FULL;
-        }
-    }
 
     /** Local: is everything sent and acknowledged? */
     public record GetProgress(ActorRef<Progress> replyTo) implements Command, LocalOnly {}
@@ -142,9 +131,6 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /** A {@link Replicate}'s batches are written to the outbox (or planning failed). */
     private record ReplicatePlanned(Enqueued enqueued) implements Command, LocalOnly {}
 
-    /** What a rebalance found: digests to offer per target, postings to hand off per target. */
-    record Plan(Ring ring, Map<PeerId, List<RangeDigest>> digests, Map<PeerId, Batching.Targeted> handoff,
-                List<Posting> handoffPostings, boolean handoffTruncated) {}
 
     /** The local copies of a hand-off group are deleted ({@code deleted} of them; the rest kept). */
     private record HandoffDeleted(long deleted) implements Command, LocalOnly {}
@@ -197,6 +183,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final long pauseAt;
     /** postings one rebalance hands off at most; the rest go in further rounds once these are acknowledged */
     private final int maxHandoff;
+    private final RebalancePlanner planner;
     /** the last plan's hand-off was cut at {@link #maxHandoff}: another round follows its deletion */
     private boolean handoffMore;
     private long heapBytes;
@@ -209,6 +196,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
      * outbox may hold batches of an earlier run.
      */
     private boolean spilled = true;
+    private static final Duration BUSY_TICK = Duration.ofMillis(100);
+    /** Is the tick at {@link #BUSY_TICK} (else at {@link #idleTick})? It starts busy. */
+    private boolean busyTicking = true;
+    private Duration idleTick = Duration.ofSeconds(5);
     private long reloadFrom;
     private boolean reloading;
     private long spilledDuringReload = Long.MAX_VALUE;
@@ -244,7 +235,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     public static Behavior<Command> create(PeerId self, PeerStorage storage, Placement placement, DhtSettings settings,
                                            DhtStats stats) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
-            timers.startTimerWithFixedDelay(Tick.INSTANCE, Duration.ofMillis(100));
+            timers.startTimerWithFixedDelay(Tick.INSTANCE, BUSY_TICK);
             // each peer at its own phase: peers started together would otherwise all repair at the same moment
             long interval = settings.repairInterval().toMillis();
             DhtEnvironment env = DhtEnvironment.get(ctx.getSystem());
@@ -253,7 +244,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             Duration crawl = ctx.getSystem().settings().config().getDuration("peerdex.dht.crawl-repair-interval");
             Duration firstCrawl = Duration.ofMillis(crawl.toMillis() / 2 + env.nextLong(crawl.toMillis() + 1));
             timers.startTimerWithFixedDelay("crawl-repair", RebalanceNow.INSTANCE, firstCrawl, crawl);
-            return new Replicator(ctx, timers, self, storage, placement, settings, stats);
+            Replicator r = new Replicator(ctx, timers, self, storage, placement, settings, stats);
+            r.idleTick = ctx.getSystem().settings().config().getDuration("peerdex.dht.idle-tick");
+            return r;
         }));
     }
 
@@ -280,6 +273,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         this.heapLimit = Math.max(1, dht.getBytes("outbox-heap-bytes"));
         this.pauseAt = Math.max(1, dht.getLong("outbox-pause-postings"));
         this.maxHandoff = dht.hasPath("max-handoff-postings") ? Math.max(1, dht.getInt("max-handoff-postings")) : 100_000;
+        this.planner = new RebalancePlanner(self, storage, placement, settings.acceptRemoteIndex(), maxHandoff, foreign);
         stats.outboxPauseAt = pauseAt;
         long firstId = ids.get() + 1;
         this.storeReplies = ctx.messageAdapter(ShardOwner.StoreReply.class, StoreAnswered::new);
@@ -398,6 +392,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             long id = st.entry().id();
             if (pending.containsKey(id) || deleting.contains(id)) continue;
             pending.put(id, new Pending(st.entry(), 0, st.bytes()));
+            wake();
             heapBytes += st.bytes();
         }
         // batches written while the read ran wait on disk; the next read starts at the earliest of them
@@ -413,6 +408,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /** A batch stays on disk only (the window is full, or older batches wait there): read back later. */
     private void spill(long id) {
         spilled = true;
+        wake();
         reloadFrom = Math.min(reloadFrom, id);
         if (reloading) spilledDuringReload = Math.min(spilledDuringReload, id);
     }
@@ -435,7 +431,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         // and they are all in the ring neighbourhood, so only that is compared.
         Ring restartedAway = null;
         if (view != null && lastPlanned != null && view.peers() != m.view().peers()) {
-            for (PeerId id : neighbourhood(self, m.view().ring(), placement.redundancy())) {
+            for (PeerId id : RebalancePlanner.neighbourhood(self, m.view().ring(), placement.redundancy())) {
                 PeerInfo before = view.peers().get(id);
                 PeerInfo now = m.view().peers().get(id);
                 if (before == null || now == null || id.equals(self) || before.shardOwner().equals(now.shardOwner())) continue;
@@ -527,6 +523,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 // hand-off batches stay in heap: their group waits for every acknowledgement, and the plan that
                 // made them holds their postings anyway
                 pending.put(e.id(), new Pending(e, m.group(), st.bytes()));
+                wake();
                 heapBytes += st.bytes();
             } else {
                 spill(e.id());
@@ -544,7 +541,33 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         return onTick();
     }
 
+    /**
+     * The tick runs every {@link #BUSY_TICK} while there is something to send, acknowledge, reload or repair, and
+     * every {@code idle-tick} otherwise: an idle peer (nearly every virtual peer of a large simulation, most of the
+     * time) costs one event per idle tick instead of ten a second. Whatever adds work calls {@link #wake()}; the
+     * idle tick is the safety net for anything that does not.
+     */
+    private void pace() {
+        boolean work = !pending.isEmpty() || spilled || reloading || !repairWanted.isEmpty() || !digestSentAt.isEmpty();
+        if (work == busyTicking) return;
+        busyTicking = work;
+        timers.startTimerWithFixedDelay(Tick.INSTANCE, work ? BUSY_TICK : idleTick);
+    }
+
+    private void wake() {
+        if (!busyTicking) {
+            busyTicking = true;
+            timers.startTimerWithFixedDelay(Tick.INSTANCE, BUSY_TICK);
+        }
+    }
+
     private Behavior<Command> onTick() {
+        Behavior<Command> next = tick();
+        pace();
+        return next;
+    }
+
+    private Behavior<Command> tick() {
         maybeReload();
         if (view == null) return this;
         long now = env.millis();
@@ -707,121 +730,18 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }
         int covered = ringsSincePlan.size();
         boolean overflowed = ringsOverflowed;
-        List<PeerId> around = neighbourhood(self, ring, placement.redundancy());
+        List<PeerId> around = RebalancePlanner.neighbourhood(self, ring, placement.redundancy());
         if (mode == Mode.DELTA && !overflowed
-                && bases.stream().allMatch(b -> neighbourhood(self, b, placement.redundancy()).equals(around))) {
+                && bases.stream().allMatch(b -> RebalancePlanner.neighbourhood(self, b, placement.redundancy()).equals(around))) {
             stats.rebalancesSkipped.incrementAndGet();
             ringsSincePlan.subList(0, covered).clear();
             return this;
         }
         rebalancing = true;
         List<Ring> planBases = List.copyOf(bases);
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> plan(ring, planBases, mode), io),
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> planner.plan(ring, planBases, mode), io),
                 (plan, e) -> new Rebalanced(plan, e, mode, overflowed ? -1 : covered));
         return this;
-    }
-
-    /**
-     * The peers within {@code r} places of {@code self} on either side (the whole ring if it is small): the
-     * holders of every position {@code self} holds, and the boundaries of those positions, lie among them.
-     */
-    static List<PeerId> neighbourhood(PeerId self, Ring ring, int r) {
-        int at = ring.indexOf(self);
-        if (ring.size() <= 2 * r + 1 || at < 0) return ring.members();
-        List<PeerId> out = new ArrayList<>(2 * r + 1);
-        for (int d = -r; d <= r; d++) out.add(ring.get(at + d));
-        return out;
-    }
-
-    /** A full plan: digests of everything to every holder. */
-    Plan plan(Ring ring) {
-        return plan(ring, List.of(), Mode.FULL);
-    }
-
-    /** Whether {@code h} held {@code position} in every one of the base rings (then it needs no digest of it). */
-    private boolean heldInAll(PeerId h, long position, List<Ring> bases) {
-        if (bases.isEmpty()) return false;
-        for (Ring b : bases) if (!placement.holds(h, position, b)) return false;
-        return true;
-    }
-
-    /**
-     * Scans the index and the metadata: what to hand off, which digests to offer (see {@link Mode}). With a
-     * {@code bases} (DELTA: the ring of the last DELTA or FULL rebalance and every ring seen since) digests go only
-     * to holders that were not holders in one of the bases. Runs on the index dispatcher.
-     */
-    Plan plan(Ring ring, List<Ring> bases, Mode mode) {
-        Map<PeerId, Digests> digests = new HashMap<>();
-        Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
-        List<Posting> handoffPostings = new ArrayList<>();
-        boolean[] truncated = {false};
-        boolean active = settings.acceptRemoteIndex();
-        // blocked entries are neither offered in digests nor handed off (they stay here, never sent)
-        DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
-        ReverseWordIndex rwi = storage.rwi();
-        IndexScan scan = new IndexScan(placement, ring, self);
-        long[] marksBefore = foreign.snapshot();
-        boolean[] foundForeign = new boolean[Digests.BUCKETS];
-        // keys and a few fields only: a posting is decoded only when it is handed off (or the blacklist must judge it)
-        ReverseWordIndex.EntrySink sink = (key, value) -> {
-            if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
-            long position = rwi.position(key);
-            int at = PostingCodec.holderOffset(value);
-            if (at >= 0) foundForeign[Digests.bucketOf(position)] = true;
-            if (blocked.active() && blocked.blocks(ReverseWordIndex.decode(key, value))) return;
-            List<PeerId> holders = scan.holders(position);
-            boolean own = at < 0;
-            boolean held = active && scan.selfHolds();
-            if (own || held) {
-                if (!held && mode != Mode.FULL) return; // our crawl, held elsewhere: the crawl repair offers it
-                PeerId origin = scan.origin(value, at);
-                int bucket = Digests.bucketOf(position);
-                long hash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
-                for (PeerId h : holders) {
-                    if (h.equals(self) || heldInAll(h, position, bases)) continue;
-                    digests.computeIfAbsent(h, k -> new Digests()).add('p', origin, bucket, hash);
-                }
-            } else {
-                // bounded: the rest are handed off in further rounds (their buckets stay marked foreign)
-                if (handoffPostings.size() >= maxHandoff) {
-                    truncated[0] = true;
-                    return;
-                }
-                Posting p = ReverseWordIndex.decode(key, value);
-                handoffPostings.add(p);
-                for (PeerId h : holders) handoff.computeIfAbsent(h, k -> new Batching.Targeted()).postings.add(p);
-            }
-        };
-        boolean[] read = new boolean[Digests.BUCKETS];
-        if (mode == Mode.FULL) {
-            rwi.scanEntries(sink);
-            java.util.Arrays.fill(read, true);
-        } else {
-            // what it holds and what others crawled, which it may have to hand off: its own crawl elsewhere is skipped
-            boolean[] held = active ? IndexScan.heldBuckets(self, placement, ring) : new boolean[Digests.BUCKETS];
-            for (int b = 0; b < Digests.BUCKETS; b++) {
-                if (!held[b] && !foreign.marked(b)) continue;
-                read[b] = true;
-                rwi.scanBucket(Digests.BUCKET_BITS, b, sink);
-            }
-        }
-        foreign.scanned(marksBefore, read, foundForeign);
-        storage.metadata().scanAll(md -> {
-            if (blocked.blocks(md)) return;
-            List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
-            boolean own = md.holder() == null;
-            boolean held = active && holders.contains(self);
-            if (!own && !held) return;
-            if (!held && mode != Mode.FULL) return;
-            PeerId origin = scan.origin(md.holder());
-            for (PeerId h : holders) {
-                if (h.equals(self) || heldInAll(h, md.urlHash().position(), bases)) continue;
-                digests.computeIfAbsent(h, k -> new Digests()).addMetadata(origin, md.urlHash());
-            }
-        });
-        Map<PeerId, List<RangeDigest>> out = new HashMap<>();
-        digests.forEach((peer, d) -> out.put(peer, d.digests()));
-        return new Plan(ring, out, handoff, handoffPostings, truncated[0]);
     }
 
     private Behavior<Command> onRebalanced(Rebalanced m) {
@@ -847,6 +767,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     long ex = ids.incrementAndGet();
                     digestExchanges.put(ex, target);
                     digestSentAt.put(ex, env.millis());
+                    wake();
                     ShardOwner.DigestRequest request = new ShardOwner.DigestRequest(ex, self,
                             List.copyOf(ds.subList(i, Math.min(ds.size(), i + settings.maxDigestsPerMessage()))),
                             digestReplies);
@@ -893,6 +814,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         stats.repairRangesDiffering.addAndGet(r.differing().size());
         // gathered until the next tick: the replies of one round then cost one scan instead of one each
         repairWanted.computeIfAbsent(target, k -> new HashSet<>()).addAll(r.differing());
+        wake();
         return this;
     }
 

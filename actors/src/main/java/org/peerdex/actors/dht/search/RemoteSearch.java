@@ -521,27 +521,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (!outstanding.isEmpty() || phase == Phase.DONE) return this;
         switch (phase) {
             case COUNT -> {
+                rarest.putAll(PartitionJoin.rarestPerPartition(request.words(), placement.partitions().count(), counts));
                 List<RangeKey> filterKeys = new ArrayList<>();
-                for (int p = 0; p < placement.partitions().count(); p++) {
-                    WordHash rare = null;
-                    int min = Integer.MAX_VALUE;
-                    boolean all = true;
-                    for (WordHash w : request.words()) {
-                        Integer c = counts.get(new RangeKey(w, p));
-                        if (c == null || c == 0) {
-                            all = false;
-                            break;
-                        }
-                        if (c < min) {
-                            min = c;
-                            rare = w;
-                        }
-                    }
-                    if (all) {
-                        rarest.put(p, rare);
-                        filterKeys.add(new RangeKey(rare, p));
-                    }
-                }
+                rarest.forEach((p, rare) -> filterKeys.add(new RangeKey(rare, p)));
                 counted(counts);
                 phase = Phase.FILTER;
                 if (filterKeys.isEmpty()) return finish();
@@ -568,50 +550,16 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     }
                     return fetchMetadata();
                 }
-                Map<RangeKey, List<UrlHash>> urlSets = new HashMap<>();
-                rarest.forEach((p, rare) -> {
-                    Set<UrlHash> common = null;
-                    for (WordHash w : request.words()) {
-                        if (w.equals(rare)) continue;
-                        Set<UrlHash> s = new HashSet<>();
-                        for (Posting x : postings.getOrDefault(new RangeKey(w, p), List.of())) s.add(x.url());
-                        if (common == null) common = s;
-                        else common.retainAll(s);
-                    }
-                    if (common != null && !common.isEmpty()) {
-                        List<UrlHash> urls = new ArrayList<>(common);
-                        if (urls.size() > settings.maxPostingsPerMessage()) urls = urls.subList(0, settings.maxPostingsPerMessage());
-                        urlSets.put(new RangeKey(rare, p), urls);
-                    }
-                });
+                Map<RangeKey, List<UrlHash>> urlSets = PartitionJoin.candidateUrls(request.words(), rarest, postings,
+                        settings.maxPostingsPerMessage());
                 phase = Phase.RAREST;
                 rarestUrlSets = urlSets;
                 if (urlSets.isEmpty()) return finish();
                 dispatch(new ArrayList<>(urlSets.keySet()), urlSets, 0);
             }
             case RAREST -> {
-                for (var e : rarestUrlSets.entrySet()) {
-                    int p = e.getKey().partition();
-                    Map<UrlHash, Posting> rare = new HashMap<>();
-                    for (Posting x : postings.getOrDefault(e.getKey(), List.of())) rare.put(x.url(), x);
-                    next:
-                    for (UrlHash u : e.getValue()) {
-                        if (!rare.containsKey(u)) continue; // a Bloom false positive
-                        List<Posting> ps = new ArrayList<>();
-                        for (WordHash w : request.words()) {
-                            Posting found = null;
-                            if (w.equals(rarest.get(p))) found = rare.get(u);
-                            else for (Posting x : postings.getOrDefault(new RangeKey(w, p), List.of())) {
-                                if (x.url().equals(u)) {
-                                    found = x;
-                                    break;
-                                }
-                            }
-                            if (found == null) continue next;
-                            ps.add(found);
-                        }
-                        candidates.put(u, new RemoteCandidate(u, ps, null, answeredBy.get(u)));
-                    }
+                for (RemoteCandidate c : PartitionJoin.join(request.words(), rarest, rarestUrlSets, postings, answeredBy)) {
+                    candidates.put(c.url(), c);
                 }
                 return fetchMetadata();
             }

@@ -1,0 +1,168 @@
+package org.peerdex.actors.dht.replication;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.peerdex.actors.dht.shard.DhtBlacklist;
+import org.peerdex.actors.dht.shard.Digests;
+import org.peerdex.actors.dht.shard.RangeDigest;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.ring.Ring;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.PostingCodec;
+import org.peerdex.storage.rwi.ReverseWordIndex;
+
+/**
+ * A rebalance plan from the index, without the actor: which digests this peer offers to which holder, and which
+ * postings it hands off because it no longer holds them. The {@link Replicator} runs it on the index dispatcher
+ * when the ring changes and on the repair timers, and turns the plan into digest exchanges and outbox batches.
+ * Blocking (reads the whole index or the buckets that matter); not thread-safe (one plan at a time).
+ */
+final class RebalancePlanner {
+    /** What a rebalance offers digests of, and to whom (in the order of how much it covers). */
+    enum Mode {
+        /** what it holds, to co-holders that are new since the last DELTA or FULL rebalance */
+        DELTA,
+        /** what it holds, to every co-holder */
+        HELD,
+        /** what it holds or crawled, to every holder */
+        FULL;
+
+        Mode and(Mode other) {
+            return this == other ? this : this == DELTA ? other : other == DELTA ? this : FULL;
+        }
+    }
+
+    /** What a rebalance found: digests to offer per target, postings to hand off per target. */
+    record Plan(Ring ring, Map<PeerId, List<RangeDigest>> digests, Map<PeerId, Batching.Targeted> handoff,
+                List<Posting> handoffPostings, boolean handoffTruncated) {}
+
+    private final PeerId self;
+    private final PeerStorage storage;
+    private final Placement placement;
+    private final boolean acceptRemoteIndex;
+    private final int maxHandoff;
+    private final ForeignBuckets foreign;
+
+    /**
+     * @param acceptRemoteIndex an active peer holds ranges; a passive one holds none and hands off all but its crawl
+     * @param maxHandoff        postings one plan hands off at most (the rest in later rounds, {@link Plan#handoffTruncated})
+     * @param foreign           the buckets that may hold other peers' postings (narrowed by this planner's scans)
+     */
+    RebalancePlanner(PeerId self, PeerStorage storage, Placement placement, boolean acceptRemoteIndex, int maxHandoff,
+                     ForeignBuckets foreign) {
+        this.self = self;
+        this.storage = storage;
+        this.placement = placement;
+        this.acceptRemoteIndex = acceptRemoteIndex;
+        this.maxHandoff = maxHandoff;
+        this.foreign = foreign;
+    }
+
+    /**
+     * The peers within {@code r} places of {@code self} on either side (the whole ring if it is small): the
+     * holders of every position {@code self} holds, and the boundaries of those positions, lie among them.
+     */
+    static List<PeerId> neighbourhood(PeerId self, Ring ring, int r) {
+        int at = ring.indexOf(self);
+        if (ring.size() <= 2 * r + 1 || at < 0) return ring.members();
+        List<PeerId> out = new ArrayList<>(2 * r + 1);
+        for (int d = -r; d <= r; d++) out.add(ring.get(at + d));
+        return out;
+    }
+
+    /** A full plan: digests of everything to every holder. */
+    Plan plan(Ring ring) {
+        return plan(ring, List.of(), Mode.FULL);
+    }
+
+    /** Whether {@code h} held {@code position} in every one of the base rings (then it needs no digest of it). */
+    private boolean heldInAll(PeerId h, long position, List<Ring> bases) {
+        if (bases.isEmpty()) return false;
+        for (Ring b : bases) if (!placement.holds(h, position, b)) return false;
+        return true;
+    }
+
+    /**
+     * Scans the index and the metadata: what to hand off, which digests to offer (see {@link Mode}). With
+     * {@code bases} (DELTA: the ring of the last DELTA or FULL rebalance and every ring seen since) digests go only
+     * to holders that were not holders in one of the bases.
+     */
+    Plan plan(Ring ring, List<Ring> bases, Mode mode) {
+        Map<PeerId, Digests> digests = new HashMap<>();
+        Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
+        List<Posting> handoffPostings = new ArrayList<>();
+        boolean[] truncated = {false};
+        boolean active = acceptRemoteIndex;
+        // blocked entries are neither offered in digests nor handed off (they stay here, never sent)
+        DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
+        ReverseWordIndex rwi = storage.rwi();
+        IndexScan scan = new IndexScan(placement, ring, self);
+        long[] marksBefore = foreign.snapshot();
+        boolean[] foundForeign = new boolean[Digests.BUCKETS];
+        // keys and a few fields only: a posting is decoded only when it is handed off (or the blacklist must judge it)
+        ReverseWordIndex.EntrySink sink = (key, value) -> {
+            if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
+            long position = rwi.position(key);
+            int at = PostingCodec.holderOffset(value);
+            if (at >= 0) foundForeign[Digests.bucketOf(position)] = true;
+            if (blocked.active() && blocked.blocks(ReverseWordIndex.decode(key, value))) return;
+            List<PeerId> holders = scan.holders(position);
+            boolean own = at < 0;
+            boolean held = active && scan.selfHolds();
+            if (own || held) {
+                if (!held && mode != Mode.FULL) return; // our crawl, held elsewhere: the crawl repair offers it
+                PeerId origin = scan.origin(value, at);
+                int bucket = Digests.bucketOf(position);
+                long hash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
+                for (PeerId h : holders) {
+                    if (h.equals(self) || heldInAll(h, position, bases)) continue;
+                    digests.computeIfAbsent(h, k -> new Digests()).add('p', origin, bucket, hash);
+                }
+            } else {
+                // bounded: the rest are handed off in further rounds (their buckets stay marked foreign)
+                if (handoffPostings.size() >= maxHandoff) {
+                    truncated[0] = true;
+                    return;
+                }
+                Posting p = ReverseWordIndex.decode(key, value);
+                handoffPostings.add(p);
+                for (PeerId h : holders) handoff.computeIfAbsent(h, k -> new Batching.Targeted()).postings.add(p);
+            }
+        };
+        boolean[] read = new boolean[Digests.BUCKETS];
+        if (mode == Mode.FULL) {
+            rwi.scanEntries(sink);
+            Arrays.fill(read, true);
+        } else {
+            // what it holds and what others crawled, which it may have to hand off: its own crawl elsewhere is skipped
+            boolean[] held = active ? IndexScan.heldBuckets(self, placement, ring) : new boolean[Digests.BUCKETS];
+            for (int b = 0; b < Digests.BUCKETS; b++) {
+                if (!held[b] && !foreign.marked(b)) continue;
+                read[b] = true;
+                rwi.scanBucket(Digests.BUCKET_BITS, b, sink);
+            }
+        }
+        foreign.scanned(marksBefore, read, foundForeign);
+        storage.metadata().scanAll(md -> {
+            if (blocked.blocks(md)) return;
+            List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
+            boolean own = md.holder() == null;
+            boolean held = active && holders.contains(self);
+            if (!own && !held) return;
+            if (!held && mode != Mode.FULL) return;
+            PeerId origin = scan.origin(md.holder());
+            for (PeerId h : holders) {
+                if (h.equals(self) || heldInAll(h, md.urlHash().position(), bases)) continue;
+                digests.computeIfAbsent(h, k -> new Digests()).addMetadata(origin, md.urlHash());
+            }
+        });
+        Map<PeerId, List<RangeDigest>> out = new HashMap<>();
+        digests.forEach((peer, d) -> out.put(peer, d.digests()));
+        return new Plan(ring, out, handoff, handoffPostings, truncated[0]);
+    }
+}

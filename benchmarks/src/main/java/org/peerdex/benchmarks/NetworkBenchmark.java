@@ -1,0 +1,228 @@
+package org.peerdex.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.typesafe.config.Config;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.peerdex.actors.dht.DhtPeer;
+import org.peerdex.actors.search.CorpusIndexer;
+import org.peerdex.node.PeerNode;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.simulations.report.Percentiles;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.PostingCodec;
+import org.peerdex.storage.text.Tokenizer;
+
+/**
+ * Global search on a real 5-peer network on loopback (five PeerNodes, each its own ActorSystem, Artery, LevelDB and
+ * HTTP port): a real corpus is indexed on the first peer and replicated; then two-word queries are streamed over SSE
+ * from the last peer, which indexed nothing. Figures: time to the first {@code result} event and to {@code done}
+ * (p50/p95), and the messages and bytes the query coordinator counted, next to what shipping both words' whole
+ * posting lists to the searcher would cost (the naive protocol).
+ *
+ * <p>Usage: {@code NetworkBenchmark [CORPUS_DIR=/usr/share/doc/postgresql-doc-15/html] [QUERIES=200] [PEERS=5] [SEED=3]
+ * [TRANSPORT=cluster|peer]}: {@code peer} runs the open network's peer protocol (signed HTTP) instead of Pekko Cluster.
+ */
+public final class NetworkBenchmark {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static void main(String[] args) throws Exception {
+        Path corpus = Path.of(args.length > 0 ? args[0] : "/usr/share/doc/postgresql-doc-15/html");
+        int queries = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+        int peers = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        long seed = args.length > 3 ? Long.parseLong(args[3]) : 3;
+        transport = args.length > 4 ? args[4] : "cluster";
+        System.out.printf(Locale.ROOT, "transport %s%n", transport);
+        if (!Files.isDirectory(corpus)) {
+            System.err.println("corpus " + corpus + " is missing (scripts/install-test-deps.sh installs postgresql-doc-15)");
+            System.exit(2);
+        }
+        Path root = Files.createTempDirectory("peerdex-netbench");
+        List<PeerNode> nodes = new ArrayList<>();
+        try {
+            nodes.add(PeerNode.start(config(root.resolve("p0"), List.of())));
+            String seedAddress = transport.equals("peer") ? nodes.get(0).openNetwork().orElseThrow().address()
+                    : "127.0.0.1:" + nodes.get(0).clusterAddress().port().get();
+            for (int i = 1; i < peers; i++) nodes.add(PeerNode.start(config(root.resolve("p" + i), List.of(seedAddress))));
+            PeerNode crawler = nodes.get(0);
+            PeerNode searcher = nodes.get(peers - 1);
+            HttpClient http = HttpClient.newHttpClient();
+            await(Duration.ofSeconds(60), () -> json(http, searcher.baseUrl() + "/api/peers").get("peers").size() == peers);
+            System.out.printf(Locale.ROOT, "%d peers joined%n", peers);
+
+            long t0 = System.nanoTime();
+            CorpusIndexer.Result indexed = CorpusIndexer.index(crawler.context().storage(), corpus, "http://docs.example/pg/", 100_000);
+            DhtPeer dht = crawler.services().network().dht();
+            dht.indexedLocally();
+            long postings = crawler.context().storage().stats().postings();
+            System.out.printf(Locale.ROOT, "indexed %d pages (%d postings) on the first peer in %.1f s; replicating...%n",
+                    indexed.pages().size(), postings, (System.nanoTime() - t0) / 1e9);
+            long t1 = System.nanoTime();
+            long lastStored = -1;
+            long stableSince = System.nanoTime();
+            while (System.nanoTime() - t1 < TimeUnit.MINUTES.toNanos(10)) {
+                long stored = 0;
+                for (PeerNode n : nodes.subList(1, peers)) {
+                    DhtPeer d = n.services().network().dht();
+                    stored += d.stats().storedPostings.get();
+                }
+                long backlog = dht.stats().outboxPostings.get();
+                if (stored != lastStored) {
+                    lastStored = stored;
+                    stableSince = System.nanoTime();
+                    System.out.printf(Locale.ROOT, "  %.0f s: %d postings stored on other peers, outbox %d%n",
+                            (System.nanoTime() - t1) / 1e9, stored, backlog);
+                }
+                if (backlog == 0 && stored > 0 && System.nanoTime() - stableSince > TimeUnit.SECONDS.toNanos(5)) break;
+                TimeUnit.MILLISECONDS.sleep(500);
+            }
+            System.out.printf(Locale.ROOT, "replication settled after %.1f s%n", (System.nanoTime() - t1) / 1e9);
+
+            List<String[]> qs = twoWordQueries(indexed, queries, new Random(seed));
+            for (int i = 0; i < Math.min(20, qs.size()); i++) stream(http, searcher.baseUrl(), qs.get(i)); // warm-up
+            double[] first = new double[qs.size()];
+            double[] done = new double[qs.size()];
+            long messages = 0;
+            long bytes = 0;
+            long naive = 0;
+            int withResults = 0;
+            for (int i = 0; i < qs.size(); i++) {
+                double[] r = stream(http, searcher.baseUrl(), qs.get(i));
+                first[i] = r[0];
+                done[i] = r[1];
+                messages += (long) r[2];
+                bytes += (long) r[3];
+                if (r[4] > 0) withResults++;
+                naive += naiveBytes(crawler, qs.get(i));
+            }
+            double[] firstAnswered = Arrays.stream(first).filter(x -> x >= 0).toArray();
+            System.out.printf(Locale.ROOT, "%d two-word queries from a peer that indexed nothing (%d with results)%n", qs.size(), withResults);
+            System.out.printf(Locale.ROOT, "first result ms  p50 %.1f  p95 %.1f%n", Percentiles.of(firstAnswered, 50),
+                    Percentiles.of(firstAnswered, 95));
+            System.out.printf(Locale.ROOT, "complete ms      p50 %.1f  p95 %.1f%n", Percentiles.of(done, 50),
+                    Percentiles.of(done, 95));
+            System.out.printf(Locale.ROOT, "per query: %.1f messages, %.0f bytes; naive (both posting lists shipped) %.0f bytes; ratio %.3f%n",
+                    (double) messages / qs.size(), (double) bytes / qs.size(), (double) naive / qs.size(), (double) bytes / naive);
+        } finally {
+            for (PeerNode n : nodes) {
+                try {
+                    n.close();
+                } catch (Exception ignored) {
+                    // shutting down the benchmark's peers
+                }
+            }
+            BenchPeers.deleteTree(root);
+        }
+        System.exit(0);
+    }
+
+    private static String transport = "cluster";
+
+    private static Config config(Path dir, List<String> seeds) throws Exception {
+        if (transport.equals("peer")) {
+            Map<String, Object> m = new java.util.HashMap<>();
+            m.put("peerdex.transport", "peer");
+            m.put("peerdex.peer.host", "127.0.0.1");
+            m.put("peerdex.peer.port", 0);
+            m.put("peerdex.peer.seeds", seeds);
+            m.put("peerdex.peer.identity-work-bits", 0);
+            m.put("peerdex.peer.min-work-bits", 0);
+            m.put("peerdex.peer.probe-interval", "1s");
+            m.put("peerdex.peer.max-per-prefix", 64); // every peer of this benchmark is at 127.0.0.1
+            return BenchPeers.config(dir, m);
+        }
+        Files.createDirectories(dir);
+        return BenchPeers.config(dir, seeds.isEmpty() ? Map.of() : Map.of("peerdex.cluster.seeds", seeds));
+    }
+
+    /** Bytes of both words' whole posting lists as stored (key + encoded posting): the naive protocol's cost. */
+    private static long naiveBytes(PeerNode crawler, String[] q) {
+        long b = 0;
+        for (String w : q) {
+            for (Posting p : crawler.context().storage().rwi().postings(WordHash.of(w))) b += 21 + PostingCodec.encode(p).length;
+        }
+        return b;
+    }
+
+    /** Pairs of words that occur together in some page, drawn from pages at random. */
+    private static List<String[]> twoWordQueries(CorpusIndexer.Result indexed, int n, Random random) {
+        List<String> urls = new ArrayList<>(indexed.pages().keySet());
+        Collections.shuffle(urls, random);
+        List<String[]> out = new ArrayList<>();
+        for (String u : urls) {
+            if (out.size() >= n) break;
+            List<String> words = Tokenizer.plainWords(indexed.pages().get(u).text().body()).stream()
+                    .filter(w -> w.length() >= 4 && w.chars().allMatch(Character::isLetter)).distinct().toList();
+            if (words.size() < 2) continue;
+            out.add(new String[] {words.get(random.nextInt(words.size())), words.get(random.nextInt(words.size()))});
+        }
+        return out;
+    }
+
+    /** {first result ms (-1 if none), done ms, messages, bytes, results}. */
+    private static double[] stream(HttpClient http, String base, String[] q) throws Exception {
+        long t = System.nanoTime();
+        HttpResponse<java.io.InputStream> resp = http.send(HttpRequest.newBuilder(URI.create(base + "/api/search/stream?resource=global&q="
+                + URLEncoder.encode(q[0] + " " + q[1], StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(30))
+                .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        double first = -1;
+        String event = null;
+        StringBuilder data = new StringBuilder();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(resp.body(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                // an event's fields may come in any order; it is complete at the blank line
+                if (line.startsWith("event:")) event = line.substring(6).trim();
+                else if (line.startsWith("data:")) data.append(line.substring(5).trim());
+                else if (line.isEmpty() && event != null) {
+                    if (event.equals("result") && first < 0) first = (System.nanoTime() - t) / 1e6;
+                    if (event.equals("done")) {
+                        double doneMs = (System.nanoTime() - t) / 1e6;
+                        JsonNode d = JSON.readTree(data.toString());
+                        JsonNode net = d.get("network");
+                        return new double[] {first, doneMs, net.get("messages").asDouble(), net.get("bytes").asDouble(),
+                            d.get("results").size()};
+                    }
+                    event = null;
+                    data.setLength(0);
+                }
+            }
+        }
+        throw new IllegalStateException("stream of '" + q[0] + " " + q[1] + "' ended without done (HTTP " + resp.statusCode() + ")");
+    }
+
+    private static JsonNode json(HttpClient http, String url) throws Exception {
+        return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    interface Check {
+        boolean ok() throws Exception;
+    }
+
+    private static void await(Duration timeout, Check c) throws Exception {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            if (c.ok()) return;
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+        throw new IllegalStateException("not met within " + timeout);
+    }
+}
