@@ -70,6 +70,15 @@
         e.textContent = i.error;
         src.append(e);
       }
+      if (i.details && i.details.crawl) {
+        // the pages of sitemap, forum and scan imports are fetched by a crawl: its monitor is in the console
+        const d = document.createElement('div');
+        const a = document.createElement('a');
+        a.href = '/admin/?crawl=' + encodeURIComponent(i.details.crawl) + '#crawl';
+        a.textContent = 'crawl ' + i.details.crawl + (i.details.crawlState ? ' (' + i.details.crawlState + ')' : '');
+        d.append(a);
+        src.append(d);
+      }
       if (i.details && i.details.starts) {
         for (const s of i.details.starts) {
           const d = document.createElement('div');

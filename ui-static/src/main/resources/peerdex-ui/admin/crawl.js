@@ -109,6 +109,9 @@
   // the console calls this when #crawl is shown; addTimer registers the poll so that leaving the page stops it
   function show(addTimer, id) {
     if (id) selected = id; // #crawl/ID opens that crawl's monitor (the dashboard links there)
+    // /admin/?crawl=ID#crawl (an import's crawl, linked from the import page) opens that crawl's monitor
+    const asked = new URLSearchParams(location.search).get('crawl');
+    if (asked && selected === null) selected = asked;
     api('GET', '/api/settings').then((st) => {
       const f = $('crawl-start');
       f.depth.placeholder = st.crawl.depth;
@@ -126,6 +129,7 @@
     if (!name) {
       form.mustMatch.value = '';
       form.mustNotMatch.value = '';
+      delete form.dataset.preset;
       return;
     }
     api('GET', '/api/import/profile/' + encodeURIComponent(name)).then((p) => {
@@ -147,6 +151,8 @@
     if (f.startFrom.value !== 'pages') body.startFrom = f.startFrom.value;
     // an empty field is left out: the peer's crawl defaults (Settings) fill it
     for (const k of ['depth', 'maxPages', 'maxPagesPerHost', 'minDelayMs']) if (f[k].value !== '') body[k] = Number(f[k].value);
+    // the preset's URL rules (session ids stripped, one URL per forum page) go with its filters
+    if (f.dataset.preset) body.preset = f.dataset.preset;
     if (f.mustMatch.value) body.mustMatch = f.mustMatch.value;
     if (f.mustNotMatch.value) body.mustNotMatch = f.mustNotMatch.value;
     if (f.recrawlAfter.value) body.recrawlAfter = f.recrawlAfter.value;

@@ -42,8 +42,6 @@ import org.peerdex.actors.importer.IndexingProxy;
 import org.peerdex.actors.importer.MediaWikiDump;
 import org.peerdex.actors.importer.OaiPmhImport;
 import org.peerdex.actors.importer.PageFetcher;
-import org.peerdex.actors.importer.PageImport;
-import org.peerdex.actors.importer.SitemapImport;
 import org.peerdex.actors.importer.WikiText;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.storage.PeerStorage;
@@ -51,10 +49,11 @@ import org.peerdex.storage.PeerStorage;
 /**
  * Documents per second of each importer, bounded runs into a real LevelDB (temp dir) from sources served on
  * 127.0.0.1 or written to disk: a synthetic MediaWiki dump (plain and .bz2) with real markup, an RSS feed, an
- * OAI-PMH repository paged by resumption tokens, a sitemap index over HTML pages, PDFs made with PDFBox, and pages
- * viewed through the indexing proxy. Beside each import rate the parse-only rate of the same input (no indexing)
+ * OAI-PMH repository paged by resumption tokens, PDFs made with PDFBox, and pages viewed through the indexing proxy
+ * (sitemap imports hand their pages to the crawler, whose rate {@code WideCrawlBenchmark} measures). Beside each import rate the parse-only rate of the same input (no indexing)
  * is printed: the ceiling the indexer leaves. Usage:
- * {@code ImportBenchmark [WIKI_PAGES=10000] [FEED_ENTRIES=2000] [OAI_RECORDS=5000] [PAGES=1000] [PDFS=200]}.
+ * {@code ImportBenchmark [WIKI_PAGES=10000] [FEED_ENTRIES=2000] [OAI_RECORDS=5000] [PAGES=1000] [PDFS=200]}
+ * (PAGES: pages viewed through the proxy, at most 500).
  */
 public final class ImportBenchmark {
     private final Map<String, byte[]> site = new ConcurrentHashMap<>();
@@ -93,7 +92,6 @@ public final class ImportBenchmark {
         base = "http://127.0.0.1:" + server.getAddress().getPort();
         PageFetcher fetcher = new PageFetcher(new FetchPolicy(true, false), Duration.ofSeconds(20), 16 << 20);
         DocumentExtractor extractor = new DocumentExtractor(32 << 20, Duration.ofSeconds(30), 2000);
-        PageImport pageImport = new PageImport(fetcher, extractor);
         try {
             System.out.printf("Import throughput (one import at a time, LevelDB in %s, flush every 500 documents)%n", tmp);
 
@@ -134,10 +132,7 @@ public final class ImportBenchmark {
                     OaiPmhImport.source(base + "/oai", fetcher, null, null),
                     timeParse(() -> OaiPmhImport.parse(firstOai).records().size()));
 
-            sitemap(pages);
-            measure(tmp, "sitemap (index, 2 sitemaps, " + pages + " HTML pages, HTTP)", ImportKind.SITEMAP,
-                    SitemapImport.source(new ImportInput.Url(base + "/sitemap-index.xml", fetcher), pageImport, pages + 10),
-                    Double.NaN);
+            // sitemap imports hand their pages to the crawler (politeness per host): WideCrawlBenchmark measures that
 
             Path pdfDir = Files.createDirectories(tmp.resolve("pdfs"));
             for (int i = 0; i < pdfs; i++) Files.write(pdfDir.resolve("doc" + i + ".pdf"), pdf(i));
@@ -287,20 +282,6 @@ public final class ImportBenchmark {
         return ("<!doctype html><html lang=\"en\"><head><title>Page " + i + " " + words(i, 5) + "</title></head><body><h1>Page "
                 + i + "</h1><p>" + words(i + 1, 300) + "</p><a href=\"/p/" + (i + 1) + ".html\">next</a></body></html>")
                 .getBytes(StandardCharsets.UTF_8);
-    }
-
-    private void sitemap(int pages) {
-        StringBuilder a = new StringBuilder("<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">");
-        StringBuilder b = new StringBuilder(a);
-        for (int i = 0; i < pages; i++) {
-            site.put("/p/" + i + ".html", html(i));
-            (i % 2 == 0 ? a : b).append("<url><loc>").append(base).append("/p/").append(i).append(".html</loc></url>");
-        }
-        site.put("/sitemap-a.xml", a.append("</urlset>").toString().getBytes(StandardCharsets.UTF_8));
-        site.put("/sitemap-b.xml", b.append("</urlset>").toString().getBytes(StandardCharsets.UTF_8));
-        site.put("/sitemap-index.xml", ("<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
-                + "<sitemap><loc>" + base + "/sitemap-a.xml</loc></sitemap><sitemap><loc>" + base
-                + "/sitemap-b.xml</loc></sitemap></sitemapindex>").getBytes(StandardCharsets.UTF_8));
     }
 
     private static byte[] pdf(int i) throws IOException {

@@ -28,7 +28,20 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
     /** What the manager understands. */
     public sealed interface Command {}
 
-    public record Start(CrawlProfile profile, ActorRef<Started> replyTo) implements Command {}
+    /**
+     * Starts a crawl. {@code seeds} are start URLs besides the profile's (an import's listed pages, at most the
+     * profile's maxPages of them), admitted to the new crawl's frontier before it runs, with their depth and date.
+     */
+    public record Start(CrawlProfile profile, List<Frontier.Candidate> seeds, ActorRef<Started> replyTo)
+            implements Command {
+        public Start {
+            seeds = seeds == null ? List.of() : List.copyOf(seeds);
+        }
+
+        public Start(CrawlProfile profile, ActorRef<Started> replyTo) {
+            this(profile, List.of(), replyTo);
+        }
+    }
 
     /** The new crawl's id; or, if it could not be recorded (a full disk), a null id and the reason. */
     public record Started(String id, String error) {
@@ -141,6 +154,33 @@ public final class CrawlManager extends AbstractBehavior<CrawlManager.Command> {
         CrawlRecord r = CrawlRecord.started(id, m.profile(), System.currentTimeMillis());
         try {
             services.crawls().put(r);
+            if (!m.seeds().isEmpty()) {
+                // in the frontier before the crawler starts: a kill -9 from here on resumes with every seed queued
+                List<Frontier.Candidate> all = new ArrayList<>();
+                var blacklist = services.storage().blacklist();
+                for (Frontier.Candidate c : m.seeds()) {
+                    if (blacklist.blocks(org.peerdex.storage.blacklist.BlacklistRule.Scope.CRAWLER, c.url())) {
+                        ctx.getLog().info("crawl {}: start URL {} is blacklisted for the crawler", id, c.url());
+                    } else {
+                        all.add(c);
+                    }
+                }
+                // after the seeds: a start URL that is a seed too keeps the seed's date
+                for (String u : m.profile().urls()) all.add(new Frontier.Candidate(u, 0));
+                try {
+                    new Frontier(services.storage().store(), id).offer(all, m.profile().maxPages(),
+                            m.profile().maxPagesPerHost());
+                } catch (RuntimeException e) {
+                    // not started after all: the stored record must not resume without its seeds
+                    try {
+                        services.crawls().put(r.withState(CrawlRecord.FAILED, System.currentTimeMillis(),
+                                "its start URLs could not be written: " + org.peerdex.storage.kv.WriteFailure.describe(e)));
+                    } catch (RuntimeException alsoFailed) {
+                        ctx.getLog().warn("crawl {}: neither its start URLs nor its failure are written", id);
+                    }
+                    throw e;
+                }
+            }
         } catch (RuntimeException e) {
             m.replyTo().tell(new Started(null, org.peerdex.storage.kv.WriteFailure.describe(e)));
             return this;

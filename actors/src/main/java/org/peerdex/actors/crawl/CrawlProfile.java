@@ -38,12 +38,16 @@ import org.peerdex.protocol.url.UrlNormalizer;
 public record CrawlProfile(String url, List<String> urls, Integer depth, String range, String mustMatch,
                            String mustNotMatch, Long maxPages, Long maxPagesPerHost, String recrawlAfter,
                            Long minDelayMs, Boolean followQuery, List<String> contentTypes, Boolean sitemaps,
-                           String startFrom) {
+                           String startFrom, String preset) {
     public static final List<String> DEFAULT_CONTENT_TYPES = List.of("text/html", "application/xhtml+xml",
             "text/plain");
     private static final int MAX_URLS = 1000;
 
     public CrawlProfile {
+        String named = preset == null ? "" : preset.trim().toLowerCase(Locale.ROOT);
+        preset = named;
+        ForumRules rules = named.isEmpty() ? null : ForumRules.preset(named).orElseThrow(() ->
+                new IllegalArgumentException("no crawl profile preset '" + named + "'; there is phpbb"));
         List<String> all = new ArrayList<>();
         if (url != null && !url.isBlank()) all.add(url);
         if (urls != null) for (String u : urls) if (u != null && !u.isBlank() && !all.contains(u)) all.add(u);
@@ -53,6 +57,10 @@ public record CrawlProfile(String url, List<String> urls, Integer depth, String 
         for (String u : all) {
             String n = UrlNormalizer.normalize(u)
                     .orElseThrow(() -> new IllegalArgumentException("not an absolute http(s) URL: '" + u + "'"));
+            if (rules != null) {
+                n = rules.canonical(n).orElseThrow(() -> new IllegalArgumentException("'" + u
+                        + "' is no page the " + rules.name() + " preset crawls"));
+            }
             if (!normal.contains(n)) normal.add(n);
         }
         urls = List.copyOf(normal);
@@ -63,8 +71,8 @@ public record CrawlProfile(String url, List<String> urls, Integer depth, String 
         if (!List.of("site", "subpath", "wide").contains(range)) {
             throw new IllegalArgumentException("range must be site, subpath or wide, not '" + range + "'");
         }
-        mustMatch = mustMatch == null || mustMatch.isEmpty() ? ".*" : mustMatch;
-        mustNotMatch = mustNotMatch == null ? "" : mustNotMatch;
+        mustMatch = mustMatch == null || mustMatch.isEmpty() ? rules != null ? rules.mustMatch() : ".*" : mustMatch;
+        mustNotMatch = mustNotMatch == null ? rules != null ? rules.mustNotMatch() : "" : mustNotMatch;
         compile("mustMatch", mustMatch);
         compile("mustNotMatch", mustNotMatch);
         maxPages = maxPages == null ? 10_000L : maxPages;
@@ -98,52 +106,67 @@ public record CrawlProfile(String url, List<String> urls, Integer depth, String 
 
     public CrawlProfile withStartFrom(String from) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost,
-                recrawlAfter, minDelayMs, followQuery, contentTypes, sitemaps, from);
+                recrawlAfter, minDelayMs, followQuery, contentTypes, sitemaps, from, preset);
+    }
+
+    public CrawlProfile withContentTypes(List<String> types) {
+        return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost,
+                recrawlAfter, minDelayMs, followQuery, types, sitemaps, startFrom, preset);
+    }
+
+    public CrawlProfile withPreset(String p) {
+        return new CrawlProfile(url, urls, depth, range, null, null, maxPages, maxPagesPerHost, recrawlAfter,
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom, p);
+    }
+
+    /** The preset's URL rules, or null. */
+    public ForumRules rules() {
+        return preset.isEmpty() ? null : ForumRules.preset(preset).orElse(null);
     }
 
     /** A profile with defaults for everything but the start URL. */
     public static CrawlProfile of(String url) {
-        return new CrawlProfile(url, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new CrawlProfile(url, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     public CrawlProfile withDepth(int d) {
         return new CrawlProfile(url, urls, d, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost, recrawlAfter,
-                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom, preset);
     }
 
     public CrawlProfile withRange(String r) {
         return new CrawlProfile(url, urls, depth, r, mustMatch, mustNotMatch, maxPages, maxPagesPerHost, recrawlAfter,
-                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom, preset);
     }
 
     public CrawlProfile withFilters(String must, String mustNot) {
         return new CrawlProfile(url, urls, depth, range, must, mustNot, maxPages, maxPagesPerHost, recrawlAfter,
-                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom, preset);
     }
 
     public CrawlProfile withMaxPages(long total, long perHost) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, total, perHost, recrawlAfter,
-                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom, preset);
     }
 
     public CrawlProfile withMinDelayMs(long ms) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost,
-                recrawlAfter, ms, followQuery, contentTypes, sitemaps, startFrom);
+                recrawlAfter, ms, followQuery, contentTypes, sitemaps, startFrom, preset);
     }
 
     public CrawlProfile withFollowQuery(boolean q) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost,
-                recrawlAfter, minDelayMs, q, contentTypes, sitemaps, startFrom);
+                recrawlAfter, minDelayMs, q, contentTypes, sitemaps, startFrom, preset);
     }
 
     public CrawlProfile withRecrawlAfter(String iso) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost, iso,
-                minDelayMs, followQuery, contentTypes, sitemaps, startFrom);
+                minDelayMs, followQuery, contentTypes, sitemaps, startFrom, preset);
     }
 
     public CrawlProfile withSitemaps(boolean s) {
         return new CrawlProfile(url, urls, depth, range, mustMatch, mustNotMatch, maxPages, maxPagesPerHost,
-                recrawlAfter, minDelayMs, followQuery, contentTypes, s, startFrom);
+                recrawlAfter, minDelayMs, followQuery, contentTypes, s, startFrom, preset);
     }
 
     private static void compile(String name, String regex) {

@@ -14,7 +14,8 @@ import java.util.Map;
  * actors alive now (queues of hosts without work are stopped, so it stays near the hosts being fetched).
  * {@code hosts} lists the hosts with URLs dispatched and not done (most first, at most 100); {@code fetching} the
  * requests on the wire now (at most 50); {@code history} the pages fetched so far at moments over this run of the
- * crawl (at most {@link #MAX_HISTORY} samples, evenly spaced), from which the console plots pages/min. A crawl
+ * crawl (at most {@link #MAX_HISTORY} samples, evenly spaced), from which the console plots pages/min;
+ * {@code recentErrors} the last errors of this run ("URL: detail", at most {@link #RECENT_ERRORS}). A crawl
  * that indexed nothing for a reason of its own (its start URL failed, its host was unreachable, ...) ends
  * {@code failed} with the reason in {@code message}.
  */
@@ -23,7 +24,14 @@ public record CrawlProgress(String id, String state, String url, long queued, lo
                             Map<String, Long> errorsBy, Map<String, Long> linksRejected, List<HostProgress> hosts,
                             long startedAt, long finishedAt, String message, CrawlProfile profile,
                             Map<String, Long> timingMs, boolean paused, String error, int hostQueues,
-                            List<Fetching> fetching, List<Sample> history) {
+                            List<Fetching> fetching, List<Sample> history, List<String> recentErrors) {
+    /** Errors kept in {@code recentErrors} ("URL: detail", the latest last). */
+    public static final int RECENT_ERRORS = 10;
+
+    public CrawlProgress {
+        recentErrors = recentErrors == null ? List.of() : List.copyOf(recentErrors);
+    }
+
     /** Samples kept in {@code history}: when full, every other one is dropped and the spacing doubles. */
     public static final int MAX_HISTORY = 240;
 
@@ -43,7 +51,7 @@ public record CrawlProgress(String id, String state, String url, long queued, lo
         return new CrawlProgress(r.id(), r.state(), r.profile().url(), 0, r.fetched(), r.indexed(), r.skipped(),
                 r.errors(), r.state().equals(CrawlRecord.RUNNING) ? 0 : ppm, r.skippedBy(), r.errorsBy(), Map.of(),
                 List.of(), r.createdAt(), r.finishedAt(), r.message(), r.profile(), Map.of(), false, "", 0, List.of(),
-                List.of());
+                List.of(), List.of());
     }
 
     /** Milliseconds the crawl has run (to its end, or to now). */

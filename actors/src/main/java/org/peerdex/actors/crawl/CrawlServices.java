@@ -45,6 +45,12 @@ public record CrawlServices(CrawlerSettings settings, PeerStorage storage, Fetch
                 onEnded, fetch, budget);
     }
 
+    /** The same services, the page processor reading these document formats too (PDF, office documents, ...). */
+    public CrawlServices withDocuments(PageProcessor.Documents documents) {
+        return new CrawlServices(settings, storage, fetcher, processor.withDocuments(documents), robots, sitemaps,
+                crawls, rates, replication, onEnded, fetch, pages);
+    }
+
     private static int maxPagesInFlight(ActorSystem<?> system) {
         var c = system.settings().config();
         return c.hasPath("peerdex.crawler.max-pages-in-flight") ? c.getInt("peerdex.crawler.max-pages-in-flight") : 2000;

@@ -117,6 +117,8 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
     private long sampleEveryMs = 1000;
     /** What went wrong with the first start URL that failed or was skipped ("URL: detail"), or null. */
     private String startProblem;
+    /** The last errors of this run, "URL: detail" (the monitor and imports show them). */
+    private final java.util.ArrayDeque<String> recentErrors = new java.util.ArrayDeque<>();
     /** Redirect targets this crawl claimed for a page whose later writes failed; the page's retry keeps them. */
     private final java.util.Set<String> claimedRedirects = new java.util.HashSet<>();
 
@@ -167,8 +169,11 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             // a full disk at the very start: the crawl exists and waits, paused, until the start URLs can be written
             writesFailed(e);
         }
+        // a crawl whose seeds the manager admitted has a frontier already, and nothing done yet
+        boolean worked = fetched + skipped + errors > 0 || frontier.queued() < frontier.admitted();
         ctx.getLog().info("crawl {} {} at {} (depth {}, range {}, {} queued)", record.id(),
-                resumed ? "resumed" : "started", profile.url(), profile.depth(), profile.range(), frontier.queued());
+                resumed && worked ? "resumed" : "started", profile.url(), profile.depth(), profile.range(),
+                frontier.queued());
         timers.startTimerWithFixedDelay(Tick.INSTANCE, PUSH_INTERVAL);
         ctx.getSelf().tell(Tick.INSTANCE);
     }
@@ -462,6 +467,10 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
             fetchMs += f.fetchMs();
             parseMs += f.parseMs();
         }
+        if (out instanceof PageOutcome.Failed failed) {
+            if (recentErrors.size() >= CrawlProgress.RECENT_ERRORS) recentErrors.removeFirst();
+            recentErrors.addLast(m.entry().url() + ": " + failed.detail());
+        }
         if (out.status() > 0) {
             fetched++;
             long now = System.currentTimeMillis();
@@ -481,12 +490,15 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                     linksRejected.merge("nofollow", 1L, Long::sum);
                     continue;
                 }
-                Optional<String> why = reject(link.url(), entry.depth() + 1);
+                Optional<String> url = presetUrl(link.url());
+                if (url.isEmpty()) continue;
+                Optional<String> why = reject(url.get(), entry.depth() + 1);
                 if (why.isPresent()) linksRejected.merge(why.get(), 1L, Long::sum);
-                else candidates.add(new Frontier.Candidate(link.url(), entry.depth() + 1));
+                else candidates.add(new Frontier.Candidate(url.get(), entry.depth() + 1));
             }
         }
         String canonical = f.doc().canonical();
+        if (!canonical.isEmpty()) canonical = presetUrl(canonical).orElse("");
         if (!canonical.isEmpty() && !canonical.equals(f.url()) && reject(canonical, entry.depth()).isEmpty()) {
             candidates.add(new Frontier.Candidate(canonical, entry.depth()));
         }
@@ -497,11 +509,23 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         }
     }
 
+    /**
+     * The URL to crawl for a link under the profile's preset (session ids stripped, one URL per page), or empty,
+     * counted as a "preset-NAME" rejection, for a link the preset's rules do not follow; the link itself without one.
+     */
+    private Optional<String> presetUrl(String url) {
+        ForumRules rules = profile.rules();
+        if (rules == null) return Optional.of(url);
+        Optional<String> c = rules.canonical(url);
+        if (c.isEmpty()) linksRejected.merge("preset-" + rules.name(), 1L, Long::sum);
+        return c;
+    }
+
     /** A sitemap's URLs at this depth that pass the crawl's scope; the others counted as "sitemap-" rejections. */
     private List<Frontier.Candidate> sitemapCandidates(List<String> urls, int depth) {
         List<Frontier.Candidate> candidates = new ArrayList<>();
         for (String u : urls) {
-            Optional<String> n = UrlNormalizer.normalize(u);
+            Optional<String> n = UrlNormalizer.normalize(u).flatMap(this::presetUrl);
             if (n.isEmpty()) continue;
             Optional<String> why = reject(n.get(), depth);
             if (why.isPresent()) linksRejected.merge("sitemap-" + why.get(), 1L, Long::sum);
@@ -613,7 +637,8 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
         h.add(new CrawlProgress.Sample(r.finishedAt() > 0 ? r.finishedAt() : System.currentTimeMillis(), fetched));
         return new CrawlProgress(p.id(), p.state(), p.url(), 0, p.fetched(), p.indexed(), p.skipped(), p.errors(),
                 p.pagesPerMinute(), p.skippedBy(), p.errorsBy(), Map.copyOf(linksRejected), List.of(), p.startedAt(),
-                p.finishedAt(), p.message(), p.profile(), timing(), false, "", 0, List.of(), List.copyOf(h));
+                p.finishedAt(), p.message(), p.profile(), timing(), false, "", 0, List.of(), List.copyOf(h),
+                List.copyOf(recentErrors));
     }
 
     /** Persists the counters; a failure (a full disk) pauses the crawl until a retry succeeds. */
@@ -655,7 +680,7 @@ public final class Crawler extends AbstractBehavior<Crawler.Command> {
                 skipped, errors, meter.perMinute(System.currentTimeMillis()), Map.copyOf(skippedBy),
                 Map.copyOf(errorsBy), Map.copyOf(linksRejected), hs, record.createdAt(), 0, "", profile, timing(),
                 paused(), indexerPaused != null ? indexerPaused : writesFailed != null ? writesFailed : "",
-                ctx.getChildren().size(), now, List.copyOf(history));
+                ctx.getChildren().size(), now, List.copyOf(history), List.copyOf(recentErrors));
     }
 
     /** A host's live queue and the URLs this crawl sent it. */

@@ -281,6 +281,8 @@ public final class HostQueue extends AbstractBehavior<HostQueue.Command> {
             }
         }
         PageOutcome o = services.processor().process(e.url(), scope, status -> self.tell(new Responded(e, status)));
+        // a date the URL came with (a sitemap's lastmod) dates the document, as the sitemap protocol means it
+        if (o instanceof PageOutcome.Fetched f && e.lastModified() != 0) o = f.withLastModified(e.lastModified());
         if (o instanceof PageOutcome.Fetched f && !f.doc().noindex()) {
             // condense here, in parallel with other fetches; the indexer only checks duplicates and writes
             o = f.withPrepared(Indexer.document(links, UrlHash.ofNormalized(f.url()), f, System.currentTimeMillis()));

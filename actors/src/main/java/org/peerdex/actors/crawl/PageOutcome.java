@@ -18,6 +18,10 @@ public sealed interface PageOutcome {
         public Fetched withPrepared(IndexedDocument d) {
             return new Fetched(url, status, redirects, doc, bytes, truncated, lastModified, fetchMs, parseMs, d);
         }
+
+        public Fetched withLastModified(long date) {
+            return new Fetched(url, status, redirects, doc, bytes, truncated, date, fetchMs, parseMs, prepared);
+        }
     }
 
     /** The host asked us to come back later (429/503). */

@@ -5,14 +5,38 @@ import org.peerdex.actors.parse.ContentSniffer;
 import org.peerdex.actors.parse.HtmlDocumentParser;
 import org.peerdex.actors.parse.ParsedDocument;
 
-/** Fetches and parses one URL into a {@link PageOutcome}: the blocking work of a fetch worker. Thread-safe. */
+/**
+ * Fetches and parses one URL into a {@link PageOutcome}: the blocking work of a fetch worker. HTML and text go to
+ * the HTML parser; the formats of {@link Documents} (PDF, office documents, EPUB, RTF: the importers' extractor, see
+ * {@code CrawlDocuments}) to it, for crawls whose {@code contentTypes} accept them. Thread-safe.
+ */
 public final class PageProcessor {
     private final Fetcher fetcher;
     private final HtmlDocumentParser parser;
+    private final Documents documents;
+
+    /** A reader of document formats besides HTML and text. */
+    public interface Documents {
+        /** Whether this response is one of its formats. */
+        boolean reads(String url, String contentType, byte[] body);
+
+        /** The document's text and metadata. @throws Exception when it cannot be read within its bounds */
+        ParsedDocument parse(String url, byte[] body, String contentType) throws Exception;
+    }
 
     public PageProcessor(Fetcher fetcher, HtmlDocumentParser parser) {
+        this(fetcher, parser, null);
+    }
+
+    private PageProcessor(Fetcher fetcher, HtmlDocumentParser parser, Documents documents) {
         this.fetcher = fetcher;
         this.parser = parser;
+        this.documents = documents;
+    }
+
+    /** The same processor, reading these document formats too. */
+    public PageProcessor withDocuments(Documents d) {
+        return new PageProcessor(fetcher, parser, d);
     }
 
     public PageOutcome process(String url, CrawlScope scope) {
@@ -42,7 +66,16 @@ public final class PageProcessor {
         long t0 = System.nanoTime();
         ParsedDocument doc;
         try {
-            doc = parser.parse(r.url(), r.body(), r.contentType());
+            if (documents != null && documents.reads(r.url(), r.contentType(), r.body())) {
+                try {
+                    doc = documents.parse(r.url(), r.body(), r.contentType());
+                } catch (Exception e) {
+                    return new PageOutcome.Failed("parse", status, e.getMessage() == null
+                            ? e.getClass().getSimpleName() : e.getMessage(), r.redirects());
+                }
+            } else {
+                doc = parser.parse(r.url(), r.body(), r.contentType());
+            }
         } catch (HtmlDocumentParser.NotTextException e) {
             return new PageOutcome.Skipped("binary-content", status, "binary body labelled " + mime, r.redirects());
         } catch (RuntimeException e) {

@@ -1,56 +1,30 @@
 package org.peerdex.actors.importer;
 
 import java.io.IOException;
-import java.net.URI;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashSet;
-import java.util.Optional;
-import java.util.Set;
+import java.util.List;
+import org.peerdex.actors.crawl.CrawlProfile;
+import org.peerdex.actors.crawl.ForumRules;
 
 /**
- * A forum crawl under {@link ForumRules}: breadth first from the board's start page, on its host only, following
- * only forum, topic and page links and never the trap variants, up to a page bound. The crawler takes this over
- * when merged (the rules are its "phpbb" profile preset).
+ * A forum import: a crawl of the board from its start page under the {@link ForumRules} preset (on its host only,
+ * forum, topic and page links only, session ids stripped, never the trap variants), up to a page bound, run by
+ * the peer's crawler ({@link CrawledImport}).
  */
 public final class ForumImport {
     private ForumImport() {}
 
-    public static ImportSource source(String startUrl, PageImport pages, ForumRules rules, int maxPages) {
+    public static ImportSource source(String startUrl, CrawledImport.Crawls crawls, ForumRules rules, int maxPages) {
         return ctx -> {
-            String start = rules.canonical(startUrl).orElseThrow(() ->
-                    new IOException("the start URL is no forum page under the " + rules.name() + " rules: " + startUrl));
-            String host = URI.create(start).getRawAuthority();
-            Deque<String> queue = new ArrayDeque<>();
-            Set<String> seen = new HashSet<>();
-            queue.add(start);
-            seen.add(start);
-            int fetched = 0;
-            long trapsSkipped = 0;
-            while (!queue.isEmpty() && fetched < maxPages && !ctx.stopped()) {
-                String url = queue.removeFirst();
-                fetched++;
-                Optional<ImportedDocument> d = pages.fetchAndIndex(ctx, url, 0);
-                if (d.isEmpty()) continue;
-                for (String link : d.get().links()) {
-                    URI u;
-                    try {
-                        u = URI.create(link);
-                    } catch (IllegalArgumentException e) {
-                        continue;
-                    }
-                    if (!host.equalsIgnoreCase(u.getRawAuthority())) continue;
-                    Optional<String> c = rules.canonical(link);
-                    if (c.isEmpty()) {
-                        trapsSkipped++;
-                        continue;
-                    }
-                    if (seen.add(c.get())) queue.add(c.get());
-                }
-                ctx.detail("linksSkippedByRules", trapsSkipped);
-                ctx.detail("queued", queue.size());
+            CrawlProfile profile;
+            try {
+                profile = CrawlProfile.of(startUrl).withPreset(rules.name()).withDepth(1000)
+                        .withMaxPages(maxPages, 0).withSitemaps(false);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("the start URL is no forum page under the " + rules.name() + " rules: "
+                        + startUrl, e);
             }
-            ctx.detail("pagesFetched", fetched);
+            var p = CrawledImport.run(ctx, crawls, profile, List.of(), 0);
+            ctx.detail("linksSkippedByRules", p.linksRejected().getOrDefault("preset-" + rules.name(), 0L));
         };
     }
 }

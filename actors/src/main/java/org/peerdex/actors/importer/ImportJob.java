@@ -30,9 +30,16 @@ public final class ImportJob {
     private final AtomicLong errors = new AtomicLong();
     private final Deque<String> recent = new ArrayDeque<>();
     private final Map<String, Object> details = new LinkedHashMap<>();
+    /** What the crawl this import handed its pages to has done so far (see {@link CrawledImport}). */
+    private volatile long crawlImported;
+    private volatile long crawlSkipped;
+    private volatile long crawlErrors;
+    private volatile List<String> crawlRecent = List.of();
     private volatile String state = "running";
     private volatile String error;
     private volatile boolean stopRequested;
+    /** The peer is shutting down (not a stop asked for): work handed on, such as a crawl, is left to resume. */
+    private volatile boolean shutdown;
     private volatile long startedAt = System.currentTimeMillis();
     private volatile long finishedAt;
 
@@ -51,6 +58,11 @@ public final class ImportJob {
         /** True once the job was asked to stop; sources check it between documents. */
         public boolean stopped() {
             return stopRequested;
+        }
+
+        /** True once the job was stopped because the peer shuts down, not because someone asked for it. */
+        public boolean shuttingDown() {
+            return shutdown;
         }
 
         /** Indexes one document; a document the indexer refuses counts as an error, not a failure. */
@@ -85,6 +97,17 @@ public final class ImportJob {
             synchronized (details) {
                 details.put(key, value);
             }
+        }
+
+        /**
+         * The counters of the crawl this import's pages were handed to, as of now: they add to what the import
+         * counted itself (pages skipped before the hand-over, a sitemap that could not be read).
+         */
+        public void crawled(long indexed, long skipped, long errors, List<String> recentErrors) {
+            crawlImported = indexed;
+            crawlSkipped = skipped;
+            crawlErrors = errors;
+            crawlRecent = List.copyOf(recentErrors);
         }
 
         public void count(String key) {
@@ -137,6 +160,12 @@ public final class ImportJob {
         }
     }
 
+    /** Stops the job because the peer shuts down (see {@link Context#shuttingDown()}). */
+    public void stopForShutdown() {
+        shutdown = true;
+        stop();
+    }
+
     public void stop() {
         stopRequested = true;
         if (!"running".equals(state)) state = "stopped"; // an idle scheduled import
@@ -161,11 +190,14 @@ public final class ImportJob {
         synchronized (recent) {
             errs = new ArrayList<>(recent);
         }
+        errs.addAll(crawlRecent);
+        if (errs.size() > RECENT_ERRORS) errs = new ArrayList<>(errs.subList(errs.size() - RECENT_ERRORS, errs.size()));
         Map<String, Object> d;
         synchronized (details) {
             d = new LinkedHashMap<>(details);
         }
-        return new ImportProgress(id, kind.key(), source, state, imported.get(), skipped.get(), errors.get(),
-                Math.round(imported.get() / seconds * 10) / 10.0, startedAt, finishedAt, error, errs, d);
+        long in = imported.get() + crawlImported;
+        return new ImportProgress(id, kind.key(), source, state, in, skipped.get() + crawlSkipped,
+                errors.get() + crawlErrors, Math.round(in / seconds * 10) / 10.0, startedAt, finishedAt, error, errs, d);
     }
 }

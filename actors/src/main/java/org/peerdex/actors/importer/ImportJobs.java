@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class ImportJobs implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ImportJobs.class);
     static final String HISTORY_SETTING = "import.history";
+    static final String SCHEDULES_SETTING = "import.schedules";
     private static final int MAX_HISTORY = 200;
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -46,6 +47,25 @@ public final class ImportJobs implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+
+    /**
+     * A scheduled import as stored in the peer's settings, so that it runs on after a restart: its id, kind, source,
+     * interval, the request it was made from (to build its source again) and when its next run is due (epoch ms).
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    public record StoredSchedule(String id, String kind, String source, String every, Map<String, Object> request,
+                                 long nextRunAt) {
+        public StoredSchedule {
+            request = request == null ? Map.of() : Map.copyOf(request);
+        }
+
+        StoredSchedule nextAt(long at) {
+            return new StoredSchedule(id, kind, source, every, request, at);
+        }
+    }
+
+    /** The stored schedules by job id, in the order they were made. */
+    private final Map<String, StoredSchedule> stored = new LinkedHashMap<>();
 
     /** A job that runs again {@code every} after each run ends; its progress is the latest run's. */
     private record Schedule(java.util.concurrent.atomic.AtomicReference<ScheduledFuture<?>> next, Duration every) {
@@ -68,6 +88,72 @@ public final class ImportJobs implements AutoCloseable {
             }
         });
         counter.set(history.size());
+        storage.setting(SCHEDULES_SETTING).ifPresent(json -> {
+            try {
+                for (StoredSchedule st : MAPPER.readValue(json, new TypeReference<List<StoredSchedule>>() { })) {
+                    stored.put(st.id(), st);
+                }
+            } catch (Exception e) {
+                log.warn("stored import schedules unreadable, none resumed: {}", e.getMessage());
+            }
+        });
+    }
+
+    /**
+     * Runs the schedules stored by an earlier run of the peer again, each with the same id, its next run when it
+     * was due (at once if that has passed). {@code rebuild} makes a schedule's source from its request; one it
+     * cannot rebuild (a kind that no longer exists, a request this version refuses) is dropped with a warning.
+     */
+    public void resume(java.util.function.Function<StoredSchedule, ImportSource> rebuild) {
+        List<StoredSchedule> all;
+        synchronized (stored) {
+            all = new ArrayList<>(stored.values());
+        }
+        for (StoredSchedule st : all) {
+            if (jobs.containsKey(st.id())) continue;
+            ImportSource body;
+            ImportKind kind;
+            Duration every;
+            try {
+                kind = ImportKind.parse(st.kind()).orElseThrow(() -> new IllegalArgumentException("no kind " + st.kind()));
+                every = Duration.parse(st.every());
+                body = rebuild.apply(st);
+            } catch (RuntimeException e) {
+                log.warn("scheduled import {} of {} not resumed: {}", st.id(), st.source(), e.getMessage());
+                forget(st.id());
+                continue;
+            }
+            ImportJob job = new ImportJob(st.id(), kind, st.source(), body, storage, flushEvery, onFlush);
+            jobs.put(st.id(), job);
+            Schedule schedule = new Schedule(new java.util.concurrent.atomic.AtomicReference<>(), every);
+            schedules.put(st.id(), schedule);
+            long delay = Math.max(0, st.nextRunAt() - System.currentTimeMillis());
+            schedule.next().set(timer.schedule(() -> runner.execute(() -> runScheduled(job, schedule, kind,
+                    st.source(), body)), delay, TimeUnit.MILLISECONDS));
+            log.info("scheduled import {} ({} of {}, every {}) resumed, next run in {} ms", st.id(), st.kind(),
+                    st.source(), every, delay);
+        }
+    }
+
+    private void remember(StoredSchedule st) {
+        synchronized (stored) {
+            stored.put(st.id(), st);
+            saveSchedules();
+        }
+    }
+
+    private void forget(String id) {
+        synchronized (stored) {
+            if (stored.remove(id) != null) saveSchedules();
+        }
+    }
+
+    private void saveSchedules() {
+        try {
+            storage.putSetting(SCHEDULES_SETTING, MAPPER.writeValueAsString(new ArrayList<>(stored.values())));
+        } catch (Exception e) {
+            log.warn("cannot save the import schedules: {}", e.getMessage());
+        }
     }
 
     /** Starts an import now; returns its job at once. */
@@ -79,7 +165,20 @@ public final class ImportJobs implements AutoCloseable {
 
     /** Starts an import that runs now and again every {@code every} until stopped; the job shows the latest run. */
     public ImportJob schedule(ImportKind kind, String source, ImportSource body, Duration every) {
+        return schedule(kind, source, body, every, null);
+    }
+
+    /**
+     * As {@link #schedule(ImportKind, String, ImportSource, Duration)}; with a {@code request} (the options the
+     * source was made from) the schedule is stored and runs on after a restart (see {@link #resume}).
+     */
+    public ImportJob schedule(ImportKind kind, String source, ImportSource body, Duration every,
+                              Map<String, Object> request) {
         ImportJob first = newJob(kind, source, body);
+        if (request != null) {
+            remember(new StoredSchedule(first.id(), kind.key(), source, every.toString(), request,
+                    System.currentTimeMillis()));
+        }
         Schedule schedule = new Schedule(new java.util.concurrent.atomic.AtomicReference<>(), every);
         schedules.put(first.id(), schedule);
         runner.execute(() -> runScheduled(first, schedule, kind, source, body));
@@ -92,6 +191,13 @@ public final class ImportJobs implements AutoCloseable {
         jobs.put(job.id(), job);
         runAndRecord(job);
         if (schedules.get(job.id()) != schedule) return;
+        synchronized (stored) {
+            // checked again under the lock: a stop that removed the schedule meanwhile is not undone here
+            StoredSchedule st = stored.get(job.id());
+            if (st != null && schedules.get(job.id()) == schedule) {
+                remember(st.nextAt(System.currentTimeMillis() + schedule.every().toMillis()));
+            }
+        }
         try {
             schedule.next().set(timer.schedule(() -> runner.execute(() -> runScheduled(
                     new ImportJob(job.id(), kind, source, body, storage, flushEvery, onFlush), schedule, kind, source,
@@ -180,6 +286,7 @@ public final class ImportJobs implements AutoCloseable {
         if (j == null) return Optional.empty();
         Schedule s = schedules.remove(id);
         if (s != null) s.cancel();
+        forget(id);
         j.stop();
         return Optional.of(j.progress());
     }
@@ -188,7 +295,7 @@ public final class ImportJobs implements AutoCloseable {
     public void close() {
         schedules.values().forEach(Schedule::cancel);
         schedules.clear();
-        jobs.values().forEach(ImportJob::stop);
+        jobs.values().forEach(ImportJob::stopForShutdown);
         timer.shutdownNow();
         // let stopping jobs flush and record their history before the caller closes the storage
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

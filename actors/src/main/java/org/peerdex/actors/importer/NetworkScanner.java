@@ -153,8 +153,11 @@ public final class NetworkScanner {
         }
     }
 
-    /** The scan as an import: servers found become {@code details.starts}; with {@code index} their front pages are indexed. */
-    public ImportSource source(List<String> ranges, PageImport pages, boolean index) {
+    /**
+     * The scan as an import: servers found become {@code details.starts}; with {@code index} the front pages that
+     * answered 200 are handed to the crawler as the start pages of one crawl ({@link CrawledImport}).
+     */
+    public ImportSource source(List<String> ranges, CrawledImport.Crawls crawls, boolean index) {
         List<InetAddress> addresses = addresses(ranges); // bad ranges fail the request, not the job
         return ctx -> {
             ctx.detail("addresses", addresses.size());
@@ -167,11 +170,14 @@ public final class NetworkScanner {
             }
             ctx.detail("starts", starts);
             if (!index) return;
+            List<org.peerdex.storage.frontier.Frontier.Candidate> pages = new ArrayList<>();
             for (Server s : found) {
-                if (ctx.stopped()) return;
-                if (s.status() == 200) pages.fetchAndIndex(ctx, s.url(), 0);
+                var n = org.peerdex.protocol.url.UrlNormalizer.normalize(s.url());
+                if (s.status() == 200 && n.isPresent()) pages.add(new org.peerdex.storage.frontier.Frontier.Candidate(n.get(), 0));
                 else ctx.skipped("status " + s.status() + " at " + s.url());
             }
+            if (pages.isEmpty() || ctx.stopped()) return;
+            CrawledImport.run(ctx, crawls, CrawledImport.pagesProfile(pages), pages, 0);
         };
     }
 }

@@ -6,8 +6,9 @@ import java.util.Optional;
 /**
  * Fetches one page for an importer and hands it to the job: HTML, text and PDF through the
  * {@link DocumentExtractor}; a non-200 answer or a refused address is an error, a type no parser reads is
- * skipped, and so is a page the site's robots.txt (crawler-commons) disallows. Until the crawler is merged,
- * sitemap, forum and scanner imports fetch through this (no per-host politeness beyond one request at a time).
+ * skipped, and so is a page the site's robots.txt (crawler-commons) disallows. Only a document import by URL (one
+ * page the user named) fetches through this; sitemap, forum and scanner imports hand their pages to the crawler
+ * ({@link CrawledImport}).
  */
 public final class PageImport {
     private static final String AGENT = "peerdex";

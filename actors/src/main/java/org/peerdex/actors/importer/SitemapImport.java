@@ -13,12 +13,15 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
+import org.peerdex.protocol.url.UrlNormalizer;
+import org.peerdex.storage.frontier.Frontier;
 import java.util.Set;
 
 /**
  * Sitemaps and sitemap indexes (crawler-commons: XML, text, RSS/Atom sitemaps, gzip), followed to their leaf
- * sitemaps with bounds on depth, on the number of sitemaps and on URLs; then each listed page is fetched and
- * indexed. When the crawler is merged it takes the URLs as crawl starts instead (politeness, robots.txt, depth).
+ * sitemaps with bounds on depth, on the number of sitemaps and on URLs; then the listed pages are
+ * handed to the crawler as the start pages of a crawl ({@link CrawledImport}: politeness, robots.txt, resume).
  */
 public final class SitemapImport {
     static final int MAX_DEPTH = 3;
@@ -85,17 +88,32 @@ public final class SitemapImport {
         return new Listing(entries, read, errors);
     }
 
-    /** Lists the sitemap tree, then fetches and indexes each page (skipping those indexed with the same lastmod). */
-    public static ImportSource source(ImportInput input, PageImport pages, int maxUrls) {
+    /**
+     * Lists the sitemap tree, then hands its pages to the crawler as the start URLs of one crawl (at depth 0, dated
+     * by their {@code <lastmod>}); pages indexed with the same lastmod already are skipped before that.
+     */
+    public static ImportSource source(ImportInput input, PageFetcher fetcher, CrawledImport.Crawls crawls, int maxUrls) {
         return ctx -> {
-            Listing l = list(input, pages.fetcher(), maxUrls);
+            Listing l = list(input, fetcher, maxUrls);
             ctx.detail("sitemaps", l.sitemaps().size());
             ctx.detail("urlsListed", l.entries().size());
             for (String e : l.errors()) ctx.error(e);
+            List<Frontier.Candidate> pages = new ArrayList<>();
+            long unchanged = 0;
             for (Entry e : l.entries()) {
-                if (ctx.stopped()) return;
-                pages.fetchAndIndex(ctx, e.url(), e.lastModified());
+                Optional<String> n = UrlNormalizer.normalize(e.url());
+                if (n.isEmpty()) {
+                    ctx.error("not an http(s) URL: " + e.url());
+                } else if (e.lastModified() != 0 && ctx.unchanged(n.get(), e.lastModified())) {
+                    ctx.skipped("unchanged: " + n.get());
+                    unchanged++;
+                } else {
+                    pages.add(new Frontier.Candidate(n.get(), 0, e.lastModified()));
+                }
             }
+            ctx.detail("unchanged", unchanged);
+            if (pages.isEmpty() || ctx.stopped()) return;
+            CrawledImport.run(ctx, crawls, CrawledImport.pagesProfile(pages), pages, unchanged);
         };
     }
 }

@@ -51,13 +51,28 @@ public final class LanguageDetector {
                 .build();
     }
 
+    /**
+     * Detections running at once, at most one a core. Lingua 1.2 enters one shared monitor for every n-gram it looks
+     * up, so 32 fetch threads detecting at once spent most of that time queued on the monitor (the wide-crawl
+     * profile: 584 s of monitor waits in a 276 s crawl, docs/operations.md); more detections than cores gain nothing
+     * on CPU-bound work, and the threads waiting here park once instead of contending per n-gram.
+     */
+    private static final java.util.concurrent.Semaphore SLOTS =
+            new java.util.concurrent.Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors()));
+
     /** ISO 639-1 code of the text's language, or "" if it is too short or too close to call. */
     public static String detect(String text) {
         if (text == null) return "";
         String t = text.length() > MAX_CHARS ? text.substring(0, MAX_CHARS) : text;
         t = ADDRESSES.matcher(t).replaceAll(" "); // URLs and e-mail addresses are in no language
         if (letters(t) < MIN_LETTERS) return "";
-        Language l = Models.DETECTOR.detectLanguageOf(t);
+        Language l;
+        SLOTS.acquireUninterruptibly();
+        try {
+            l = Models.DETECTOR.detectLanguageOf(t);
+        } finally {
+            SLOTS.release();
+        }
         return l == Language.UNKNOWN ? "" : l.getIsoCode639_1().name().toLowerCase(Locale.ROOT);
     }
 

@@ -17,6 +17,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.peerdex.actors.crawl.ForumRules;
 
 /** The pure parts of the importers: parsers, rules and safeguards, without a peer. */
 class ImporterParsersTest {

@@ -78,7 +78,14 @@ public final class CrawlBackend {
                 DhtPeer dht = network.dht(); // null until the network started, and in portal mode
                 return dht == null ? null : dht.stats().backlog();
             }
-        }, p -> blocking.execute(this::updateLinkRank), http);
+        }, p -> blocking.execute(this::updateLinkRank), http).withDocuments(documents(ctx));
+    }
+
+    /** PDF, office documents, EPUB and RTF for crawls that accept them, within the importers' document bounds. */
+    private static org.peerdex.actors.importer.CrawlDocuments documents(NodeContext ctx) {
+        var s = org.peerdex.actors.importer.ImportSettings.from(ctx.config().raw());
+        return new org.peerdex.actors.importer.CrawlDocuments(new org.peerdex.actors.importer.DocumentExtractor(
+                s.documentMaxBytes(), s.documentTimeout(), s.documentMaxPages()));
     }
 
     /**
@@ -159,6 +166,12 @@ public final class CrawlBackend {
 
     public CompletionStage<CrawlManager.Started> start(CrawlProfile profile) {
         return AskPattern.ask(manager, r -> new CrawlManager.Start(profile, r), ASK, ctx.system().scheduler());
+    }
+
+    /** Starts a crawl whose start URLs include {@code seeds} besides the profile's (the pages of an import). */
+    public CompletionStage<CrawlManager.Started> start(CrawlProfile profile,
+                                                       List<org.peerdex.storage.frontier.Frontier.Candidate> seeds) {
+        return AskPattern.ask(manager, r -> new CrawlManager.Start(profile, seeds, r), ASK, ctx.system().scheduler());
     }
 
     public CompletionStage<Optional<CrawlProgress>> progress(String id) {

@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
-import org.peerdex.actors.importer.ForumRules;
+import org.peerdex.actors.crawl.ForumRules;
 import org.peerdex.actors.importer.ImportJob;
 import org.peerdex.actors.importer.ImportKind;
 import org.peerdex.node.NodeContext;
@@ -36,8 +36,9 @@ public final class ImportRoutes {
     public ImportRoutes(NodeContext ctx, Supplier<ImportService> services, AdminGuard admin) {
         this.services = services;
         this.admin = admin;
-        if (org.peerdex.actors.importer.ImportSettings.from(ctx.config().raw()).proxyEnabled()) {
-            var imports = services.get();
+        // created with the routes, not on the first request: feeds scheduled before a restart resume now
+        var imports = services.get();
+        if (imports.settings().proxyEnabled()) {
             imports.startProxy(imports.settings().proxyPort(), imports.settings().proxyAllowQuery());
         }
     }

@@ -6,11 +6,17 @@ import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.CoordinatedShutdown;
+import java.io.IOException;
+import java.util.Optional;
+import org.peerdex.actors.crawl.CrawlManager;
+import org.peerdex.actors.crawl.CrawlProfile;
+import org.peerdex.actors.crawl.CrawlProgress;
+import org.peerdex.actors.importer.CrawledImport;
 import org.peerdex.actors.importer.DocumentExtractor;
 import org.peerdex.actors.importer.DocumentImport;
 import org.peerdex.actors.importer.FeedImport;
 import org.peerdex.actors.importer.ForumImport;
-import org.peerdex.actors.importer.ForumRules;
+import org.peerdex.actors.crawl.ForumRules;
 import org.peerdex.actors.importer.PageImport;
 import org.peerdex.actors.importer.SitemapImport;
 import org.peerdex.actors.importer.ImportInput;
@@ -26,6 +32,8 @@ import org.peerdex.actors.importer.PageFetcher;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeConfig;
 import org.peerdex.node.NodeContext;
+import org.peerdex.node.crawl.CrawlBackend;
+import org.peerdex.storage.frontier.Frontier;
 
 /**
  * The importers of a running peer, one per peer (built by PeerNode on first use): turns an API request into an import job on the
@@ -33,6 +41,8 @@ import org.peerdex.node.NodeContext;
  */
 public final class ImportService {
     private final NodeContext ctx;
+    /** Imports that fetch pages (sitemap, forum, scan) hand them to this peer's crawler; null where none runs. */
+    private final CrawlBackend crawl;
     private final ImportSettings settings;
     private final ImportJobs jobs;
     private final PageFetcher fetcher;
@@ -40,8 +50,9 @@ public final class ImportService {
     private final Executor imports;
 
     /** {@code network}: where new documents are offered to their DHT holders after each flush, once the DHT is up. */
-    public ImportService(NodeContext ctx, NetworkBackend network) {
+    public ImportService(NodeContext ctx, NetworkBackend network, CrawlBackend crawl) {
         this.ctx = ctx;
+        this.crawl = crawl;
         this.settings = ImportSettings.from(ctx.config().raw());
         this.imports = org.peerdex.actors.Dispatchers.imports(ctx.system());
         this.fetcher = new PageFetcher(settings.policy(intranet()), settings.fetchTimeout(), settings.maxFetchBytes());
@@ -51,6 +62,7 @@ public final class ImportService {
             var dht = network.dht();
             if (dht != null) dht.indexedLocally(); // offer the new postings to their DHT holders
         });
+        jobs.resume(this::rebuildSchedule); // feeds scheduled before a restart run on
         CoordinatedShutdown.get(ctx.system()).addJvmShutdownHook(jobs::close);
         CoordinatedShutdown.get(ctx.system()).addTask(CoordinatedShutdown.PhaseServiceStop(), "stop-imports", () -> {
             jobs.close();
@@ -108,7 +120,12 @@ public final class ImportService {
                 if (d.compareTo(settings.minFeedInterval()) < 0) {
                     throw new IllegalArgumentException("every must be at least " + settings.minFeedInterval());
                 }
-                yield jobs.schedule(kind, source, src, d);
+                Map<String, Object> request = new java.util.LinkedHashMap<>();
+                if (url != null) request.put("url", url);
+                if (path != null) request.put("path", path);
+                request.put("fetchLinked", fetchLinked);
+                request.put("force", bool(body, "force"));
+                yield jobs.schedule(kind, source, src, d, request);
             }
             case OAI_PMH -> url != null
                     ? jobs.start(kind, source, OaiPmhImport.source(url, fetcher, string(body, "from"), string(body, "set")))
@@ -116,11 +133,11 @@ public final class ImportService {
                     "a ListRecords file needs the repository's \"baseUrl\"")));
             case MEDIAWIKI -> jobs.start(kind, source, MediaWikiDump.source(input, string(body, "baseUrl"),
                     bool(body, "allNamespaces")));
-            case SITEMAP -> jobs.start(kind, source, SitemapImport.source(input, pages,
+            case SITEMAP -> jobs.start(kind, source, SitemapImport.source(input, fetcher, crawls(),
                     integer(body, "maxPages", settings.maxPages(), settings.maxPages())));
             case PHPBB -> {
                 if (url == null) throw new IllegalArgumentException("a forum import needs the board's \"url\"");
-                yield jobs.start(kind, source, ForumImport.source(url, pages, ForumRules.PHPBB,
+                yield jobs.start(kind, source, ForumImport.source(url, crawls(), ForumRules.PHPBB,
                         integer(body, "maxPages", settings.maxPages(), settings.maxPages())));
             }
             case DOCUMENT -> url != null ? jobs.start(kind, source, DocumentImport.url(url, pages))
@@ -146,10 +163,66 @@ public final class ImportService {
                 @SuppressWarnings("unchecked")
                 java.util.List<String> ranges = (java.util.List<String>) list;
                 NetworkScanner scanner = new NetworkScanner(ports, settings.scannerTimeout(), settings.scannerMaxAddresses());
-                yield jobs.start(kind, "scan:" + String.join(",", ranges), scanner.source(ranges, pages, bool(body, "index")));
+                yield jobs.start(kind, "scan:" + String.join(",", ranges), scanner.source(ranges, crawls(), bool(body, "index")));
             }
             default -> throw new IllegalArgumentException("import kind " + kind.key() + " is not available yet");
         };
+    }
+
+    /** The source of a feed schedule stored by an earlier run of the peer, made from its request again. */
+    private org.peerdex.actors.importer.ImportSource rebuildSchedule(ImportJobs.StoredSchedule s) {
+        if (!s.kind().equals(ImportKind.RSS.key())) throw new IllegalArgumentException("only feeds are scheduled");
+        String url = string(s.request(), "url");
+        String path = string(s.request(), "path");
+        ImportInput input = url != null ? new ImportInput.Url(url, fetcher) : path != null
+                ? new ImportInput.File(Path.of(path)) : null;
+        if (input == null) throw new IllegalArgumentException("the stored request names no url or path");
+        return FeedImport.source(input, fetcher, bool(s.request(), "fetchLinked"), bool(s.request(), "force"));
+    }
+
+    /**
+     * The peer's crawler as the importers that name web pages (sitemap, forum, scan) use it: their pages are
+     * fetched by a crawl, under the crawler's address policy, politeness and robots.txt.
+     */
+    private CrawledImport.Crawls crawls() {
+        return new CrawledImport.Crawls() {
+            @Override
+            public String start(CrawlProfile profile, java.util.List<Frontier.Candidate> seeds) throws IOException {
+                CrawlBackend crawler = crawler();
+                Optional<String> refused = crawler.refusal(profile);
+                if (refused.isPresent()) throw new IOException("the crawler refuses these pages: " + refused.get());
+                CrawlManager.Started s = await(crawler.start(profile, seeds));
+                if (s.id() == null) throw new IOException("the crawl could not be recorded: " + s.error());
+                return s.id();
+            }
+
+            @Override
+            public Optional<CrawlProgress> progress(String id) throws IOException {
+                return await(crawler().progress(id));
+            }
+
+            @Override
+            public void stop(String id) throws IOException {
+                await(crawler().stop(id));
+            }
+        };
+    }
+
+    private CrawlBackend crawler() throws IOException {
+        CrawlBackend b = crawl;
+        if (b == null) throw new IOException("the crawler does not run on this peer");
+        return b;
+    }
+
+    private static <T> T await(java.util.concurrent.CompletionStage<T> stage) throws IOException {
+        try {
+            return stage.toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException("the crawler did not answer: " + e, e);
+        }
     }
 
     /** Binds the indexing proxy on 127.0.0.1 and runs it as an import until stopped (DELETE /api/import/{id}). */

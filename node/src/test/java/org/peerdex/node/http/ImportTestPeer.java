@@ -32,12 +32,17 @@ import org.peerdex.node.PeerNode;
  */
 final class ImportTestPeer implements AutoCloseable {
     final Path dataDir;
-    final PeerNode node;
+    PeerNode node;
+    private final com.typesafe.config.Config config;
     final HttpServer site;
     final String siteBase;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     final Map<String, Function<HttpExchange, Reply>> routes = new ConcurrentHashMap<>();
     final List<String> requests = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Every request with when it arrived and when its answer was sent (System.nanoTime). */
+    final List<Timed> timed = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    record Timed(String request, long startNanos, long endNanos) {}
 
     /** What a site handler answers. */
     record Reply(int status, String contentType, byte[] body, Map<String, String> headers) {
@@ -50,6 +55,7 @@ final class ImportTestPeer implements AutoCloseable {
         dataDir = Files.createTempDirectory("peerdex-import-test");
         site = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         site.createContext("/", ex -> {
+            long start = System.nanoTime();
             try {
                 String p = ex.getRequestURI().getPath();
                 requests.add(ex.getRequestMethod() + " " + ex.getRequestURI());
@@ -62,6 +68,7 @@ final class ImportTestPeer implements AutoCloseable {
                 if (r.body().length > 0) ex.getResponseBody().write(r.body());
             } finally {
                 ex.close();
+                timed.add(new Timed(ex.getRequestMethod() + " " + ex.getRequestURI(), start, System.nanoTime()));
             }
         });
         site.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4, r -> {
@@ -71,11 +78,19 @@ final class ImportTestPeer implements AutoCloseable {
         }));
         site.start();
         siteBase = "http://127.0.0.1:" + site.getAddress().getPort();
-        node = PeerNode.start(ConfigFactory.parseString(
+        config = ConfigFactory.parseString(
                 "peerdex.data-dir = \"" + dataDir.toString().replace("\\", "/") + "\"\n"
                         + "peerdex.http.port = 0\npeerdex.cluster.port = 0\npeerdex.importer.allow-loopback = on\n"
+                        + "peerdex.crawler.allow-loopback = on\n"
                         + "peerdex.importer.flush-every = 2\n" + moreConfig)
-                .withFallback(ConfigFactory.load()));
+                .withFallback(ConfigFactory.load());
+        node = PeerNode.start(config);
+    }
+
+    /** Stops the peer (as SIGTERM does) and starts it again on the same data directory. */
+    void restart() {
+        node.close();
+        node = PeerNode.start(config);
     }
 
     /** A committed fixture from /import/, with PORT replaced by the site's port. */

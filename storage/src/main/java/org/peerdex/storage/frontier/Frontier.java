@@ -30,12 +30,23 @@ public final class Frontier {
     private static final byte QUEUED = 'Q';
     private static final byte DONE = 'D';
 
-    /** One queued URL. */
+    /**
+     * One queued URL. @param lastModified a date the URL came with (a sitemap's {@code <lastmod>}, epoch ms), which
+     * dates the document when its response has none; 0 none (entries written before it existed read as 0)
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Entry(long seq, String url, int depth) {}
+    public record Entry(long seq, String url, int depth, long lastModified) {
+        public Entry(long seq, String url, int depth) {
+            this(seq, url, depth, 0);
+        }
+    }
 
-    /** A URL found by the crawler, offered for admission. */
-    public record Candidate(String url, int depth) {}
+    /** A URL found by the crawler, offered for admission; {@code lastModified} as in {@link Entry}. */
+    public record Candidate(String url, int depth, long lastModified) {
+        public Candidate(String url, int depth) {
+            this(url, depth, 0);
+        }
+    }
 
     /** What became of an offered URL. */
     public enum Offer { ADDED, SEEN, CRAWL_FULL, HOST_FULL }
@@ -117,7 +128,7 @@ public final class Frontier {
             }
             touchedHosts.put(host, hc + 1);
             inBatch.put(h.value(), true);
-            batch.put(key('q', seqBytes(seq)), Cbor.write(new Entry(seq, c.url(), c.depth())));
+            batch.put(key('q', seqBytes(seq)), Cbor.write(new Entry(seq, c.url(), c.depth(), c.lastModified())));
             batch.put(seenKey(h), ByteBuffer.allocate(9).put(QUEUED).putLong(seq).array());
             seq++;
             admittedAfter++;

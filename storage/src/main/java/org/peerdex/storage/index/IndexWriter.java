@@ -51,7 +51,19 @@ public final class IndexWriter {
         return pending.size();
     }
 
-    /** Writes every buffered document in one batch; when it returns they are durable. */
+    /**
+     * Entries of one LevelDB write at most (a document is never split). iq80 holds its database lock while it logs
+     * a write and puts it into the memtable, and every read (the crawler's recrawl checks and anchor lookups on the
+     * fetch threads) waits for that lock: one write of a whole flush (tens of thousands of postings) held them for
+     * as long as its memtable inserts took. Writes of a few thousand entries let the reads in between.
+     */
+    static final int MAX_ENTRIES_PER_WRITE = 4096;
+
+    /**
+     * Writes every buffered document, each document's entries in one atomic write (several documents share one, up
+     * to {@link #MAX_ENTRIES_PER_WRITE} entries); when it returns they are all durable. If a write fails, the
+     * documents written before stay written, and all stay buffered for the next flush (which writes them again).
+     */
     public synchronized void flush() {
         if (pending.isEmpty()) return;
         // a URL buffered twice (re-crawled before the flush): only its newest version is written
@@ -64,6 +76,13 @@ public final class IndexWriter {
         long newDocs = 0;
         long postings = 0;
         for (IndexedDocument d : latest.values()) {
+            if (batch.size() >= MAX_ENTRIES_PER_WRITE) {
+                store.write(batch, sync);
+                stats.add(newDocs, postings);
+                batch = store.newBatch();
+                newDocs = 0;
+                postings = 0;
+            }
             boolean existed = meta.contains(d.metadata().urlHash());
             if (existed) {
                 // a re-index may drop words: remove the old postings in the same batch

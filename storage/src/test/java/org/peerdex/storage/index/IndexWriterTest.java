@@ -12,6 +12,7 @@ import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.kv.LevelDbStore;
 import org.peerdex.storage.kv.MemoryStore;
 import org.peerdex.storage.meta.PageImage;
@@ -149,6 +150,68 @@ class IndexWriterTest {
             s.writer().flush();
             s.metadata().delete(m.urlHash());
             assertEquals(List.of(), s.metadata().images(m.urlHash()), "a delete removes them");
+        }
+    }
+
+    /**
+     * A flush of many documents goes to LevelDB in several writes (reads get the engine's lock in between), and
+     * after every one of them each document is either wholly in the store (metadata and every posting) or not at all.
+     */
+    @Test
+    void aLargeFlushIsWrittenInPartsThatNeverSplitADocument() {
+        List<IndexedDocument> docs = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) docs.add(TestPostings.document(i));
+        List<Integer> writes = new java.util.ArrayList<>();
+        List<String> torn = new java.util.ArrayList<>();
+        try (LevelDbStore level = LevelDbStore.open(dir.resolve("db"), 8 << 20)) {
+            PeerStorage[] storage = new PeerStorage[1];
+            KeyValueStore recording = new KeyValueStore() {
+                public java.util.Optional<byte[]> get(byte[] key) {
+                    return level.get(key);
+                }
+
+                public void put(byte[] key, byte[] value) {
+                    level.put(key, value);
+                }
+
+                public void delete(byte[] key) {
+                    level.delete(key);
+                }
+
+                public void write(Batch batch, boolean sync) {
+                    writes.add(batch.size());
+                    level.write(batch, sync);
+                    for (IndexedDocument d : docs) {
+                        UrlHash h = d.metadata().urlHash();
+                        if (storage[0].metadata().get(h).isEmpty()) continue;
+                        if (storage[0].rwi().wordsOf(h).size() != d.postings().size()) torn.add(h.value());
+                    }
+                }
+
+                public Cursor scan(byte[] from, byte[] to) {
+                    return level.scan(from, to);
+                }
+
+                public long approximateSize() {
+                    return level.approximateSize();
+                }
+
+                public void close() {
+                }
+
+                public Batch newBatch() {
+                    return level.newBatch();
+                }
+            };
+            storage[0] = new PeerStorage(recording, new Partitions(4), 1L << 30, false);
+            for (IndexedDocument d : docs) storage[0].writer().add(d);
+            storage[0].writer().flush();
+            assertTrue(writes.size() > 1, "one flush, several writes: " + writes);
+            int perDoc = docs.stream().mapToInt(d -> d.postings().size() * 2 + 2).max().orElseThrow();
+            for (int n : writes) assertTrue(n < IndexWriter.MAX_ENTRIES_PER_WRITE + perDoc, "write of " + n);
+            assertEquals(List.of(), torn, "documents half written");
+            assertEquals(300, storage[0].rwi().count(WordHash.of("manual")));
+            assertEquals(300, storage[0].stats().documents());
         }
     }
 }

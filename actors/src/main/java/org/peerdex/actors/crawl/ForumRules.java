@@ -1,4 +1,4 @@
-package org.peerdex.actors.importer;
+package org.peerdex.actors.crawl;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -100,6 +100,7 @@ public final class ForumRules {
     public Map<String, Object> profile() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", name);
+        m.put("preset", name);
         m.put("range", "site");
         m.put("followQuery", true);
         m.put("mustMatch", mustMatch());
