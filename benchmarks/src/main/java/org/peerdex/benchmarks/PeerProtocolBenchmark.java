@@ -30,10 +30,11 @@ import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.peer.PeerClient;
 import org.peerdex.node.peer.PeerProtocolStats;
-import org.peerdex.node.peer.PeerWire;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.identity.PeerIdentity;
 import org.peerdex.protocol.identity.PeerKeys;
+import org.peerdex.protocol.wire.V1;
+import org.peerdex.protocol.wire.WireCodec;
 
 /**
  * What authentication costs on the peer protocol: Ed25519 sign and verify per second on one thread, then count
@@ -78,14 +79,14 @@ public final class PeerProtocolBenchmark {
             nodes.add(server);
             var system = server.context().system();
             DhtPeer dht = server.services().network().dht();
-            PeerWire wire = new PeerWire(system);
+            WireCodec wire = new WireCodec();
             PeerClient client = new PeerClient(system, PeerKeys.generate(0), "peerdex", wire, Duration.ofSeconds(10),
                     2 << 20, new PeerProtocolStats());
             String signedAddress = server.openNetwork().orElseThrow().address();
             ServerBinding bare = bareRoute(system, wire, dht);
             String bareUrl = "http://127.0.0.1:" + bare.localAddress().getPort() + "/bare/count";
-            ShardOwner.CountRequest body = new ShardOwner.CountRequest(1,
-                    List.of(new RangeKey(WordHash.of("peer"), 0), new RangeKey(WordHash.of("index"), 3)), null);
+            V1.CountRequest body = new V1.CountRequest(1, List.of(new V1.Key(WordHash.of("peer").value(), 0),
+                    new V1.Key(WordHash.of("index").value(), 3)));
             Http http = Http.get(Adapter.toClassic(system));
             Materializer mat = Materializer.matFromSystem(system);
             byte[] bytes = wire.write(body);
@@ -93,8 +94,8 @@ public final class PeerProtocolBenchmark {
                 double unsigned = run(requests, concurrency, () -> http.singleRequest(HttpRequest.POST(bareUrl)
                                 .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, bytes))
                         .thenCompose(r -> r.entity().toStrict(10_000, mat)).thenApply(e -> e.getData().size()));
-                double signed = run(requests, concurrency, () -> client.post(signedAddress, "count", body,
-                        ShardOwner.CountReply.class, Optional.empty()).thenApply(r -> r.body().counts().size()));
+                double signed = run(requests, concurrency, () -> client.post(signedAddress, V1.COUNT, body,
+                        Optional.empty()).thenApply(r -> r.body().counts().size()));
                 System.out.printf(Locale.ROOT, "%s %d count requests, %d in flight: unsigned %.0f/s, signed %.0f/s (%.2fx)%n",
                         round == 0 ? "warm-up" : "measured", requests, concurrency, unsigned, signed, signed / unsigned);
             }
@@ -122,19 +123,21 @@ public final class PeerProtocolBenchmark {
     }
 
     /** The same body to the same shard owner, with no authentication at all: the baseline. */
-    private static ServerBinding bareRoute(ActorSystem<?> system, PeerWire wire, DhtPeer dht)
+    private static ServerBinding bareRoute(ActorSystem<?> system, WireCodec wire, DhtPeer dht)
             throws Exception {
         AllDirectives d = new AllDirectives() {};
         Materializer mat = Materializer.matFromSystem(system);
         var route = d.path(PathMatchers.segment("bare")
                 .slash("count"), () -> d.post(() -> d.extractRequest(req -> d.completeWithFuture(
                 req.entity().toStrict(10_000, mat).thenCompose(e -> {
-                    ShardOwner.CountRequest c = wire.read(e.getData().toArray(), ShardOwner.CountRequest.class);
+                    // the same conversion from and to the wire types as the real endpoint, without its checks
+                    V1.CountRequest c = wire.read(e.getData().toArray(), V1.CountRequest.class);
+                    List<RangeKey> keys = c.keys().stream().map(k -> new RangeKey(new WordHash(k.word()), k.partition())).toList();
                     return AskPattern.<ShardOwner.Command, ShardOwner.CountReply>ask(dht.shardOwner(),
-                            r -> new ShardOwner.CountRequest(c.queryId(), c.keys(), r), Duration.ofSeconds(10),
+                            r -> new ShardOwner.CountRequest(c.queryId(), keys, r), Duration.ofSeconds(10),
                             system.scheduler());
                 }).thenApply(reply -> HttpResponse.create().withEntity(ContentTypes.APPLICATION_OCTET_STREAM,
-                        wire.write(reply)))))));
+                        wire.write(new V1.CountReply(reply.queryId(), reply.counts(), reply.error()))))))));
         return Http.get(system).newServerAt("127.0.0.1", 0).bind(route).toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 }

@@ -22,9 +22,9 @@ import org.peerdex.node.peer.PeerClient;
 import org.peerdex.node.peer.PeerProtocolSettings;
 import org.peerdex.node.peer.PeerProtocolStats;
 import org.peerdex.node.peer.PeerServer;
-import org.peerdex.node.peer.PeerWire;
 import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.identity.SignedPeerRecord;
+import org.peerdex.protocol.wire.WireCodec;
 
 /**
  * A peer's part in the open network: the same DHT actors as inside a trust domain, reached over the peer
@@ -88,7 +88,7 @@ public final class OpenNetwork {
         NodeConfig nc = context.config();
         var system = context.system();
         PeerProtocolStats stats = new PeerProtocolStats();
-        PeerWire wire = new PeerWire(system);
+        WireCodec wire = new WireCodec();
         OpenMembership.Handle handle = new OpenMembership.Handle(system, ps.answerTimeout());
         PeerClient client = new PeerClient(system, keys, nc.network(), wire, ps.requestTimeout(), ps.maxBodyBytes(), stats);
         // bind first (port 0 picks one), then spawn: the server reaches the actors through a holder

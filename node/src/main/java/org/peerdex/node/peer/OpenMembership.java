@@ -31,6 +31,7 @@ import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.identity.SignedPeerRecord;
 import org.peerdex.protocol.ring.Admission;
+import org.peerdex.protocol.wire.V1;
 
 /**
  * Membership of the open network, without gossip from strangers (docs/protocol.md, "Membership"). Signed peer
@@ -45,7 +46,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
     public sealed interface Command {}
 
     /** From the endpoint: a signed hello (the envelope's key is the record's key); answered with a HelloReply. */
-    record Greeted(SignedPeerRecord record, ActorRef<PeerWire.HelloReply> replyTo) implements Command {}
+    record Greeted(SignedPeerRecord record, ActorRef<V1.HelloReply> replyTo) implements Command {}
 
     /** From the endpoint: the sender's own leaving record. */
     record Left(SignedPeerRecord record) implements Command {}
@@ -63,7 +64,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
                          String reason, long refusedRecords, Map<String, Long> refusedByReason) {}
 
     private record Answered(String address, SignedPeerRecord probed, boolean seed,
-                            PeerClient.Signed<PeerWire.HelloReply> reply, Throwable failure) implements Command {}
+                            PeerClient.Signed<V1.HelloReply> reply, Throwable failure) implements Command {}
 
     private enum Tick implements Command { INSTANCE }
 
@@ -83,7 +84,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
             this.timeout = timeout;
         }
 
-        CompletionStage<PeerWire.HelloReply> greeted(SignedPeerRecord r) {
+        CompletionStage<V1.HelloReply> greeted(SignedPeerRecord r) {
             return AskPattern.ask(ref.get(), reply -> new Greeted(r, reply), timeout, system.scheduler());
         }
 
@@ -213,7 +214,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
                 offer(r);
             }
         }
-        m.replyTo().tell(new PeerWire.HelloReply(self, sample(settings.helloPeers()), known));
+        m.replyTo().tell(new V1.HelloReply(self, sample(settings.helloPeers()), known));
         return this;
     }
 
@@ -271,7 +272,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
     /** Says hello to {@code to}; when {@code probed} is given, only a reply signed by its key counts. */
     private void hello(String to, SignedPeerRecord probed, boolean seed) {
         Optional<String> expected = probed == null ? Optional.empty() : Optional.of(probed.key());
-        ctx.pipeToSelf(client.post(to, "hello", new PeerWire.Hello(self), PeerWire.HelloReply.class, expected),
+        ctx.pipeToSelf(client.post(to, V1.HELLO, new V1.Hello(self), expected),
                 (reply, failure) -> new Answered(to, probed, seed, reply, failure));
     }
 
@@ -289,7 +290,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
             if (probedId != null && mem == null) candidates.remove(probedId);
             return this;
         }
-        PeerWire.HelloReply reply = m.reply().body();
+        V1.HelloReply reply = m.reply().body();
         SignedPeerRecord theirs = reply.record();
         answersSeen++;
         if (reply.admitted()) reachedBySomeone = true;
@@ -439,8 +440,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
                 System.currentTimeMillis(), settings.recordValidity(), true);
         int n = 0;
         for (Member mem : members.values()) {
-            client.post(mem.record.address(), "leave", new PeerWire.Leave(leaving), PeerWire.HelloReply.class,
-                    Optional.of(mem.record.key()));
+            client.post(mem.record.address(), V1.LEAVE, new V1.Leave(leaving), Optional.of(mem.record.key()));
             n++;
         }
         m.replyTo().tell(n);

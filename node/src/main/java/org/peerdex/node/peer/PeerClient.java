@@ -20,10 +20,13 @@ import org.apache.pekko.stream.Materializer;
 import org.peerdex.protocol.identity.PeerIdentity;
 import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.identity.SignedMessage;
+import org.peerdex.protocol.wire.V1;
+import org.peerdex.protocol.wire.WireCodec;
 
 /**
  * Sends signed peer-protocol requests and accepts a reply only when the peer that was meant signed it over this
- * request's nonce (docs/protocol.md, "Authentication"). Bodies are bounded both ways.
+ * request's nonce (docs/protocol.md, "Authentication"). Only the protocol's own types ({@link V1}) are sent, each
+ * to its message's path, and a reply is read as that message's reply type. Bodies are bounded both ways.
  */
 public final class PeerClient {
     /** A reply whose signature held: the key that signed it and the decoded body. */
@@ -41,13 +44,13 @@ public final class PeerClient {
     private final Materializer materializer;
     private final PeerKeys keys;
     private final String network;
-    private final PeerWire wire;
+    private final WireCodec wire;
     private final Duration timeout;
     private final long maxBody;
     private final PeerProtocolStats stats;
     private final SecureRandom random = new SecureRandom();
 
-    public PeerClient(ActorSystem<?> system, PeerKeys keys, String network, PeerWire wire, Duration timeout,
+    public PeerClient(ActorSystem<?> system, PeerKeys keys, String network, WireCodec wire, Duration timeout,
                       long maxBody, PeerProtocolStats stats) {
         this.system = system;
         this.http = Http.get(Adapter.toClassic(system));
@@ -64,17 +67,18 @@ public final class PeerClient {
         return keys;
     }
 
-    public PeerWire wire() {
+    public WireCodec wire() {
         return wire;
     }
 
     /**
-     * POSTs {@code body} to {@code address} (host:port) at {@code /peer/v1/NAME}; completes with the reply when
-     * it is signed by {@code expectedKey} (any valid key when empty), fails otherwise.
+     * POSTs {@code body} to {@code address} (host:port) at the message's path ({@code /peer/v1/NAME}); completes
+     * with the reply when it is signed by {@code expectedKey} (any valid key when empty), fails otherwise.
      */
-    public <T> CompletionStage<Signed<T>> post(String address, String name, Object body, Class<T> replyType,
-                                               Optional<String> expectedKey) {
-        String path = PeerServer.PREFIX + name;
+    public <Q extends V1.Body, R extends V1.Body> CompletionStage<Signed<R>> post(String address,
+            V1.Message<Q, R> message, Q body, Optional<String> expectedKey) {
+        String path = message.path();
+        Class<R> replyType = message.reply();
         byte[] bytes = wire.write(body);
         long time = System.currentTimeMillis();
         byte[] n = new byte[18];
@@ -89,7 +93,7 @@ public final class PeerClient {
                 .addHeader(RawHeader.create(SignedMessage.SIGNATURE, signature));
         stats.sent.incrementAndGet();
         stats.bytesOut.addAndGet(bytes.length);
-        CompletionStage<Signed<T>> reply;
+        CompletionStage<Signed<R>> reply;
         try {
             reply = http.singleRequest(request)
                     .thenCompose(r -> r.entity().withSizeLimit(maxBody).toStrict(timeout.toMillis(), materializer)
@@ -103,7 +107,8 @@ public final class PeerClient {
                 });
     }
 
-    private <T> Signed<T> accept(HttpResponse r, byte[] body, String nonce, Class<T> type, Optional<String> expected) {
+    private <T extends V1.Body> Signed<T> accept(HttpResponse r, byte[] body, String nonce, Class<T> type,
+                                                Optional<String> expected) {
         stats.bytesIn.addAndGet(body.length);
         String key = header(r, SignedMessage.KEY);
         String time = header(r, SignedMessage.TIME);

@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -33,25 +32,27 @@ import org.peerdex.protocol.identity.PeerIdentity;
 import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.identity.ReplayGuard;
 import org.peerdex.protocol.identity.SignedMessage;
+import org.peerdex.protocol.wire.V1;
+import org.peerdex.protocol.wire.WireCodec;
 
 /**
- * The peer protocol endpoint (docs/protocol.md): {@code POST /peer/v1/NAME} with a CBOR body and the sender's
- * signature in headers. Every request is authenticated, bounded, checked against replays and rate-limited by
- * its verified key and its address prefix before any actor sees it; the sender of a request is the key that
+ * The peer protocol endpoint (docs/protocol.md): {@code POST /peer/v1/NAME} with a CBOR body of the protocol's own
+ * types ({@link V1}) and the sender's signature in headers; other versions are refused before anything is read.
+ * Every request is authenticated, bounded, checked against replays and rate-limited by its verified key and its
+ * address prefix before any actor sees it; the sender of a request is the key that
  * signed it, never a field it fills in; every answer goes back on the same connection, signed over the
- * request's nonce. The DHT actors behind it are the same ones a trust domain reaches over Pekko Cluster.
+ * request's nonce. The DHT actors behind it are the same ones a trust domain reaches over Pekko Cluster; their
+ * messages are converted from and to the wire types here ({@link WireMapping}) and never appear on the wire.
  */
 public final class PeerServer extends AllDirectives {
-    public static final String PREFIX = "/peer/v1/";
-
-    private static final Set<String> NAMES = Set.of("hello", "leave", "store", "count", "filter", "lookup",
-            "metadata", "digest");
+    /** the versions this peer serves, as they appear in the path */
+    public static final String VERSION = "v" + V1.VERSION;
 
     private final ActorSystem<?> system;
     private final Materializer materializer;
     private final PeerKeys keys;
     private final String network;
-    private final PeerWire wire;
+    private final WireCodec wire;
     private final PeerProtocolStats stats;
     private final ActorRef<ShardOwner.Command> owner;
     private final OpenMembership.Handle membership;
@@ -63,7 +64,7 @@ public final class PeerServer extends AllDirectives {
     private final Map<String, Integer> strikes = new ConcurrentHashMap<>();
     private final Map<String, Long> blockedUntil = new ConcurrentHashMap<>();
 
-    public PeerServer(ActorSystem<?> system, PeerKeys keys, String network, PeerWire wire, PeerProtocolStats stats,
+    public PeerServer(ActorSystem<?> system, PeerKeys keys, String network, WireCodec wire, PeerProtocolStats stats,
                       ActorRef<ShardOwner.Command> owner, OpenMembership.Handle membership,
                       PeerProtocolSettings settings) {
         this.system = system;
@@ -82,16 +83,21 @@ public final class PeerServer extends AllDirectives {
     }
 
     public Route route() {
-        return pathPrefix("peer", () -> pathPrefix("v1", () -> path(PathMatchers.segment(), name ->
+        return pathPrefix("peer", () -> path(PathMatchers.segment().slash(PathMatchers.segment()), (version, name) ->
                 post(() -> extractRequest(req -> extractClientIP(ip ->
-                        completeWithFuture(handle(name, req, ip))))))));
+                        completeWithFuture(handle(version, name, req, ip)))))));
     }
 
-    private CompletionStage<HttpResponse> handle(String name, HttpRequest req, RemoteAddress ip) {
+    private CompletionStage<HttpResponse> handle(String version, String name, HttpRequest req, RemoteAddress ip) {
         String nonce = header(req, SignedMessage.NONCE);
         if (!SignedMessage.validNonce(nonce)) nonce = "";
         String n = nonce;
-        if (!NAMES.contains(name)) return done(refuse(n, 404, "unknown-message", "no such message: " + cut(name)));
+        // another version's bodies may mean something else: refused before anything is read, saying what is served
+        if (!VERSION.equals(version)) {
+            return done(refuse(n, 404, "unsupported-version", "this peer speaks " + VERSION + ", not " + cut(version)));
+        }
+        V1.Message<?, ?> message = V1.MESSAGES.get(name);
+        if (message == null) return done(refuse(n, 404, "unknown-message", "no such message: " + cut(name)));
         String key = header(req, SignedMessage.KEY);
         String time = header(req, SignedMessage.TIME);
         String signature = header(req, SignedMessage.SIGNATURE);
@@ -108,7 +114,7 @@ public final class PeerServer extends AllDirectives {
                 .thenCompose(e -> {
                     byte[] body = e.getData().toArray();
                     stats.bytesIn.addAndGet(body.length);
-                    return authenticated(name, key, sender.get(), Long.parseLong(time), n, signature, body, prefix);
+                    return authenticated(message, key, sender.get(), Long.parseLong(time), n, signature, body, prefix);
                 })
                 .exceptionally(t -> {
                     Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
@@ -119,9 +125,9 @@ public final class PeerServer extends AllDirectives {
                 });
     }
 
-    private CompletionStage<HttpResponse> authenticated(String name, String key, PeerId sender, long time,
+    private CompletionStage<HttpResponse> authenticated(V1.Message<?, ?> message, String key, PeerId sender, long time,
                                                         String nonce, String signature, byte[] body, String prefix) {
-        String path = PREFIX + name;
+        String path = message.path();
         if (!PeerIdentity.verify(key, SignedMessage.request(network, "POST", path, time, nonce, body), signature)) {
             return done(refuse(nonce, 401, "bad-signature", "the signature does not hold"));
         }
@@ -135,7 +141,7 @@ public final class PeerServer extends AllDirectives {
         if (until != null && until > now) return done(refuse(nonce, 403, "blocked", "blocked for malformed requests"));
         if (!perPeer.take(sender.value(), now)) return done(refuse(nonce, 429, "rate-peer", "too many requests"));
         try {
-            return dispatch(name, sender, key, body, prefix).thenApply(reply -> ok(nonce, reply))
+            return dispatch(message, sender, key, body).thenApply(reply -> ok(nonce, reply))
                     .exceptionally(t -> refuse(nonce, 503, "unavailable", "try another peer"));
         } catch (IllegalArgumentException e) {
             strike(sender);
@@ -157,22 +163,21 @@ public final class PeerServer extends AllDirectives {
         }
     }
 
-    private CompletionStage<Object> dispatch(String name, PeerId sender, String key, byte[] body, String prefix) {
-        switch (name) {
+    /** Reads the body as the message's own wire type, checks it, and asks the shard owner or the membership. */
+    private CompletionStage<V1.Body> dispatch(V1.Message<?, ?> message, PeerId sender, String key, byte[] body) {
+        switch (message.name()) {
             case "hello": {
-                PeerWire.Hello h = wire.read(body, PeerWire.Hello.class);
-                if (h.record() == null || !key.equals(h.record().key())) {
-                    throw new IllegalArgumentException("the record is not the signer's");
-                }
+                V1.Hello h = wire.read(body, V1.Hello.class);
+                if (!key.equals(h.record().key())) throw new IllegalArgumentException("the record is not the signer's");
                 return membership.greeted(h.record()).thenApply(r -> r);
             }
             case "leave": {
-                PeerWire.Leave l = wire.read(body, PeerWire.Leave.class);
-                if (l.record() == null || !key.equals(l.record().key()) || !l.record().leaving()) {
+                V1.Leave l = wire.read(body, V1.Leave.class);
+                if (!key.equals(l.record().key()) || !l.record().leaving()) {
                     throw new IllegalArgumentException("a leave carries the signer's own leaving record");
                 }
                 membership.left(l.record());
-                return CompletableFuture.completedFuture(new PeerWire.HelloReply(membership.self(), null, false));
+                return CompletableFuture.completedFuture(new V1.HelloReply(membership.self(), null, false));
             }
             case "store": {
                 // a passive peer (behind NAT, never admitted) still sends its postings to their holders, under a
@@ -180,29 +185,37 @@ public final class PeerServer extends AllDirectives {
                 if (!membership.isAdmitted(sender) && !passiveStores.take(sender.value(), System.currentTimeMillis())) {
                     throw new Refused(429, "rate-passive-store", "too many stores from a peer outside this ring");
                 }
-                ShardOwner.StorePostings s = wire.read(body, ShardOwner.StorePostings.class);
-                return this.<ShardOwner.StoreReply>ask(r -> new ShardOwner.StorePostings(s.batchId(), sender, s.postings(), s.metadata(), r));
+                // the sender is the key that signed; the postings are read into the index's types here, so a
+                // malformed pack is a malformed request
+                ShardOwner.StorePostings s = WireMapping.store(wire.read(body, V1.StoreRequest.class), sender, null);
+                return this.<ShardOwner.StoreReply>ask(r -> new ShardOwner.StorePostings(s.batchId(), sender,
+                        s.postings(), s.metadata(), r)).thenApply(WireMapping::reply);
             }
             case "digest": {
                 admitted(sender);
-                ShardOwner.DigestRequest d = wire.read(body, ShardOwner.DigestRequest.class);
-                return this.<ShardOwner.DigestReply>ask(r -> new ShardOwner.DigestRequest(d.exchangeId(), sender, d.digests(), r));
+                ShardOwner.DigestRequest d = WireMapping.digest(wire.read(body, V1.DigestRequest.class), sender, null);
+                return this.<ShardOwner.DigestReply>ask(r -> new ShardOwner.DigestRequest(d.exchangeId(), sender,
+                        d.digests(), r)).thenApply(WireMapping::reply);
             }
             case "count": {
-                ShardOwner.CountRequest c = wire.read(body, ShardOwner.CountRequest.class);
-                return this.<ShardOwner.CountReply>ask(r -> new ShardOwner.CountRequest(c.queryId(), c.keys(), r));
+                ShardOwner.CountRequest c = WireMapping.count(wire.read(body, V1.CountRequest.class), null);
+                return this.<ShardOwner.CountReply>ask(r -> new ShardOwner.CountRequest(c.queryId(), c.keys(), r))
+                        .thenApply(WireMapping::reply);
             }
             case "filter": {
-                ShardOwner.FilterRequest f = wire.read(body, ShardOwner.FilterRequest.class);
-                return this.<ShardOwner.FilterReply>ask(r -> new ShardOwner.FilterRequest(f.queryId(), f.keys(), f.bitsPerElement(), r));
+                ShardOwner.FilterRequest f = WireMapping.filter(wire.read(body, V1.FilterRequest.class), null);
+                return this.<ShardOwner.FilterReply>ask(r -> new ShardOwner.FilterRequest(f.queryId(), f.keys(),
+                        f.bitsPerElement(), r)).thenApply(WireMapping::reply);
             }
             case "lookup": {
-                ShardOwner.LookupRequest l = wire.read(body, ShardOwner.LookupRequest.class);
-                return this.<ShardOwner.LookupReply>ask(r -> new ShardOwner.LookupRequest(l.queryId(), l.lookups(), r));
+                ShardOwner.LookupRequest l = WireMapping.lookup(wire.read(body, V1.LookupRequest.class), null);
+                return this.<ShardOwner.LookupReply>ask(r -> new ShardOwner.LookupRequest(l.queryId(), l.lookups(), r))
+                        .thenApply(WireMapping::reply);
             }
             case "metadata": {
-                ShardOwner.FetchMetadata m = wire.read(body, ShardOwner.FetchMetadata.class);
-                return this.<ShardOwner.MetadataReply>ask(r -> new ShardOwner.FetchMetadata(m.queryId(), m.urls(), r));
+                ShardOwner.FetchMetadata m = WireMapping.metadata(wire.read(body, V1.MetadataRequest.class), null);
+                return this.<ShardOwner.MetadataReply>ask(r -> new ShardOwner.FetchMetadata(m.queryId(), m.urls(), r))
+                        .thenApply(WireMapping::reply);
             }
             default:
                 throw new Refused(404, "unknown-message", "no such message");
@@ -214,9 +227,8 @@ public final class PeerServer extends AllDirectives {
         if (!membership.isAdmitted(sender)) throw new Refused(403, "not-admitted", "say hello first: not in this peer's ring");
     }
 
-    private <R> CompletionStage<Object> ask(Function<ActorRef<R>, ShardOwner.Command> make) {
-        return AskPattern.<ShardOwner.Command, R>ask(owner, make::apply, settings.answerTimeout(), system.scheduler())
-                .thenApply(r -> (Object) r);
+    private <R> CompletionStage<R> ask(Function<ActorRef<R>, ShardOwner.Command> make) {
+        return AskPattern.<ShardOwner.Command, R>ask(owner, make::apply, settings.answerTimeout(), system.scheduler());
     }
 
     private void strike(PeerId sender) {
@@ -229,7 +241,7 @@ public final class PeerServer extends AllDirectives {
         if (strikes.size() > 65_536) strikes.clear();
     }
 
-    private HttpResponse ok(String nonce, Object reply) {
+    private HttpResponse ok(String nonce, V1.Body reply) {
         stats.accepted.incrementAndGet();
         return signed(nonce, 200, wire.write(reply));
     }

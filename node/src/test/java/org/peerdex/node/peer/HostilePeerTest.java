@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -26,14 +28,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.peerdex.actors.dht.RangeKey;
-import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.TestPeers;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.identity.SignedMessage;
 import org.peerdex.protocol.identity.SignedPeerRecord;
+import org.peerdex.protocol.wire.PackedPostings;
+import org.peerdex.protocol.wire.V1;
+import org.peerdex.protocol.wire.WireCodec;
 
 /**
  * A hostile peer written here talks the real peer protocol to three real open-network peers on 127.0.0.1 and
@@ -49,7 +52,7 @@ class HostilePeerTest {
     Path dir;
     private List<PeerNode> nodes;
     private final List<HttpServer> sybils = new ArrayList<>();
-    private PeerWire wire;
+    private final WireCodec wire = new WireCodec();
     private final SecureRandom random = new SecureRandom();
 
     @BeforeEach
@@ -59,7 +62,6 @@ class HostilePeerTest {
         nodes = OpenPeers.network(dir, 3, Map.of("peerdex.peer.max-per-prefix", 4,
                 "peerdex.peer.request-burst", 100, "peerdex.peer.request-rate", 10,
                 "peerdex.peer.passive-store-rate", 1, "peerdex.dht.rebalance-delay", "500ms"));
-        wire = new PeerWire(nodes.get(0).context().system());
     }
 
     /**
@@ -87,7 +89,7 @@ class HostilePeerTest {
             HttpServer s = sybil(k, claimed);
             SignedPeerRecord r = SignedPeerRecord.sign(k, NETWORK, "127.0.0.9:" + s.getAddress().getPort(), true,
                     System.currentTimeMillis(), Duration.ofMinutes(10), false);
-            for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new PeerWire.Hello(r), nonce(), false).status());
+            for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new V1.Hello(r), nonce(), false).status());
         }
         OpenPeers.await(Duration.ofSeconds(30), () -> {
             for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 7) return false;
@@ -152,7 +154,7 @@ class HostilePeerTest {
         HttpServer liar = liar(k, lies);
         SignedPeerRecord r = SignedPeerRecord.sign(k, NETWORK, "127.0.0.9:" + liar.getAddress().getPort(), true,
                 System.currentTimeMillis(), Duration.ofMinutes(10), false);
-        for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new PeerWire.Hello(r), nonce(), false).status());
+        for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new V1.Hello(r), nonce(), false).status());
         OpenPeers.await(Duration.ofSeconds(30), () -> {
             for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 5) return false;
             return true;
@@ -202,40 +204,39 @@ class HostilePeerTest {
             byte[] body;
             try {
                 body = switch (name) {
-                    case "hello" -> wire.write(new PeerWire.HelloReply(SignedPeerRecord.sign(k, NETWORK,
+                    case "hello" -> wire.write(new V1.HelloReply(SignedPeerRecord.sign(k, NETWORK,
                             "127.0.0.9:" + port, true, System.currentTimeMillis(), Duration.ofMinutes(10), false),
                             List.of(), true));
                     case "store" -> {
-                        ShardOwner.StorePostings sp = wire.read(req, ShardOwner.StorePostings.class);
-                        yield wire.write(new ShardOwner.StoreReply(sp.batchId(), k.id(), ShardOwner.Outcome.STORED,
-                                sp.postings().count(), "", 0));
+                        V1.StoreRequest sp = wire.read(req, V1.StoreRequest.class);
+                        yield wire.write(new V1.StoreReply(sp.batchId(), V1.Outcome.STORED, sp.postings().count(), "", 0));
                     }
                     case "count" -> {
-                        ShardOwner.CountRequest c = wire.read(req, ShardOwner.CountRequest.class);
+                        V1.CountRequest c = wire.read(req, V1.CountRequest.class);
                         List<Integer> counts = new ArrayList<>();
                         for (int i = 0; i < c.keys().size(); i++) counts.add(1);
-                        yield wire.write(new ShardOwner.CountReply(c.queryId(), k.id(), counts, ""));
+                        yield wire.write(new V1.CountReply(c.queryId(), counts, ""));
                     }
                     case "lookup" -> {
-                        ShardOwner.LookupRequest l = wire.read(req, ShardOwner.LookupRequest.class);
-                        List<ShardOwner.KeyPostings> out = new ArrayList<>();
-                        for (ShardOwner.Lookup one : l.lookups()) {
+                        V1.LookupRequest l = wire.read(req, V1.LookupRequest.class);
+                        List<V1.KeyPostings> out = new ArrayList<>();
+                        for (V1.Lookup one : l.lookups()) {
                             var doc = fakes.get(one.key().partition());
-                            List<org.peerdex.storage.rwi.Posting> ps = doc.postings().stream()
-                                    .filter(p -> p.word().equals(one.key().word())).toList();
-                            out.add(new ShardOwner.KeyPostings(one.key(),
-                                    org.peerdex.actors.dht.shard.PostingPack.of(ps), ps.size(), false));
+                            List<V1.Posting> ps = doc.postings().stream()
+                                    .filter(p -> p.word().value().equals(one.key().word()))
+                                    .map(WireMapping::posting).toList();
+                            out.add(new V1.KeyPostings(one.key(), PackedPostings.pack(ps), ps.size(), false));
                         }
                         lies.incrementAndGet();
-                        yield wire.write(new ShardOwner.LookupReply(l.queryId(), k.id(), out, ""));
+                        yield wire.write(new V1.LookupReply(l.queryId(), out, ""));
                     }
                     case "metadata" -> {
-                        ShardOwner.FetchMetadata f = wire.read(req, ShardOwner.FetchMetadata.class);
-                        List<org.peerdex.storage.meta.UrlMetadata> out = new ArrayList<>();
+                        V1.MetadataRequest f = wire.read(req, V1.MetadataRequest.class);
+                        List<V1.UrlRecord> out = new ArrayList<>();
                         for (var doc : fakes.values()) {
-                            if (f.urls().contains(doc.metadata().urlHash())) out.add(doc.metadata());
+                            if (f.urls().contains(doc.metadata().urlHash().value())) out.add(WireMapping.record(doc.metadata()));
                         }
-                        yield wire.write(new ShardOwner.MetadataReply(f.queryId(), k.id(), out, ""));
+                        yield wire.write(new V1.MetadataReply(f.queryId(), out, ""));
                     }
                     default -> null;
                 };
@@ -264,13 +265,17 @@ class HostilePeerTest {
         }
     }
 
-    private Sent post(PeerNode to, String name, PeerKeys keys, Object body, String nonce, boolean tamper)
+    private Sent post(PeerNode to, String name, PeerKeys keys, V1.Body body, String nonce, boolean tamper)
             throws IOException, InterruptedException {
-        byte[] bytes = wire.write(body);
+        return post(to, V1.PATH + name, keys, wire.write(body), nonce, tamper);
+    }
+
+    private Sent post(PeerNode to, String path, PeerKeys keys, byte[] body, String nonce, boolean tamper)
+            throws IOException, InterruptedException {
+        byte[] bytes = body;
         long time = System.currentTimeMillis();
-        String path = PeerServer.PREFIX + name;
         String sig = keys.sign(SignedMessage.request(NETWORK, "POST", path, time, nonce, bytes));
-        if (tamper) bytes = wire.write(new PeerWire.Hello(null));
+        if (tamper) bytes = java.util.Arrays.copyOf(bytes, bytes.length + 1);
         HttpRequest r = HttpRequest.newBuilder(URI.create("http://" + OpenPeers.address(to) + path))
                 .header(SignedMessage.KEY, keys.publicKey()).header(SignedMessage.TIME, Long.toString(time))
                 .header(SignedMessage.NONCE, nonce).header(SignedMessage.SIGNATURE, sig)
@@ -303,43 +308,49 @@ class HostilePeerTest {
 
         // no key at all
         HttpResponse<String> bare = HTTP.send(HttpRequest.newBuilder(URI.create("http://" + OpenPeers.address(victim)
-                + PeerServer.PREFIX + "lookup")).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
+                + V1.PATH + "lookup")).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(401, bare.statusCode(), bare.body());
 
+        // another version of the protocol: refused before anything is read, saying which version this peer serves
+        Sent v2 = post(victim, "/peer/v2/count", rogue, wire.write(new V1.CountRequest(1, List.of())), nonce(), false);
+        assertEquals(404, v2.status(), v2.body());
+        assertTrue(v2.body().startsWith("unsupported-version") && v2.body().contains("v1"), v2.body());
+
         // a body changed after signing
-        assertEquals(401, post(victim, "hello", rogue, new PeerWire.Hello(rogueRecord), nonce(), true).status());
+        assertEquals(401, post(victim, "hello", rogue, new V1.Hello(rogueRecord), nonce(), true).status());
 
         // a replay of a request that was accepted once
         String n = nonce();
-        assertEquals(200, post(victim, "hello", rogue, new PeerWire.Hello(rogueRecord), n, false).status());
-        Sent replay = post(victim, "hello", rogue, new PeerWire.Hello(rogueRecord), n, false);
+        assertEquals(200, post(victim, "hello", rogue, new V1.Hello(rogueRecord), n, false).status());
+        Sent replay = post(victim, "hello", rogue, new V1.Hello(rogueRecord), n, false);
         assertEquals(401, replay.status(), replay.body());
 
         // a hello carrying another key's record (a forged identity)
         PeerKeys honestLooking = PeerKeys.generate(0);
         SignedPeerRecord other = SignedPeerRecord.sign(honestLooking, NETWORK, "127.0.0.9:10", true,
                 System.currentTimeMillis(), Duration.ofMinutes(10), false);
-        assertEquals(400, post(victim, "hello", rogue, new PeerWire.Hello(other), nonce(), false).status());
+        assertEquals(400, post(victim, "hello", rogue, new V1.Hello(other), nonce(), false).status());
 
         // removing an honest peer: a leave needs that peer's own signature, which the rogue cannot make
         PeerNode honest = nodes.get(2);
         SignedPeerRecord honestRecord = honest.openNetwork().orElseThrow().membership().self();
-        assertEquals(400, post(victim, "leave", rogue, new PeerWire.Leave(honestRecord), nonce(), false).status());
+        assertEquals(400, post(victim, "leave", rogue, new V1.Leave(honestRecord), nonce(), false).status());
 
         // a peer this one never admitted (it cannot be reached at its address): no digests (they make the victim
         // send data); stores only under a small quota of their own, and in the signer's name whatever "from" says
-        ShardOwner.DigestRequest digest = new ShardOwner.DigestRequest(1, honest.peerId(), List.of(), null);
-        Sent refusedDigest = post(victim, "digest", rogue, digest, nonce(), false);
+        Sent refusedDigest = post(victim, "digest", rogue, new V1.DigestRequest(1, List.of()), nonce(), false);
         assertEquals(403, refusedDigest.status(), refusedDigest.body());
         int stored = 0;
         int storesLimited = 0;
+        CBORMapper cbor = new CBORMapper();
         for (int i = 0; i < 40; i++) {
-            ShardOwner.StorePostings forged = new ShardOwner.StorePostings(i, honest.peerId(), null, List.of(), null);
-            Sent store = post(victim, "store", rogue, forged, nonce(), false);
+            // the wire has no sender field: one named in the body (as the actors' records had) is ignored
+            ObjectNode forged = cbor.createObjectNode().put("batchId", i).put("from", honest.peerId().value());
+            Sent store = post(victim, V1.PATH + "store", rogue, cbor.writeValueAsBytes(forged), nonce(), false);
             if (store.status() == 200) {
                 stored++;
-                assertEquals(victim.peerId(), wire.read(store.bytes(), ShardOwner.StoreReply.class).by());
+                assertEquals(i, wire.read(store.bytes(), V1.StoreReply.class).batchId());
             } else if (store.status() == 429) {
                 storesLimited++;
             }
@@ -352,7 +363,7 @@ class HostilePeerTest {
             HttpServer s = sybil(k);
             SignedPeerRecord r = SignedPeerRecord.sign(k, NETWORK, "127.0.0.9:" + s.getAddress().getPort(), true,
                     System.currentTimeMillis(), Duration.ofMinutes(10), false);
-            for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new PeerWire.Hello(r), nonce(), false).status());
+            for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new V1.Hello(r), nonce(), false).status());
         }
         OpenPeers.await(Duration.ofSeconds(30), () -> {
             JsonNode rr = TestPeers.get(victim.baseUrl() + "/api/status").json().get("peerProtocol").get("refusedRecords");
@@ -364,8 +375,7 @@ class HostilePeerTest {
         }
 
         // a lookup flood from one key: the quota answers 429 after the burst
-        ShardOwner.CountRequest count = new ShardOwner.CountRequest(7,
-                List.of(new RangeKey(WordHash.of("peer"), 0)), null);
+        V1.CountRequest count = new V1.CountRequest(7, List.of(new V1.Key(WordHash.of("peer").value(), 0)));
         List<java.util.concurrent.CompletableFuture<Sent>> flood = new ArrayList<>();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(16);
         for (int i = 0; i < 600; i++) {
@@ -389,6 +399,7 @@ class HostilePeerTest {
 
         JsonNode refused = refused(victim);
         assertTrue(count(refused, "unauthenticated") >= 1, refused.toString());
+        assertTrue(count(refused, "unsupported-version") >= 1, refused.toString());
         assertTrue(count(refused, "bad-signature") >= 1, refused.toString());
         assertTrue(count(refused, "replay") >= 1, refused.toString());
         assertTrue(count(refused, "malformed") >= 2, refused.toString());
@@ -440,13 +451,12 @@ class HostilePeerTest {
             byte[] body = new byte[0];
             int status = 404;
             if (hello) {
-                body = wire.write(new PeerWire.HelloReply(r, List.of(), false));
+                body = wire.write(new V1.HelloReply(r, List.of(), false));
                 status = 200;
             } else if (acked != null && path.endsWith("/store")) {
-                ShardOwner.StorePostings sp = wire.read(req, ShardOwner.StorePostings.class);
+                V1.StoreRequest sp = wire.read(req, V1.StoreRequest.class);
                 acked.addAndGet(sp.postings().count());
-                body = wire.write(new ShardOwner.StoreReply(sp.batchId(), k.id(), ShardOwner.Outcome.STORED,
-                        sp.postings().count(), "", 0));
+                body = wire.write(new V1.StoreReply(sp.batchId(), V1.Outcome.STORED, sp.postings().count(), "", 0));
                 status = 200;
             }
             reply(ex, k, reqNonce, status, body);

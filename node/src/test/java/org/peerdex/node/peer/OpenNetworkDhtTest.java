@@ -1,6 +1,7 @@
 package org.peerdex.node.peer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
@@ -60,7 +61,13 @@ class OpenNetworkDhtTest {
 
             // repair: a holder loses every posting of one page; anti-entropy brings them back
             PeerNode lossy = nodes.get(2);
-            UrlHash page = own.get(own.size() / 2).url();
+            // a page of which the ring gives this holder postings (ids come from fresh keys, so a fixed page may
+            // have none there)
+            Ring four = ring(origin);
+            List<UrlHash> held = own.stream().filter(p -> holders(p, four).contains(lossy.peerId()))
+                    .map(Posting::url).distinct().toList();
+            assertFalse(held.isEmpty(), "the ring gives " + lossy.peerId() + " postings of the manual");
+            UrlHash page = held.get(held.size() / 2);
             int lost = lossy.context().storage().rwi().deleteUrl(page);
             assertTrue(lost > 0, "the chosen holder held postings of the page");
             awaitPlaced(own, "repair after a holder lost " + lost + " postings");

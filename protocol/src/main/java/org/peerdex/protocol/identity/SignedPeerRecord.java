@@ -1,5 +1,6 @@
 package org.peerdex.protocol.identity;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
@@ -24,8 +25,12 @@ import org.peerdex.protocol.hash.PeerId;
  *                   restarted and may have lost what it was sent while it was down
  * @param signature  Ed25519 over {@link #signedBytes()}, base64url
  */
-public record SignedPeerRecord(String key, String network, String address, boolean acceptsIndex, int version,
-                               long issuedAt, long expiresAt, long startedAt, boolean leaving, String signature) {
+public record SignedPeerRecord(@JsonProperty("key") String key, @JsonProperty("network") String network,
+                               @JsonProperty("address") String address,
+                               @JsonProperty("acceptsIndex") boolean acceptsIndex, @JsonProperty("version") int version,
+                               @JsonProperty("issuedAt") long issuedAt, @JsonProperty("expiresAt") long expiresAt,
+                               @JsonProperty("startedAt") long startedAt, @JsonProperty("leaving") boolean leaving,
+                               @JsonProperty("signature") String signature) {
     public static final int VERSION = 1;
     /** a record may not claim to be valid for longer than this */
     public static final Duration MAX_VALIDITY = Duration.ofHours(2);

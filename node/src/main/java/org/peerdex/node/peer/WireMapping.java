@@ -1,0 +1,256 @@
+package org.peerdex.node.peer;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.shard.PostingPack;
+import org.peerdex.actors.dht.shard.RangeDigest;
+import org.peerdex.actors.dht.shard.ShardOwner;
+import org.peerdex.protocol.filter.BloomFilter;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.wire.PackedPostings;
+import org.peerdex.protocol.wire.V1;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * The boundary between the peer protocol's types ({@link V1}) and the DHT actors' messages and storage types:
+ * neither of those is ever written to or read from the wire, so refactoring them cannot change what peers
+ * exchange. Reading from the wire throws IllegalArgumentException for anything the actors' types refuse (a
+ * malformed request). Fields the wire does not carry are filled here: the sender and the responder are the keys
+ * that signed (never a field of the body), and reply-to is this side's own.
+ */
+final class WireMapping {
+    private WireMapping() {}
+
+    // ---------------------------------------------------------------- requests, as the sending side writes them
+
+    static V1.StoreRequest store(ShardOwner.StorePostings s) {
+        List<V1.UrlRecord> records = new ArrayList<>(s.metadata().size());
+        for (UrlMetadata m : s.metadata()) records.add(record(m));
+        return new V1.StoreRequest(s.batchId(), postings(s.postings()), records);
+    }
+
+    static V1.CountRequest count(ShardOwner.CountRequest c) {
+        return new V1.CountRequest(c.queryId(), keys(c.keys()));
+    }
+
+    static V1.FilterRequest filter(ShardOwner.FilterRequest f) {
+        return new V1.FilterRequest(f.queryId(), keys(f.keys()), f.bitsPerElement());
+    }
+
+    static V1.LookupRequest lookup(ShardOwner.LookupRequest l) {
+        List<V1.Lookup> out = new ArrayList<>(l.lookups().size());
+        for (ShardOwner.Lookup k : l.lookups()) {
+            out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit()));
+        }
+        return new V1.LookupRequest(l.queryId(), out);
+    }
+
+    static V1.MetadataRequest metadata(ShardOwner.FetchMetadata m) {
+        return new V1.MetadataRequest(m.queryId(), m.urls() == null ? List.of() : hashes(m.urls()));
+    }
+
+    static V1.DigestRequest digest(ShardOwner.DigestRequest d) {
+        List<V1.Digest> out = new ArrayList<>(d.digests().size());
+        for (RangeDigest g : d.digests()) {
+            out.add(new V1.Digest(String.valueOf(g.kind()), g.origin().value(), g.bucket(), g.count(), g.sum()));
+        }
+        return new V1.DigestRequest(d.exchangeId(), out);
+    }
+
+    // ---------------------------------------------------------------- requests, as the receiving side reads them
+
+    static ShardOwner.StorePostings store(V1.StoreRequest s, PeerId from, ActorRef<ShardOwner.StoreReply> replyTo) {
+        List<UrlMetadata> records = new ArrayList<>(s.metadata().size());
+        for (V1.UrlRecord r : s.metadata()) records.add(metadata(r));
+        return new ShardOwner.StorePostings(s.batchId(), from, postings(s.postings()), records, replyTo);
+    }
+
+    static ShardOwner.CountRequest count(V1.CountRequest c, ActorRef<ShardOwner.CountReply> replyTo) {
+        return new ShardOwner.CountRequest(c.queryId(), rangeKeys(c.keys()), replyTo);
+    }
+
+    static ShardOwner.FilterRequest filter(V1.FilterRequest f, ActorRef<ShardOwner.FilterReply> replyTo) {
+        return new ShardOwner.FilterRequest(f.queryId(), rangeKeys(f.keys()), f.bitsPerElement(), replyTo);
+    }
+
+    static ShardOwner.LookupRequest lookup(V1.LookupRequest l, ActorRef<ShardOwner.LookupReply> replyTo) {
+        List<ShardOwner.Lookup> out = new ArrayList<>(l.lookups().size());
+        for (V1.Lookup k : l.lookups()) {
+            out.add(new ShardOwner.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()),
+                    urlHashes(k.urls()), k.limit()));
+        }
+        return new ShardOwner.LookupRequest(l.queryId(), out, replyTo);
+    }
+
+    static ShardOwner.FetchMetadata metadata(V1.MetadataRequest m, ActorRef<ShardOwner.MetadataReply> replyTo) {
+        return new ShardOwner.FetchMetadata(m.queryId(), urlHashes(m.urls()), replyTo);
+    }
+
+    static ShardOwner.DigestRequest digest(V1.DigestRequest d, PeerId from, ActorRef<ShardOwner.DigestReply> replyTo) {
+        List<RangeDigest> out = new ArrayList<>(d.digests().size());
+        for (V1.Digest g : d.digests()) {
+            out.add(new RangeDigest(g.kind().charAt(0), new PeerId(g.origin()), g.bucket(), g.count(), g.sum()));
+        }
+        return new ShardOwner.DigestRequest(d.exchangeId(), from, out, replyTo);
+    }
+
+    // ---------------------------------------------------------------- replies, written by the receiving side
+
+    static V1.StoreReply reply(ShardOwner.StoreReply r) {
+        return new V1.StoreReply(r.batchId(), V1.Outcome.valueOf(r.outcome().name()), r.stored(), r.reason(),
+                r.retryAfterMillis());
+    }
+
+    static V1.CountReply reply(ShardOwner.CountReply r) {
+        return new V1.CountReply(r.queryId(), r.counts(), r.error());
+    }
+
+    static V1.FilterReply reply(ShardOwner.FilterReply r) {
+        List<V1.Bloom> filters = new ArrayList<>(r.filters() == null ? 0 : r.filters().size());
+        if (r.filters() != null) for (BloomFilter f : r.filters()) filters.add(bloom(f));
+        return new V1.FilterReply(r.queryId(), filters, r.counts(), r.error());
+    }
+
+    static V1.LookupReply reply(ShardOwner.LookupReply r) {
+        List<V1.KeyPostings> out = new ArrayList<>(r.results() == null ? 0 : r.results().size());
+        if (r.results() != null) {
+            for (ShardOwner.KeyPostings kp : r.results()) {
+                out.add(new V1.KeyPostings(key(kp.key()), postings(kp.postings()), kp.matched(), kp.truncated()));
+            }
+        }
+        return new V1.LookupReply(r.queryId(), out, r.error());
+    }
+
+    static V1.MetadataReply reply(ShardOwner.MetadataReply r) {
+        List<V1.UrlRecord> out = new ArrayList<>(r.metadata() == null ? 0 : r.metadata().size());
+        if (r.metadata() != null) for (UrlMetadata m : r.metadata()) out.add(record(m));
+        return new V1.MetadataReply(r.queryId(), out, r.error());
+    }
+
+    static V1.DigestReply reply(ShardOwner.DigestReply r) {
+        List<V1.DigestRange> out = new ArrayList<>(r.differing() == null ? 0 : r.differing().size());
+        if (r.differing() != null) {
+            for (RangeDigest.Range g : r.differing()) {
+                out.add(new V1.DigestRange(String.valueOf(g.kind()), g.origin().value(), g.bucket()));
+            }
+        }
+        return new V1.DigestReply(r.exchangeId(), out, r.error());
+    }
+
+    // ---------------------------------------------------------------- replies, read by the sending side
+
+    static ShardOwner.StoreReply reply(V1.StoreReply r, PeerId by) {
+        return new ShardOwner.StoreReply(r.batchId(), by, ShardOwner.Outcome.valueOf(r.outcome().name()), r.stored(),
+                r.reason(), r.retryAfterMillis());
+    }
+
+    static List<BloomFilter> filters(List<V1.Bloom> filters) {
+        List<BloomFilter> out = new ArrayList<>(filters.size());
+        for (V1.Bloom b : filters) out.add(bloom(b));
+        return out;
+    }
+
+    static ShardOwner.KeyPostings keyPostings(V1.KeyPostings kp) {
+        return new ShardOwner.KeyPostings(key(kp.key()), postings(kp.postings()), kp.matched(), kp.truncated());
+    }
+
+    static List<RangeDigest.Range> ranges(List<V1.DigestRange> ranges) {
+        List<RangeDigest.Range> out = new ArrayList<>(ranges.size());
+        for (V1.DigestRange g : ranges) out.add(new RangeDigest.Range(g.kind().charAt(0), new PeerId(g.origin()), g.bucket()));
+        return out;
+    }
+
+    // ---------------------------------------------------------------- parts
+
+    static V1.Key key(RangeKey k) {
+        return new V1.Key(k.word().value(), k.partition());
+    }
+
+    static RangeKey key(V1.Key k) {
+        return new RangeKey(new WordHash(k.word()), k.partition());
+    }
+
+    static V1.Bloom bloom(BloomFilter f) {
+        return new V1.Bloom(f.hashes(), f.bits());
+    }
+
+    static BloomFilter bloom(V1.Bloom b) {
+        return new BloomFilter(b.hashes(), b.bits());
+    }
+
+    /** The index's postings in the protocol's own pack layout (the storage codec may differ). */
+    static V1.Postings postings(PostingPack pack) {
+        if (pack.count() == 0) return V1.Postings.EMPTY;
+        List<Posting> ps = pack.postings();
+        List<V1.Posting> out = new ArrayList<>(ps.size());
+        for (Posting p : ps) out.add(posting(p));
+        return PackedPostings.pack(out);
+    }
+
+    static PostingPack postings(V1.Postings pack) {
+        if (pack.count() == 0 && pack.bytes().length == 0) return PostingPack.EMPTY;
+        List<V1.Posting> ps = PackedPostings.unpack(pack);
+        List<Posting> out = new ArrayList<>(ps.size());
+        for (V1.Posting p : ps) out.add(posting(p));
+        return PostingPack.of(out);
+    }
+
+    static V1.Posting posting(Posting p) {
+        return new V1.Posting(p.word().value(), p.url().value(), p.holder() == null ? "" : p.holder().value(),
+                p.flags(), p.hitCount(), p.positions(), p.wordsInText(), p.wordsInTitle(), p.lastModified(),
+                p.language(), p.doctype(), p.linksLocal(), p.linksOther(), p.urlLength(), p.urlComponents(),
+                p.expiresAt());
+    }
+
+    static Posting posting(V1.Posting p) {
+        return new Posting(new WordHash(p.word()), new UrlHash(p.url()), p.holder().isEmpty() ? null : new PeerId(p.holder()),
+                p.flags(), p.hitCount(), p.positions(), p.wordsInText(), p.wordsInTitle(), p.lastModified(),
+                p.language(), p.doctype(), p.linksLocal(), p.linksOther(), p.urlLength(), p.urlComponents(),
+                p.expiresAt());
+    }
+
+    static V1.UrlRecord record(UrlMetadata m) {
+        return new V1.UrlRecord(m.urlHash().value(), m.url(), m.title(), m.description(), m.author(), m.keywords(),
+                m.language(), m.doctype(), m.mimeType(), m.size(), m.lastModified(), m.fetched(), m.linksLocal(),
+                m.linksOther(), m.wordsInText(), m.holder() == null ? "" : m.holder(), m.contentHash(), m.headings());
+    }
+
+    static UrlMetadata metadata(V1.UrlRecord r) {
+        return new UrlMetadata(new UrlHash(r.urlHash()), r.url(), r.title(), r.description(), r.author(), r.keywords(),
+                r.language(), r.doctype(), r.mimeType(), r.size(), r.lastModified(), r.fetched(), r.linksLocal(),
+                r.linksOther(), r.wordsInText(), r.holder().isEmpty() ? null : r.holder(),
+                r.contentHash().isEmpty() ? null : r.contentHash(), r.headings());
+    }
+
+    private static List<V1.Key> keys(List<RangeKey> keys) {
+        List<V1.Key> out = new ArrayList<>(keys.size());
+        for (RangeKey k : keys) out.add(key(k));
+        return out;
+    }
+
+    private static List<RangeKey> rangeKeys(List<V1.Key> keys) {
+        List<RangeKey> out = new ArrayList<>(keys.size());
+        for (V1.Key k : keys) out.add(key(k));
+        return out;
+    }
+
+    /** null stays null: a lookup without a URL set asks for any URL. */
+    private static List<String> hashes(List<UrlHash> urls) {
+        if (urls == null) return null;
+        List<String> out = new ArrayList<>(urls.size());
+        for (UrlHash u : urls) out.add(u.value());
+        return out;
+    }
+
+    private static List<UrlHash> urlHashes(List<String> urls) {
+        if (urls == null) return null;
+        List<UrlHash> out = new ArrayList<>(urls.size());
+        for (String u : urls) out.add(new UrlHash(u));
+        return out;
+    }
+}

@@ -1,0 +1,133 @@
+package org.peerdex.node.peer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.shard.PostingPack;
+import org.peerdex.actors.dht.shard.RangeDigest;
+import org.peerdex.actors.dht.shard.ShardOwner;
+import org.peerdex.actors.search.HtmlText;
+import org.peerdex.protocol.filter.BloomFilter;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.wire.V1;
+import org.peerdex.protocol.wire.WireCodec;
+import org.peerdex.storage.index.IndexedDocument;
+import org.peerdex.storage.index.PostingFactory;
+import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.text.Tokenizer;
+
+/**
+ * The transport's conversions between the DHT actors' messages and the wire types, on the postings and metadata
+ * of a real page (the PostgreSQL manual's VACUUM page): what the sender's actors hand over arrives at the
+ * receiver's actors unchanged, and nothing of the actors' records (reply-to, sender fields) is on the wire.
+ */
+class WireMappingTest {
+    private static final Path PAGE = Path.of("/usr/share/doc/postgresql-doc-15/html/sql-vacuum.html");
+    private static final String URL = "https://www.postgresql.org/docs/15/sql-vacuum.html";
+    private final WireCodec codec = new WireCodec();
+
+    private static IndexedDocument realPage() throws Exception {
+        HtmlText.Page page = HtmlText.parse(Files.readString(PAGE, StandardCharsets.UTF_8), URL);
+        var text = page.text();
+        UrlMetadata meta = new UrlMetadata(UrlHash.of(URL), URL, text.title(), text.description(), text.author(),
+                text.keywords(), page.language(), "h", "text/html", text.body().length(), 1_690_000_000_000L,
+                1_700_000_000_000L, page.links().size(), 1, Tokenizer.plainWords(text.body()).size(),
+                "AbCdEfGh_-12", Integer.toHexString(text.body().hashCode()), text.headings());
+        return PostingFactory.build(meta, text);
+    }
+
+    @Test
+    void aStoreOfARealPageArrivesAtTheReceiversActorsUnchanged() throws Exception {
+        IndexedDocument doc = realPage();
+        assertTrue(doc.postings().size() > 100, "a real page has many words: " + doc.postings().size());
+        PeerId holder = new PeerId("AbCdEfGh_-12");
+        List<Posting> sent = doc.postings().stream().map(p -> p.withHolder(holder)).toList();
+        ShardOwner.StorePostings store = new ShardOwner.StorePostings(77, new PeerId("Zzzzzzzzzzzz"),
+                PostingPack.of(sent), List.of(doc.metadata()), null);
+
+        byte[] bytes = codec.write(WireMapping.store(store));
+        JsonNode tree = new CBORMapper().readTree(bytes);
+        assertFalse(tree.has("from") || tree.has("replyTo"), "the sender is the signer, answers go back on the connection");
+
+        PeerId signer = new PeerId("SignerSigner");
+        ShardOwner.StorePostings received = WireMapping.store(codec.read(bytes, V1.StoreRequest.class), signer, null);
+        assertEquals(signer, received.from());
+        assertEquals(77, received.batchId());
+        assertEquals(sent, received.postings().postings());
+        assertEquals(List.of(doc.metadata()), received.metadata());
+    }
+
+    @Test
+    void lookupsKeepTheirFilterAndTheDifferenceBetweenNoUrlSetAndAnEmptyOne() {
+        UrlHash a = UrlHash.of(URL);
+        BloomFilter filter = BloomFilter.of(List.of(a.value()), 10);
+        RangeKey key = new RangeKey(org.peerdex.protocol.hash.WordHash.of("vacuum"), 5);
+        ShardOwner.LookupRequest l = new ShardOwner.LookupRequest(3, List.of(
+                new ShardOwner.Lookup(key, filter, null, 50), new ShardOwner.Lookup(key, null, List.of(), 1),
+                new ShardOwner.Lookup(key, null, List.of(a), 1)), null);
+        ShardOwner.LookupRequest back = WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(l)),
+                V1.LookupRequest.class), null);
+        assertEquals(key, back.lookups().get(0).key());
+        assertTrue(back.lookups().get(0).filter().mightContain(a.value()));
+        assertEquals(filter.hashes(), back.lookups().get(0).filter().hashes());
+        assertNull(back.lookups().get(0).urls());
+        assertEquals(List.of(), back.lookups().get(1).urls());
+        assertEquals(List.of(a), back.lookups().get(2).urls());
+        assertEquals(50, back.lookups().get(0).limit());
+    }
+
+    @Test
+    void repliesComeBackToTheActorsWithTheSignerAsResponder() throws Exception {
+        IndexedDocument doc = realPage();
+        PeerId responder = new PeerId("Responder123");
+        RangeKey key = new RangeKey(doc.postings().get(0).word(), 0);
+        ShardOwner.LookupReply lr = new ShardOwner.LookupReply(9, new PeerId("Liar-Liar-12"), List.of(
+                new ShardOwner.KeyPostings(key, PostingPack.of(doc.postings().subList(0, 5)), 40, true)), "");
+        V1.LookupReply wireLookup = codec.read(codec.write(WireMapping.reply(lr)), V1.LookupReply.class);
+        ShardOwner.KeyPostings kp = WireMapping.keyPostings(wireLookup.results().get(0));
+        assertEquals(doc.postings().subList(0, 5), kp.postings().postings());
+        assertEquals(40, kp.matched());
+        assertTrue(kp.truncated());
+
+        ShardOwner.StoreReply sr = WireMapping.reply(codec.read(codec.write(WireMapping.reply(new ShardOwner.StoreReply(
+                4, new PeerId("Liar-Liar-12"), ShardOwner.Outcome.REFUSED, 0, "not my range", 0))), V1.StoreReply.class), responder);
+        assertEquals(responder, sr.by());
+        assertEquals(ShardOwner.Outcome.REFUSED, sr.outcome());
+        assertEquals("not my range", sr.reason());
+
+        PeerId origin = new PeerId("Origin-Peer1");
+        ShardOwner.DigestRequest d = WireMapping.digest(codec.read(codec.write(WireMapping.digest(new ShardOwner.DigestRequest(
+                5, null, List.of(new RangeDigest('p', origin, 17, 30, -5L)), null))), V1.DigestRequest.class), responder, null);
+        assertEquals(List.of(new RangeDigest('p', origin, 17, 30, -5L)), d.digests());
+        assertEquals(List.of(new RangeDigest.Range('m', origin, 3)), WireMapping.ranges(codec.read(codec.write(
+                WireMapping.reply(new ShardOwner.DigestReply(5, responder, List.of(new RangeDigest.Range('m', origin, 3)), null))),
+                V1.DigestReply.class).differing()));
+
+        V1.MetadataReply mr = codec.read(codec.write(WireMapping.reply(new ShardOwner.MetadataReply(6, responder,
+                List.of(doc.metadata()), null))), V1.MetadataReply.class);
+        assertEquals(doc.metadata(), WireMapping.metadata(mr.metadata().get(0)));
+    }
+
+    @Test
+    void whatTheActorsTypesRefuseIsAMalformedRequest() {
+        // a digest bucket beyond the ring's buckets passes the wire's shape check but not the actors' type
+        V1.DigestRequest tooFar = new V1.DigestRequest(1, List.of(new V1.Digest("p", "Origin-Peer1", Integer.MAX_VALUE, 1, 1)));
+        assertThrows(IllegalArgumentException.class, () -> WireMapping.digest(tooFar, new PeerId("SignerSigner"), null));
+        // a pack whose count lies
+        V1.StoreRequest lying = new V1.StoreRequest(1, new V1.Postings(3, new byte[40]), List.of());
+        assertThrows(IllegalArgumentException.class, () -> WireMapping.store(lying, new PeerId("SignerSigner"), null));
+    }
+}

@@ -1,0 +1,189 @@
+package org.peerdex.protocol.wire;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.peerdex.protocol.hash.Base64Order;
+
+/**
+ * The byte layout of {@link V1.Postings}, owned by the protocol (the index's storage codec may change without
+ * changing it): about 40 bytes a posting, where CBOR maps with field names would take ~250. Per posting:
+ * <pre>
+ * word[9] url[9] varint(len) value[len]
+ * value = 0x01 varint(flags) varint(hitCount) varint(n) varint(position delta)*n varint(wordsInText)
+ *         varint(wordsInTitle) varint(lastModified) byte(langLen) lang[langLen] byte(doctype) varint(linksLocal)
+ *         varint(linksOther) varint(urlLength) varint(urlComponents) varint(expiresAt) (0x00 | 0x01 holder[9])
+ * </pre>
+ * A hash packs its 12 characters into 9 bytes, 6 bits each (YaCy's alphabet, big-endian); varints are unsigned
+ * LEB128; positions are delta-coded. Any malformed byte, a trailing byte or a count that does not match makes
+ * the whole pack malformed.
+ */
+public final class PackedPostings {
+    /** at most this many word positions per posting */
+    public static final int MAX_POSITIONS = 16;
+    /** at most this many characters of language code */
+    public static final int MAX_LANGUAGE = 8;
+    private static final int HASH_BYTES = 9;
+    private static final int VALUE_VERSION = 1;
+    private static final int MIN_POSTING_BYTES = 2 * HASH_BYTES + 1 + 15;
+
+    private PackedPostings() {}
+
+    public static V1.Postings pack(List<V1.Posting> postings) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(postings.size() * 40);
+        ByteArrayOutputStream value = new ByteArrayOutputStream(32);
+        for (V1.Posting p : postings) {
+            writeHash(out, p.word());
+            writeHash(out, p.url());
+            value.reset();
+            value.write(VALUE_VERSION);
+            varint(value, p.flags());
+            varint(value, p.hitCount());
+            varint(value, p.positions().length);
+            int prev = 0;
+            for (int pos : p.positions()) {
+                varint(value, Math.max(0, pos - prev));
+                prev = pos;
+            }
+            varint(value, p.wordsInText());
+            varint(value, p.wordsInTitle());
+            varint(value, p.lastModified());
+            byte[] lang = p.language().getBytes(StandardCharsets.US_ASCII);
+            value.write(lang.length);
+            value.writeBytes(lang);
+            value.write(p.doctype() & 0x7f);
+            varint(value, p.linksLocal());
+            varint(value, p.linksOther());
+            varint(value, p.urlLength());
+            varint(value, p.urlComponents());
+            varint(value, p.expiresAt());
+            if (p.holder().isEmpty()) {
+                value.write(0);
+            } else {
+                value.write(1);
+                writeHash(value, p.holder());
+            }
+            varint(out, value.size());
+            out.write(value.toByteArray(), 0, value.size());
+        }
+        return new V1.Postings(postings.size(), out.toByteArray());
+    }
+
+    /** Every posting of the pack; throws IllegalArgumentException on any malformed byte. */
+    public static List<V1.Posting> unpack(V1.Postings pack) {
+        Reader r = new Reader(pack.bytes());
+        // each posting takes at least 2 hashes, a length byte and a value of 15 bytes: a count beyond that is a lie
+        if (pack.count() > pack.bytes().length / MIN_POSTING_BYTES) {
+            throw new IllegalArgumentException("posting count beyond the bytes sent");
+        }
+        List<V1.Posting> out = new ArrayList<>(pack.count());
+        for (int i = 0; i < pack.count(); i++) {
+            String word = r.hash();
+            String url = r.hash();
+            int len = r.integer();
+            int end = r.pos + len;
+            if (len <= 0 || end > pack.bytes().length) throw new IllegalArgumentException("bad posting length");
+            if (r.octet() != VALUE_VERSION) throw new IllegalArgumentException("unknown posting layout");
+            int flags = r.integer();
+            int hits = r.integer();
+            int n = r.integer();
+            if (n > MAX_POSITIONS) throw new IllegalArgumentException("too many positions");
+            int[] positions = new int[n];
+            int prev = 0;
+            for (int k = 0; k < n; k++) {
+                prev += r.integer();
+                if (prev < 0) throw new IllegalArgumentException("position out of range");
+                positions[k] = prev;
+            }
+            int wordsInText = r.integer();
+            int wordsInTitle = r.integer();
+            int lastModified = r.integer();
+            int langLen = r.octet();
+            if (langLen > MAX_LANGUAGE) throw new IllegalArgumentException("language code too long");
+            StringBuilder lang = new StringBuilder(langLen);
+            for (int k = 0; k < langLen; k++) lang.append((char) r.octet());
+            char doctype = (char) r.octet();
+            int linksLocal = r.integer();
+            int linksOther = r.integer();
+            int urlLength = r.integer();
+            int urlComponents = r.integer();
+            long expiresAt = r.varint();
+            int hasHolder = r.octet();
+            String holder = hasHolder == 1 ? r.hash() : "";
+            if (hasHolder > 1) throw new IllegalArgumentException("bad holder flag");
+            if (r.pos != end) throw new IllegalArgumentException("posting length does not match its value");
+            out.add(new V1.Posting(word, url, holder, flags, hits, positions, wordsInText, wordsInTitle, lastModified,
+                    lang.toString(), doctype, linksLocal, linksOther, urlLength, urlComponents, expiresAt));
+        }
+        if (r.pos != pack.bytes().length) throw new IllegalArgumentException("trailing bytes in posting pack");
+        return out;
+    }
+
+    private static void writeHash(ByteArrayOutputStream out, String hash) {
+        for (int g = 0; g < 3; g++) {
+            int v = 0;
+            for (int i = 0; i < 4; i++) v = (v << 6) | Base64Order.value(hash.charAt(g * 4 + i));
+            out.write(v >>> 16);
+            out.write(v >>> 8);
+            out.write(v);
+        }
+    }
+
+    private static void varint(ByteArrayOutputStream out, long v) {
+        if (v < 0) throw new IllegalArgumentException("varints are unsigned: " + v);
+        while ((v & ~0x7FL) != 0) {
+            out.write((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+
+    /** Reads a pack; every read past the end is a malformed pack. */
+    private static final class Reader {
+        private final byte[] buf;
+        private int pos;
+
+        Reader(byte[] buf) {
+            this.buf = buf;
+        }
+
+        int octet() {
+            if (pos >= buf.length) throw new IllegalArgumentException("truncated posting pack");
+            return buf[pos++] & 0xff;
+        }
+
+        long varint() {
+            long result = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                int b = octet();
+                result |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    if (result < 0) throw new IllegalArgumentException("varint out of range");
+                    return result;
+                }
+            }
+            throw new IllegalArgumentException("varint too long");
+        }
+
+        int integer() {
+            long v = varint();
+            if (v > Integer.MAX_VALUE) throw new IllegalArgumentException("varint out of int range");
+            return (int) v;
+        }
+
+        String hash() {
+            if (pos + HASH_BYTES > buf.length) throw new IllegalArgumentException("truncated posting pack");
+            char[] c = new char[12];
+            for (int g = 0; g < 3; g++) {
+                int v = ((buf[pos] & 0xff) << 16) | ((buf[pos + 1] & 0xff) << 8) | (buf[pos + 2] & 0xff);
+                pos += 3;
+                for (int i = 3; i >= 0; i--) {
+                    c[g * 4 + i] = Base64Order.character(v & 63);
+                    v >>>= 6;
+                }
+            }
+            return new String(c);
+        }
+    }
+}

@@ -1,0 +1,356 @@
+package org.peerdex.protocol.wire;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.peerdex.protocol.filter.BloomFilter;
+import org.peerdex.protocol.hash.Base64Order;
+import org.peerdex.protocol.identity.SignedPeerRecord;
+
+/**
+ * The open network's peer protocol, version 1: every body that crosses from one peer to another, as CBOR maps
+ * whose keys are the {@link JsonProperty} names below (docs/protocol.md, "Messages"). These records are the wire;
+ * the DHT actors' messages and the storage types are converted to and from them at the transport, so a refactor
+ * of either cannot change what peers exchange. The version is in the path ({@link #PATH}), not in the bodies.
+ * Each record checks the shape of its fields when it is decoded (hashes, partitions, filter sizes, no null
+ * elements); the bounds a peer configures (keys per request, postings per batch) are checked behind the transport.
+ */
+public final class V1 {
+    /** The protocol version these types belong to. */
+    public static final int VERSION = 1;
+    /** Every message of this version is {@code POST PATH + name}. */
+    public static final String PATH = "/peer/v1/";
+
+    private V1() {}
+
+    /** Every body of this version; the codec writes and reads only these. */
+    public sealed interface Body permits Hello, HelloReply, Leave, CountRequest, CountReply, FilterRequest,
+            FilterReply, LookupRequest, LookupReply, MetadataRequest, MetadataReply, StoreRequest, StoreReply,
+            DigestRequest, DigestReply {}
+
+    /** A message: its name in the path, its request type and its reply type. */
+    public record Message<Q extends Body, R extends Body>(String name, Class<Q> request, Class<R> reply) {
+        public String path() {
+            return PATH + name;
+        }
+    }
+
+    public static final Message<Hello, HelloReply> HELLO = new Message<>("hello", Hello.class, HelloReply.class);
+    public static final Message<Leave, HelloReply> LEAVE = new Message<>("leave", Leave.class, HelloReply.class);
+    public static final Message<CountRequest, CountReply> COUNT =
+            new Message<>("count", CountRequest.class, CountReply.class);
+    public static final Message<FilterRequest, FilterReply> FILTER =
+            new Message<>("filter", FilterRequest.class, FilterReply.class);
+    public static final Message<LookupRequest, LookupReply> LOOKUP =
+            new Message<>("lookup", LookupRequest.class, LookupReply.class);
+    public static final Message<MetadataRequest, MetadataReply> METADATA =
+            new Message<>("metadata", MetadataRequest.class, MetadataReply.class);
+    public static final Message<StoreRequest, StoreReply> STORE =
+            new Message<>("store", StoreRequest.class, StoreReply.class);
+    public static final Message<DigestRequest, DigestReply> DIGEST =
+            new Message<>("digest", DigestRequest.class, DigestReply.class);
+
+    /** The messages of this version by name. */
+    public static final Map<String, Message<?, ?>> MESSAGES = Stream.of(HELLO, LEAVE, COUNT, FILTER, LOOKUP,
+            METADATA, STORE, DIGEST).collect(Collectors.toUnmodifiableMap(Message::name, Function.identity()));
+
+    // ---------------------------------------------------------------- membership
+
+    /** {@code hello}: here I am; the reply is signed over this request's nonce, so it answers a fresh challenge. */
+    public record Hello(@JsonProperty("record") SignedPeerRecord record) implements Body {
+        public Hello {
+            if (record == null) throw new IllegalArgumentException("hello needs a record");
+        }
+    }
+
+    /**
+     * Reply to {@code hello} and {@code leave}: the responder's record, some records it verified itself, and
+     * whether it has admitted the asker to its ring (tells a peer behind NAT that nobody can reach it).
+     */
+    public record HelloReply(@JsonProperty("record") SignedPeerRecord record,
+                             @JsonProperty("peers") List<SignedPeerRecord> peers,
+                             @JsonProperty("admitted") boolean admitted) implements Body {
+        public HelloReply {
+            if (record == null) throw new IllegalArgumentException("hello reply needs a record");
+            peers = peers == null ? List.of() : List.copyOf(peers);
+        }
+    }
+
+    /** {@code leave}: the sender's own signed leaving record. */
+    public record Leave(@JsonProperty("record") SignedPeerRecord record) implements Body {
+        public Leave {
+            if (record == null) throw new IllegalArgumentException("leave needs a record");
+        }
+    }
+
+    // ---------------------------------------------------------------- parts
+
+    /** One word in one vertical partition. */
+    public record Key(@JsonProperty("word") String word, @JsonProperty("partition") int partition) {
+        public Key {
+            hash(word, "word");
+            if (partition < 0 || partition > 255) throw new IllegalArgumentException("partition out of range");
+        }
+    }
+
+    /**
+     * A Bloom filter over URL hashes ({@link BloomFilter}'s double hashing): {@code hashes} 1..16,
+     * {@code bits} 1..{@link BloomFilter#MAX_WORDS} longs.
+     */
+    public record Bloom(@JsonProperty("hashes") int hashes, @JsonProperty("bits") long[] bits) {
+        public Bloom {
+            if (hashes < 1 || hashes > 16) throw new IllegalArgumentException("bloom filter needs 1..16 hashes");
+            if (bits == null || bits.length == 0 || bits.length > BloomFilter.MAX_WORDS) {
+                throw new IllegalArgumentException("bloom filter size out of bounds");
+            }
+        }
+    }
+
+    /** Postings packed as {@link PackedPostings} describes: {@code count} of them in {@code bytes}. */
+    public record Postings(@JsonProperty("count") int count, @JsonProperty("bytes") byte[] bytes) {
+        public static final Postings EMPTY = new Postings(0, new byte[0]);
+
+        public Postings {
+            if (count < 0) throw new IllegalArgumentException("negative posting count");
+            bytes = bytes == null ? new byte[0] : bytes;
+        }
+    }
+
+    /**
+     * One posting (inside {@link Postings}, never a CBOR map of its own): word {@code word} occurs in the
+     * document {@code url}, with what the ranking needs. {@code holder} is the peer holding the URL's full
+     * metadata, "" for the sender's own crawl; {@code lastModified} an epoch day; {@code expiresAt} an epoch
+     * second, 0 never; {@code positions} at most {@link PackedPostings#MAX_POSITIONS}, ascending.
+     */
+    public record Posting(String word, String url, String holder, int flags, int hitCount, int[] positions,
+                          int wordsInText, int wordsInTitle, int lastModified, String language, char doctype,
+                          int linksLocal, int linksOther, int urlLength, int urlComponents, long expiresAt) {
+        public Posting {
+            hash(word, "word");
+            hash(url, "URL");
+            holder = holder == null ? "" : holder;
+            if (!holder.isEmpty()) hash(holder, "holder");
+            positions = positions == null ? new int[0] : positions;
+            language = language == null ? "" : language;
+            if (positions.length > PackedPostings.MAX_POSITIONS) throw new IllegalArgumentException("too many positions");
+            if (language.length() > PackedPostings.MAX_LANGUAGE || !language.chars().allMatch(c -> c > 32 && c < 127)) {
+                throw new IllegalArgumentException("bad language code");
+            }
+            if (hitCount < 0 || wordsInText < 0 || wordsInTitle < 0 || linksLocal < 0 || linksOther < 0
+                    || urlLength < 0 || urlComponents < 0 || lastModified < 0 || expiresAt < 0 || flags < 0) {
+                throw new IllegalArgumentException("posting counters must not be negative");
+            }
+        }
+    }
+
+    /**
+     * What a result shows and the ranking needs about one URL. {@code holder} is the crawling peer's id, ""
+     * when the sender crawled it; times are ms since the epoch (0 unknown); {@code doctype} one letter.
+     */
+    public record UrlRecord(@JsonProperty("urlHash") String urlHash, @JsonProperty("url") String url,
+                            @JsonProperty("title") String title, @JsonProperty("description") String description,
+                            @JsonProperty("author") String author, @JsonProperty("keywords") List<String> keywords,
+                            @JsonProperty("language") String language, @JsonProperty("doctype") String doctype,
+                            @JsonProperty("mimeType") String mimeType, @JsonProperty("size") long size,
+                            @JsonProperty("lastModified") long lastModified, @JsonProperty("fetched") long fetched,
+                            @JsonProperty("linksLocal") int linksLocal, @JsonProperty("linksOther") int linksOther,
+                            @JsonProperty("wordsInText") int wordsInText, @JsonProperty("holder") String holder,
+                            @JsonProperty("contentHash") String contentHash,
+                            @JsonProperty("headings") List<String> headings) {
+        public UrlRecord {
+            hash(urlHash, "URL");
+            if (url == null || url.isEmpty()) throw new IllegalArgumentException("metadata needs a URL");
+            title = orEmpty(title);
+            description = orEmpty(description);
+            author = orEmpty(author);
+            keywords = keywords == null ? List.of() : List.copyOf(keywords);
+            language = orEmpty(language);
+            doctype = doctype == null || doctype.isEmpty() ? "h" : doctype;
+            mimeType = orEmpty(mimeType);
+            holder = orEmpty(holder);
+            if (!holder.isEmpty()) hash(holder, "holder");
+            contentHash = orEmpty(contentHash);
+            headings = headings == null ? List.of() : List.copyOf(headings);
+        }
+    }
+
+    /**
+     * One key of a lookup: the top {@code limit} postings of {@code key} that pass {@code filter} (null: no filter)
+     * and whose URL is in {@code urls} (null: any URL; a list, even an empty one: only these).
+     */
+    public record Lookup(@JsonProperty("key") Key key, @JsonProperty("filter") Bloom filter,
+                         @JsonProperty("urls") List<String> urls, @JsonProperty("limit") int limit) {
+        public Lookup {
+            if (key == null) throw new IllegalArgumentException("lookup needs a key");
+            if (urls != null) {
+                urls = List.copyOf(urls);
+                for (String u : urls) hash(u, "URL");
+            }
+            if (limit < 0) throw new IllegalArgumentException("negative limit");
+        }
+    }
+
+    /** The answer for one key: the postings sent, how many matched in all, and whether some were left out. */
+    public record KeyPostings(@JsonProperty("key") Key key, @JsonProperty("postings") Postings postings,
+                              @JsonProperty("matched") int matched, @JsonProperty("truncated") boolean truncated) {
+        public KeyPostings {
+            if (key == null) throw new IllegalArgumentException("key postings need a key");
+            postings = postings == null ? Postings.EMPTY : postings;
+            if (matched < 0) throw new IllegalArgumentException("negative match count");
+        }
+    }
+
+    /**
+     * A digest of one range for anti-entropy: entries of {@code kind} ("p" postings, "m" metadata) crawled by
+     * {@code origin}, in ring bucket {@code bucket}: their {@code count} and the {@code sum} of their 64-bit hashes.
+     */
+    public record Digest(@JsonProperty("kind") String kind, @JsonProperty("origin") String origin,
+                         @JsonProperty("bucket") int bucket, @JsonProperty("count") int count,
+                         @JsonProperty("sum") long sum) {
+        public Digest {
+            digestKind(kind);
+            hash(origin, "origin");
+            if (bucket < 0 || count < 0) throw new IllegalArgumentException("negative bucket or count");
+        }
+    }
+
+    /** A range of a digest, without its content: the ranges that differ. */
+    public record DigestRange(@JsonProperty("kind") String kind, @JsonProperty("origin") String origin,
+                              @JsonProperty("bucket") int bucket) {
+        public DigestRange {
+            digestKind(kind);
+            hash(origin, "origin");
+            if (bucket < 0) throw new IllegalArgumentException("negative bucket");
+        }
+    }
+
+    /** How a store ended: STORED (durably), REFUSED (not my range), REJECTED (malformed), BUSY (retry later). */
+    public enum Outcome { STORED, REFUSED, REJECTED, BUSY }
+
+    // ---------------------------------------------------------------- the DHT
+
+    /** {@code count}: how many postings each key has here. */
+    public record CountRequest(@JsonProperty("queryId") long queryId, @JsonProperty("keys") List<Key> keys)
+            implements Body {
+        public CountRequest {
+            keys = keys == null ? List.of() : List.copyOf(keys);
+        }
+    }
+
+    /** One count per key asked, in order; or an {@code error} and no counts. In every reply, error "" is success. */
+    public record CountReply(@JsonProperty("queryId") long queryId, @JsonProperty("counts") List<Integer> counts,
+                             @JsonProperty("error") String error) implements Body {
+        public CountReply {
+            error = orEmpty(error);
+            counts = counts == null ? List.of() : List.copyOf(counts);
+        }
+    }
+
+    /** {@code filter}: a Bloom filter over the URL hashes of each key, at {@code bitsPerElement}. */
+    public record FilterRequest(@JsonProperty("queryId") long queryId, @JsonProperty("keys") List<Key> keys,
+                                @JsonProperty("bitsPerElement") int bitsPerElement) implements Body {
+        public FilterRequest {
+            keys = keys == null ? List.of() : List.copyOf(keys);
+        }
+    }
+
+    /** One filter and one count per key asked, in order; or an {@code error}. */
+    public record FilterReply(@JsonProperty("queryId") long queryId, @JsonProperty("filters") List<Bloom> filters,
+                              @JsonProperty("counts") List<Integer> counts, @JsonProperty("error") String error)
+            implements Body {
+        public FilterReply {
+            error = orEmpty(error);
+            filters = filters == null ? List.of() : List.copyOf(filters);
+            counts = counts == null ? List.of() : List.copyOf(counts);
+        }
+    }
+
+    /** {@code lookup}: postings, filtered and capped, for each lookup. */
+    public record LookupRequest(@JsonProperty("queryId") long queryId, @JsonProperty("lookups") List<Lookup> lookups)
+            implements Body {
+        public LookupRequest {
+            lookups = lookups == null ? List.of() : List.copyOf(lookups);
+        }
+    }
+
+    /** The postings found per key; or an {@code error}. */
+    public record LookupReply(@JsonProperty("queryId") long queryId,
+                              @JsonProperty("results") List<KeyPostings> results,
+                              @JsonProperty("error") String error) implements Body {
+        public LookupReply {
+            error = orEmpty(error);
+            results = results == null ? List.of() : List.copyOf(results);
+        }
+    }
+
+    /** {@code metadata}: the URL records of these URL hashes. */
+    public record MetadataRequest(@JsonProperty("queryId") long queryId, @JsonProperty("urls") List<String> urls)
+            implements Body {
+        public MetadataRequest {
+            urls = urls == null ? List.of() : List.copyOf(urls);
+            for (String u : urls) hash(u, "URL");
+        }
+    }
+
+    /** The records this peer has of the URLs asked; or an {@code error}. */
+    public record MetadataReply(@JsonProperty("queryId") long queryId,
+                                @JsonProperty("metadata") List<UrlRecord> metadata,
+                                @JsonProperty("error") String error) implements Body {
+        public MetadataReply {
+            error = orEmpty(error);
+            metadata = metadata == null ? List.of() : List.copyOf(metadata);
+        }
+    }
+
+    /** {@code store}: keep these postings and URL records (a transfer, a replica, a repair or a hand-off). */
+    public record StoreRequest(@JsonProperty("batchId") long batchId, @JsonProperty("postings") Postings postings,
+                               @JsonProperty("metadata") List<UrlRecord> metadata) implements Body {
+        public StoreRequest {
+            postings = postings == null ? Postings.EMPTY : postings;
+            metadata = metadata == null ? List.of() : List.copyOf(metadata);
+        }
+    }
+
+    /** The outcome of a store: postings {@code stored}, a {@code reason}, and when to retry after BUSY. */
+    public record StoreReply(@JsonProperty("batchId") long batchId, @JsonProperty("outcome") Outcome outcome,
+                             @JsonProperty("stored") int stored, @JsonProperty("reason") String reason,
+                             @JsonProperty("retryAfterMillis") long retryAfterMillis) implements Body {
+        public StoreReply {
+            if (outcome == null) throw new IllegalArgumentException("store reply needs an outcome");
+            reason = orEmpty(reason);
+        }
+    }
+
+    /** {@code digest}: anti-entropy; which of these ranges differ from what you hold? */
+    public record DigestRequest(@JsonProperty("exchangeId") long exchangeId,
+                                @JsonProperty("digests") List<Digest> digests) implements Body {
+        public DigestRequest {
+            digests = digests == null ? List.of() : List.copyOf(digests);
+        }
+    }
+
+    /** The ranges that differ; or an {@code error}. */
+    public record DigestReply(@JsonProperty("exchangeId") long exchangeId,
+                              @JsonProperty("differing") List<DigestRange> differing,
+                              @JsonProperty("error") String error) implements Body {
+        public DigestReply {
+            error = orEmpty(error);
+            differing = differing == null ? List.of() : List.copyOf(differing);
+        }
+    }
+
+    private static void hash(String s, String what) {
+        if (!Base64Order.isHash(s, 12)) throw new IllegalArgumentException("not a " + what + " hash");
+    }
+
+    private static void digestKind(String kind) {
+        if (!"p".equals(kind) && !"m".equals(kind)) throw new IllegalArgumentException("digest kind must be p or m");
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+}

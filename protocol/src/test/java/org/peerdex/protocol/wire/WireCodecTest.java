@@ -1,0 +1,171 @@
+package org.peerdex.protocol.wire;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class WireCodecTest {
+    private final WireCodec codec = new WireCodec();
+    private final ObjectMapper cbor = new CBORMapper();
+
+    @Test
+    void everyBodyOfVersionOneSurvivesTheCodecWithItsDocumentedKeys() throws Exception {
+        Set<Class<?>> seen = new HashSet<>();
+        for (V1.Body body : WireSamples.everyBody()) {
+            byte[] bytes = codec.write(body);
+            V1.Body back = codec.read(bytes, body.getClass());
+            // arrays inside (filters, packs, positions) make record equality useless: compare the encodings and trees
+            assertArrayEquals(bytes, codec.write(back), body.getClass().getSimpleName());
+            assertEquals(cbor.readTree(bytes), cbor.readTree(codec.write(back)));
+            assertEquals(body.getClass().getSimpleName().hashCode(), back.getClass().getSimpleName().hashCode());
+            seen.add(body.getClass());
+        }
+        assertEquals(Set.of(V1.Body.class.getPermittedSubclasses()), seen, "a sample of every wire type");
+        // every message's request and reply are among them
+        for (V1.Message<?, ?> m : V1.MESSAGES.values()) {
+            assertTrue(seen.contains(m.request()) && seen.contains(m.reply()), m.name());
+        }
+    }
+
+    @Test
+    void theKeysOnTheWireAreTheRecordsDocumentedNamesOnly() throws Exception {
+        JsonNode store = cbor.readTree(codec.write(WireSamples.store()));
+        assertEquals(List.of("batchId", "postings", "metadata"), names(store));
+        assertEquals(List.of("count", "bytes"), names(store.get("postings")));
+        assertEquals(List.of("urlHash", "url", "title", "description", "author", "keywords", "language", "doctype",
+                "mimeType", "size", "lastModified", "fetched", "linksLocal", "linksOther", "wordsInText", "holder",
+                "contentHash", "headings"), names(store.get("metadata").get(0)));
+        JsonNode lookup = cbor.readTree(codec.write(WireSamples.lookup()));
+        assertEquals(List.of("queryId", "lookups"), names(lookup));
+        assertEquals(List.of("key", "filter", "urls", "limit"), names(lookup.get("lookups").get(0)));
+        assertEquals(List.of("word", "partition"), names(lookup.get("lookups").get(0).get("key")));
+        assertEquals(List.of("hashes", "bits"), names(lookup.get("lookups").get(0).get("filter")));
+        JsonNode hello = cbor.readTree(codec.write(WireSamples.everyBody().get(0)));
+        assertEquals(List.of("key", "network", "address", "acceptsIndex", "version", "issuedAt", "expiresAt",
+                "startedAt", "leaving", "signature"), names(hello.get("record")));
+    }
+
+    @Test
+    void postingsSurviveTheirPackedLayoutFieldByField() {
+        V1.Posting a = WireSamples.posting(WireSamples.WORD, WireSamples.HASH_A, "");
+        V1.Posting b = new V1.Posting(WireSamples.OTHER_WORD, WireSamples.HASH_B, WireSamples.HOLDER, Integer.MAX_VALUE,
+                0, new int[0], 0, 0, 0, "", 'p', 0, 0, 0, 0, Long.MAX_VALUE);
+        V1.Postings pack = PackedPostings.pack(List.of(a, b));
+        List<V1.Posting> back = PackedPostings.unpack(codec.read(codec.write(new V1.StoreRequest(1, pack, null)),
+                V1.StoreRequest.class).postings());
+        assertEquals(2, back.size());
+        assertSame(a, back.get(0));
+        assertSame(b, back.get(1));
+    }
+
+    @Test
+    void unknownKeysAreIgnoredAndAbsentKeysTakeDefaults() throws Exception {
+        ObjectNode count = (ObjectNode) cbor.readTree(codec.write(new V1.CountRequest(5,
+                List.of(new V1.Key(WireSamples.WORD, 2)))));
+        count.put("from", "AAAAAAAAAAAA"); // a field of the old actor record, or of a later revision
+        count.putObject("replyTo").put("path", "pekko://peerdex/user/victim");
+        V1.CountRequest read = codec.read(cbor.writeValueAsBytes(count), V1.CountRequest.class);
+        assertEquals(5, read.queryId());
+        assertEquals(List.of(new V1.Key(WireSamples.WORD, 2)), read.keys());
+
+        V1.CountReply empty = codec.read(cbor.writeValueAsBytes(cbor.createObjectNode()), V1.CountReply.class);
+        assertEquals(0, empty.queryId());
+        assertEquals(List.of(), empty.counts());
+        assertEquals("", empty.error(), "no error is the empty string, never null");
+    }
+
+    @Test
+    void malformedBodiesAreRefusedWithTheirReason() throws Exception {
+        // a key given twice could be read two ways: refused
+        byte[] twice = hex("a2" + "67" + hexOf("queryId") + "01" + "67" + hexOf("queryId") + "02");
+        assertThrows(IllegalArgumentException.class, () -> codec.read(twice, V1.CountRequest.class));
+
+        ObjectNode badHash = (ObjectNode) cbor.readTree(codec.write(new V1.MetadataRequest(1, List.of(WireSamples.HASH_A))));
+        badHash.putArray("urls").add("not a hash!!");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> codec.read(cbor.writeValueAsBytes(badHash), V1.MetadataRequest.class));
+        assertTrue(e.getMessage().contains("not a URL hash"), e.getMessage());
+
+        ObjectNode badPartition = cbor.createObjectNode();
+        badPartition.putArray("keys").addObject().put("word", WireSamples.WORD).put("partition", 256);
+        assertThrows(IllegalArgumentException.class, () -> codec.read(cbor.writeValueAsBytes(badPartition), V1.CountRequest.class));
+
+        ObjectNode nullElement = cbor.createObjectNode();
+        nullElement.putArray("keys").addNull();
+        assertThrows(IllegalArgumentException.class, () -> codec.read(cbor.writeValueAsBytes(nullElement), V1.CountRequest.class));
+
+        ObjectNode badOutcome = cbor.createObjectNode().put("batchId", 1).put("outcome", "EATEN");
+        assertThrows(IllegalArgumentException.class, () -> codec.read(cbor.writeValueAsBytes(badOutcome), V1.StoreReply.class));
+
+        ObjectNode hugeFilter = cbor.createObjectNode().put("hashes", 3);
+        hugeFilter.putArray("bits");
+        ObjectNode lookup = cbor.createObjectNode();
+        lookup.putArray("lookups").addObject().<ObjectNode>set("key",
+                cbor.createObjectNode().put("word", WireSamples.WORD).put("partition", 0)).set("filter", hugeFilter);
+        assertThrows(IllegalArgumentException.class, () -> codec.read(cbor.writeValueAsBytes(lookup), V1.LookupRequest.class));
+
+        assertThrows(IllegalArgumentException.class, () -> codec.read(new byte[] {(byte) 0xbf, 0x61}, V1.Hello.class));
+        assertThrows(IllegalArgumentException.class, () -> codec.read(new byte[0], V1.Hello.class));
+        assertThrows(IllegalArgumentException.class, () -> codec.read(cbor.writeValueAsBytes(cbor.createObjectNode()), V1.Hello.class));
+    }
+
+    @Test
+    void malformedPostingPacksAreRefused() {
+        V1.Postings good = PackedPostings.pack(List.of(WireSamples.posting(WireSamples.WORD, WireSamples.HASH_A, "")));
+        byte[] b = good.bytes();
+        assertThrows(IllegalArgumentException.class, () -> PackedPostings.unpack(new V1.Postings(2, b)));
+        assertThrows(IllegalArgumentException.class, () -> PackedPostings.unpack(new V1.Postings(1_000_000, b)));
+        assertThrows(IllegalArgumentException.class,
+                () -> PackedPostings.unpack(new V1.Postings(1, java.util.Arrays.copyOf(b, b.length - 1))));
+        assertThrows(IllegalArgumentException.class,
+                () -> PackedPostings.unpack(new V1.Postings(1, java.util.Arrays.copyOf(b, b.length + 1))));
+        byte[] layout = b.clone();
+        layout[19] = 9; // the value's layout byte
+        assertThrows(IllegalArgumentException.class, () -> PackedPostings.unpack(new V1.Postings(1, layout)));
+        assertEquals(0, PackedPostings.unpack(V1.Postings.EMPTY).size());
+    }
+
+    private static void assertSame(V1.Posting a, V1.Posting b) {
+        assertEquals(a.word(), b.word());
+        assertEquals(a.url(), b.url());
+        assertEquals(a.holder(), b.holder());
+        assertEquals(a.flags(), b.flags());
+        assertEquals(a.hitCount(), b.hitCount());
+        assertArrayEquals(a.positions(), b.positions());
+        assertEquals(a.wordsInText(), b.wordsInText());
+        assertEquals(a.wordsInTitle(), b.wordsInTitle());
+        assertEquals(a.lastModified(), b.lastModified());
+        assertEquals(a.language(), b.language());
+        assertEquals(a.doctype(), b.doctype());
+        assertEquals(a.linksLocal(), b.linksLocal());
+        assertEquals(a.linksOther(), b.linksOther());
+        assertEquals(a.urlLength(), b.urlLength());
+        assertEquals(a.urlComponents(), b.urlComponents());
+        assertEquals(a.expiresAt(), b.expiresAt());
+    }
+
+    private static List<String> names(JsonNode n) {
+        List<String> out = new java.util.ArrayList<>();
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) out.add(it.next());
+        return out;
+    }
+
+    private static String hexOf(String ascii) {
+        return java.util.HexFormat.of().formatHex(ascii.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    private static byte[] hex(String h) {
+        return java.util.HexFormat.of().parseHex(h);
+    }
+}
