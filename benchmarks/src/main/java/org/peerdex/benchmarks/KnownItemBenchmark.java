@@ -26,20 +26,28 @@ import org.peerdex.node.http.Json;
  * hand-written queries over HTTP ({@code /api/search?resource=local}); each query names the one page a user wants.
  * Prints each query's rank of its page (or "-" when not in the top 10) and the top result's snippet and top 3 for
  * the first queries, then MRR@10, recall@10, and how many of all the snippets shown hold the theme's navigation
- * text ("Previous topic", "Next topic", "Report a Bug", ...).
+ * text ("Previous topic", "Next topic", "Report a Bug", "Prev Up", ...).
  *
  * <p>The queries are written by hand, not drawn from the corpus with Peerdex's tokenizer (that would favour
- * Peerdex's own view of the text): {@code src/main/resources/bench/python-known-items.tsv}, 52 queries over the
- * Python 3.11 documentation: 52 by a page's subject, 40 by what its text says.
+ * Peerdex's own view of the text), one file per corpus in {@code src/main/resources/bench/}:
+ * {@code python-known-items.tsv}, 92 queries over the Python 3.11 documentation (52 by a page's subject, 40 by what
+ * its text says), and {@code postgres-known-items.tsv}, over the PostgreSQL 15 documentation (about half by a page's
+ * subject, half by what its text says; no page under {@code /release}, which the corpus's robots.txt disallows).
  *
- * <p>Usage: {@code KnownItemBenchmark [CORPUS=python] [QUERIES=bench/python-known-items.tsv] [PORT=random]}.
+ * <p>Usage: {@code KnownItemBenchmark [CORPUS=python|postgres] [QUERIES=bench/CORPUS-known-items.tsv] [PORT=random]}.
  */
 public final class KnownItemBenchmark {
     private static final String SERVE = System.getProperty("peerdex.serve-corpus", "/work/shared/corpus/serve-corpus.sh");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    /** Text of the Sphinx theme's navigation, sidebar and footer: what a snippet of the page's own text never holds. */
+    /**
+     * Navigation text of the corpora's themes, which a snippet of a page's own text never holds: the Sphinx theme's
+     * navigation, sidebar and footer (Python), and the DocBook XSL navigation header and footer tables (PostgreSQL:
+     * "CREATE INDEX Prev Up SQL Commands Home Next" above the page, "Prev Up Next CREATE GROUP Home CREATE LANGUAGE"
+     * below it). Matched against the snippet with its white space collapsed.
+     */
     private static final List<String> CHROME = List.of("Previous topic", "Next topic", "This Page", "Report a Bug",
-            "Show Source", "Navigation index modules", "Table of Contents", "Python Software Foundation");
+            "Show Source", "Navigation index modules", "Table of Contents", "Python Software Foundation",
+            "Prev Up", "Home Next", "Up Next");
 
     private KnownItemBenchmark() {}
 
@@ -68,7 +76,7 @@ public final class KnownItemBenchmark {
                 List<String> urls = new ArrayList<>();
                 for (JsonNode n : r.get("results")) {
                     urls.add(n.get("url").asText());
-                    String snippet = n.get("snippet").asText();
+                    String snippet = n.get("snippet").asText().replaceAll("\\s+", " ");
                     snippets++;
                     if (CHROME.stream().anyMatch(snippet::contains)) chromeSnippets++;
                 }
