@@ -26,7 +26,7 @@ import org.peerdex.node.http.Json;
  * hand-written queries over HTTP ({@code /api/search?resource=local}); each query names the one page a user wants.
  * Prints each query's rank of its page (or "-" when not in the top 10) and the top result's snippet and top 3 for
  * the first queries, then MRR@10, recall@10, and how many of all the snippets shown hold the theme's navigation
- * text ("Previous topic", "Next topic", "Report a Bug", "Prev Up", ...).
+ * text ("Previous topic", "Next topic", "Report a Bug", "Prev Up", ...), with the first five such snippets.
  *
  * <p>The queries are written by hand, not drawn from the corpus with Peerdex's tokenizer (that would favour
  * Peerdex's own view of the text), one file per corpus in {@code src/main/resources/bench/}:
@@ -69,6 +69,7 @@ public final class KnownItemBenchmark {
             int found = 0;
             int snippets = 0;
             int chromeSnippets = 0;
+            List<String> chromeShown = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
                 KnownItem k = items.get(i);
                 JsonNode r = send(HttpRequest.newBuilder(URI.create(node.baseUrl()
@@ -78,7 +79,13 @@ public final class KnownItemBenchmark {
                     urls.add(n.get("url").asText());
                     String snippet = n.get("snippet").asText().replaceAll("\\s+", " ");
                     snippets++;
-                    if (CHROME.stream().anyMatch(snippet::contains)) chromeSnippets++;
+                    if (CHROME.stream().anyMatch(snippet::contains)) {
+                        chromeSnippets++;
+                        if (chromeShown.size() < 5) {
+                            chromeShown.add(n.get("url").asText().substring(site.length()) + " for \"" + k.query()
+                                    + "\": " + snippet);
+                        }
+                    }
                 }
                 int rank = urls.indexOf(site + k.path());
                 if (rank >= 0) {
@@ -97,6 +104,7 @@ public final class KnownItemBenchmark {
                     corpus, items.size(), rr / items.size(), (double) found / items.size());
             System.out.printf(Locale.ROOT, "snippets holding site chrome (%s, ...): %d of %d (%.1f%%)%n", CHROME.get(0),
                     chromeSnippets, snippets, 100.0 * chromeSnippets / Math.max(1, snippets));
+            for (String c : chromeShown) System.out.println("     with chrome: " + c);
         } finally {
             run(SERVE, "stop", Integer.toString(port));
             BenchPeers.deleteTree(data);
