@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
 
@@ -26,20 +27,30 @@ import org.peerdex.node.http.Json;
  * hand-written queries over HTTP ({@code /api/search?resource=local}); each query names the one page a user wants.
  * Prints each query's rank of its page (or "-" when not in the top 10) and the top result's snippet and top 3 for
  * the first queries, then MRR@10, recall@10, and how many of all the snippets shown hold the theme's navigation
- * text ("Previous topic", "Next topic", "Report a Bug", ...).
+ * text (Sphinx's "Previous topic", "Next topic", "Report a Bug", ... for python; DocBook's "Prev Up", "Home Next"
+ * for postgres; both for another corpus), white space collapsed, with the first five such snippets.
  *
  * <p>The queries are written by hand, not drawn from the corpus with Peerdex's tokenizer (that would favour
- * Peerdex's own view of the text): {@code src/main/resources/bench/python-known-items.tsv}, 52 queries over the
- * Python 3.11 documentation: 52 by a page's subject, 40 by what its text says.
+ * Peerdex's own view of the text), one file per corpus in {@code src/main/resources/bench/}:
+ * {@code python-known-items.tsv}, 92 queries over the Python 3.11 documentation (52 by a page's subject, 40 by
+ * what its text says), and {@code postgres-known-items.tsv}, 98 queries over the PostgreSQL 15 documentation (50
+ * by a page's subject, 48 by what its text says; no page under {@code /release}, which its robots.txt disallows).
  *
- * <p>Usage: {@code KnownItemBenchmark [CORPUS=python] [QUERIES=bench/python-known-items.tsv] [PORT=random]}.
+ * <p>Usage: {@code KnownItemBenchmark [CORPUS=python|postgres] [QUERIES=bench/CORPUS-known-items.tsv] [PORT=random]}.
  */
 public final class KnownItemBenchmark {
     private static final String SERVE = System.getProperty("peerdex.serve-corpus", "/work/shared/corpus/serve-corpus.sh");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    /** Text of the Sphinx theme's navigation, sidebar and footer: what a snippet of the page's own text never holds. */
-    private static final List<String> CHROME = List.of("Previous topic", "Next topic", "This Page", "Report a Bug",
-            "Show Source", "Navigation index modules", "Table of Contents", "Python Software Foundation");
+    /** Text of the Sphinx theme's navigation, sidebar and footer (Python docs): what a page's own text never holds. */
+    private static final List<String> SPHINX_CHROME = List.of("Previous topic", "Next topic", "This Page",
+            "Report a Bug", "Show Source", "Navigation index modules", "Table of Contents",
+            "Python Software Foundation");
+    /**
+     * Text of the DocBook XSL navigation header and footer tables (PostgreSQL docs): "CREATE INDEX Prev Up SQL
+     * Commands Home Next" above a page, "Prev Up Next CREATE GROUP Home CREATE LANGUAGE" below it. Not "Table of
+     * Contents": in DocBook that heads a chapter page's own list of its sections, which is the page's content.
+     */
+    private static final List<String> DOCBOOK_CHROME = List.of("Prev Up", "Home Next", "Up Next");
 
     private KnownItemBenchmark() {}
 
@@ -51,6 +62,11 @@ public final class KnownItemBenchmark {
         String queries = args.length > 1 ? args[1] : "bench/" + corpus + "-known-items.tsv";
         int port = args.length > 2 ? Integer.parseInt(args[2]) : freePort();
         List<KnownItem> items = read(queries);
+        List<String> chrome = switch (corpus) {
+            case "python" -> SPHINX_CHROME;
+            case "postgres" -> DOCBOOK_CHROME;
+            default -> Stream.concat(SPHINX_CHROME.stream(), DOCBOOK_CHROME.stream()).toList();
+        };
         run(SERVE, "start", Integer.toString(port), corpus);
         String site = "http://127.0.0.1:" + port + "/";
         Path data = Files.createTempDirectory("peerdex-known-item");
@@ -61,6 +77,7 @@ public final class KnownItemBenchmark {
             int found = 0;
             int snippets = 0;
             int chromeSnippets = 0;
+            List<String> chromeShown = new ArrayList<>();
             for (int i = 0; i < items.size(); i++) {
                 KnownItem k = items.get(i);
                 JsonNode r = send(HttpRequest.newBuilder(URI.create(node.baseUrl()
@@ -68,9 +85,15 @@ public final class KnownItemBenchmark {
                 List<String> urls = new ArrayList<>();
                 for (JsonNode n : r.get("results")) {
                     urls.add(n.get("url").asText());
-                    String snippet = n.get("snippet").asText();
+                    String snippet = n.get("snippet").asText().replaceAll("\\s+", " ");
                     snippets++;
-                    if (CHROME.stream().anyMatch(snippet::contains)) chromeSnippets++;
+                    if (chrome.stream().anyMatch(snippet::contains)) {
+                        chromeSnippets++;
+                        if (chromeShown.size() < 5) {
+                            chromeShown.add(n.get("url").asText().substring(site.length()) + " for \"" + k.query()
+                                    + "\": " + snippet);
+                        }
+                    }
                 }
                 int rank = urls.indexOf(site + k.path());
                 if (rank >= 0) {
@@ -87,8 +110,9 @@ public final class KnownItemBenchmark {
             }
             System.out.printf(Locale.ROOT, "%nknown-item (%s, %d hand-written queries, crawled): MRR@10 %.3f, recall@10 %.3f%n",
                     corpus, items.size(), rr / items.size(), (double) found / items.size());
-            System.out.printf(Locale.ROOT, "snippets holding site chrome (%s, ...): %d of %d (%.1f%%)%n", CHROME.get(0),
+            System.out.printf(Locale.ROOT, "snippets holding site chrome (%s, ...): %d of %d (%.1f%%)%n", chrome.get(0),
                     chromeSnippets, snippets, 100.0 * chromeSnippets / Math.max(1, snippets));
+            for (String c : chromeShown) System.out.println("     with chrome: " + c);
         } finally {
             run(SERVE, "stop", Integer.toString(port));
             BenchPeers.deleteTree(data);
