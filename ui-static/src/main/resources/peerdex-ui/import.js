@@ -73,9 +73,8 @@
       if (i.details && i.details.crawl) {
         // the pages of sitemap, forum and scan imports are fetched by a crawl: its monitor is in the console
         const d = document.createElement('div');
-        const a = document.createElement('a');
-        a.href = '/admin/?crawl=' + encodeURIComponent(i.details.crawl) + '#crawl';
-        a.textContent = 'crawl ' + i.details.crawl + (i.details.crawlState ? ' (' + i.details.crawlState + ')' : '');
+        const a = PeerdexDom.h('a', {href: '/admin/?crawl=' + encodeURIComponent(i.details.crawl) + '#crawl'},
+          'crawl ' + i.details.crawl + (i.details.crawlState ? ' (' + i.details.crawlState + ')' : ''));
         d.append(a);
         src.append(d);
       }

@@ -1,19 +1,17 @@
 package org.peerdex.benchmarks;
 
+import static org.peerdex.benchmarks.BenchPeers.freePort;
+import static org.peerdex.benchmarks.BenchPeers.run;
+import static org.peerdex.benchmarks.BenchPeers.send;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.peerdex.node.PeerNode;
-import org.peerdex.node.http.Json;
 
 /**
  * Crawl throughput side by side: Peerdex crawling <em>and indexing</em> a real documentation site served by nginx
@@ -26,7 +24,6 @@ import org.peerdex.node.http.Json;
  */
 public final class CrawlBenchmark {
     private static final String SERVE = System.getProperty("peerdex.serve-corpus", "/work/shared/corpus/serve-corpus.sh");
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private CrawlBenchmark() {}
 
@@ -113,21 +110,7 @@ public final class CrawlBenchmark {
         }
     }
 
-    private static JsonNode send(HttpRequest.Builder b) throws IOException, InterruptedException {
-        HttpResponse<String> r = HTTP.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) throw new IOException("HTTP " + r.statusCode() + ": " + r.body());
-        return Json.MAPPER.readTree(r.body());
-    }
 
-    private static void run(String... cmd) throws IOException, InterruptedException {
-        int rc = new ProcessBuilder(cmd).inheritIO().start().waitFor();
-        if (rc != 0) throw new IOException(String.join(" ", cmd) + " exited with " + rc);
-    }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return 20000 + (s.getLocalPort() % 30000);
-        }
-    }
 
 }

@@ -1,18 +1,18 @@
 package org.peerdex.benchmarks;
 
+import static org.peerdex.benchmarks.BenchPeers.freePort;
+import static org.peerdex.benchmarks.BenchPeers.run;
+import static org.peerdex.benchmarks.BenchPeers.send;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +40,6 @@ import org.peerdex.node.http.Json;
  */
 public final class KnownItemBenchmark {
     private static final String SERVE = System.getProperty("peerdex.serve-corpus", "/work/shared/corpus/serve-corpus.sh");
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     /** Text of the Sphinx theme's navigation, sidebar and footer (Python docs): what a page's own text never holds. */
     private static final List<String> SPHINX_CHROME = List.of("Previous topic", "Next topic", "This Page",
             "Report a Bug", "Show Source", "Navigation index modules", "Table of Contents",
@@ -158,20 +157,6 @@ public final class KnownItemBenchmark {
         return out;
     }
 
-    private static JsonNode send(HttpRequest.Builder b) throws IOException, InterruptedException {
-        HttpResponse<String> r = HTTP.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) throw new IOException("HTTP " + r.statusCode() + ": " + r.body());
-        return Json.MAPPER.readTree(r.body());
-    }
 
-    private static void run(String... cmd) throws IOException, InterruptedException {
-        int rc = new ProcessBuilder(cmd).inheritIO().start().waitFor();
-        if (rc != 0) throw new IOException(String.join(" ", cmd) + " exited with " + rc);
-    }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return 20000 + (s.getLocalPort() % 30000);
-        }
-    }
 }

@@ -1,5 +1,8 @@
 package org.peerdex.benchmarks;
 
+import static org.peerdex.benchmarks.BenchPeers.run;
+import static org.peerdex.benchmarks.BenchPeers.send;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
@@ -27,7 +30,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.peerdex.node.PeerNode;
-import org.peerdex.node.http.Json;
 
 /**
  * A wide crawl at the politeness limit (issue 18). The real corpora of {@code /work/shared/corpus/serve-corpus.sh}
@@ -379,9 +381,4 @@ public final class WideCrawlBenchmark {
         System.out.println(below == 0 ? "gap check: PASS" : "gap check: FAIL");
     }
 
-    private static JsonNode send(HttpRequest.Builder b) throws IOException, InterruptedException {
-        HttpResponse<String> r = HTTP.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) throw new IOException("HTTP " + r.statusCode() + ": " + r.body());
-        return Json.MAPPER.readTree(r.body());
-    }
 }
