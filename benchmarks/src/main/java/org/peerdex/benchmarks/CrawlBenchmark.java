@@ -109,8 +109,4 @@ public final class CrawlBenchmark {
             BenchPeers.deleteTree(dir);
         }
     }
-
-
-
-
 }

@@ -156,7 +156,4 @@ public final class KnownItemBenchmark {
         }
         return out;
     }
-
-
-
 }

@@ -380,5 +380,4 @@ public final class WideCrawlBenchmark {
                 + "%d below the %d ms floor%n", requests, byHost.size(), hosts, gaps, min, minHost, below, FLOOR_MS);
         System.out.println(below == 0 ? "gap check: PASS" : "gap check: FAIL");
     }
-
 }
