@@ -26,6 +26,14 @@ import org.peerdex.node.RejoiningPeer;
  * from every peer, every posting on its R holders, none lost.
  */
 class PartitionTest {
+    /**
+     * The periodic repair of held ranges at 15 s instead of 5 min. The heal's ring changes start repairs at once and
+     * nearly always restore R copies by themselves, but one quiet CI run saw a posting short of a copy 60 s after the
+     * heal (not traced yet; docs/reliability.md, "Partitions"); the periodic repair is the guarantee the peer gives,
+     * and this is it at a pace a test can wait for.
+     */
+    private static final Map<String, Object> REPAIR = Map.of("peerdex.dht.repair-interval", "15s");
+
     @TempDir
     Path dir;
 
@@ -35,11 +43,11 @@ class PartitionTest {
         List<RejoiningPeer> peers = new ArrayList<>();
         try {
             RejoiningPeer a = RejoiningPeer.start(ClusterLab.config(Files.createDirectories(dir.resolve("a")),
-                    List.of(), Map.of()));
+                    List.of(), REPAIR));
             peers.add(a);
             for (String n : List.of("b", "c", "d", "e")) {
                 peers.add(RejoiningPeer.start(ClusterLab.config(Files.createDirectories(dir.resolve(n)),
-                        List.of(ClusterLab.seed(a.node())), Map.of())));
+                        List.of(ClusterLab.seed(a.node())), REPAIR)));
             }
             ClusterLab.await(Duration.ofSeconds(60), "one ring of 5",
                     () -> peers.stream().allMatch(p -> ClusterLab.ringSize(p.node()) == 5));
