@@ -1,6 +1,5 @@
 package org.peerdex.node;
 
-import java.util.function.Supplier;
 import org.peerdex.node.crawl.CrawlBackend;
 import org.peerdex.node.federation.FederationBackend;
 import org.peerdex.node.http.ImportService;
@@ -10,8 +9,8 @@ import org.peerdex.node.settings.SettingsBackend;
 
 /**
  * The services of one running peer, built once by {@link PeerNode} (its composition root) and handed to the routes
- * that need them; tests and labs reach them through {@link PeerNode#services()}. The import service is built on
- * first use, as before: its fetcher holds an HTTP client, which a peer that never imports does not need.
+ * that need them; tests and labs reach them through {@link PeerNode#services()}. The import service is built with
+ * the others: feed schedules stored before a restart resume at start-up.
  */
 public final class NodeServices {
     private final SettingsBackend settings;
@@ -20,19 +19,18 @@ public final class NodeServices {
     private final SearchBackend search;
     private final FederationBackend federation;
     private final SearchRateLimit rateLimit;
-    private final Supplier<ImportService> importsFactory;
-    private ImportService imports;
+    private final ImportService imports;
 
     NodeServices(SettingsBackend settings, NetworkBackend network, CrawlBackend crawl, SearchBackend search,
                  FederationBackend federation, SearchRateLimit rateLimit,
-                 Supplier<ImportService> importsFactory) {
+                 ImportService imports) {
         this.settings = settings;
         this.network = network;
         this.crawl = crawl;
         this.search = search;
         this.federation = federation;
         this.rateLimit = rateLimit;
-        this.importsFactory = importsFactory;
+        this.imports = imports;
     }
 
     /** The console's settings (DATA_DIR/settings.json). */
@@ -61,9 +59,8 @@ public final class NodeServices {
         return rateLimit;
     }
 
-    /** The importers (created on first use). */
-    public synchronized ImportService imports() {
-        if (imports == null) imports = importsFactory.get();
+    /** The importers. */
+    public ImportService imports() {
         return imports;
     }
 }

@@ -229,7 +229,7 @@ public final class PeerNode implements AutoCloseable {
             FederationBackend federation = new FederationBackend(context, search.remoteSources(), search.blocking());
             SearchRateLimit rateLimit = SearchRateLimit.from(context.system().settings().config());
             return new NodeServices(settings, network, crawl, search, federation, rateLimit,
-                    () -> new ImportService(context, network, crawl));
+                    new ImportService(context, network, crawl));
         } catch (RuntimeException e) {
             // e.g. a malformed peerdex.federation.sources: the ActorSystem goes, and with it the LevelDB lock
             context.system().terminate();

@@ -59,7 +59,7 @@ public final class ApiRoutes {
                 new IndexRoutes(ctx, services.network(), search, admin).route(),
                 crawlRoutes(),
                 new DocumentRoutes(ctx, services.network(), search, admin).route(),
-                new ImportRoutes(ctx, services::imports, admin).route(),
+                new ImportRoutes(services.imports(), admin).route(),
                 new BlacklistRoutes(ctx.storage().blacklist(), admin, search.io()).route(),
                 new AccountRoutes(accounts, admin, search.io()).route(),
                 new RankingProfileRoutes(search, ctx.storage().store(), admin).route(),

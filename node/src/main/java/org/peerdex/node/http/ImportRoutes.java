@@ -2,14 +2,12 @@ package org.peerdex.node.http;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.peerdex.actors.crawl.ForumRules;
 import org.peerdex.actors.importer.ImportJob;
 import org.peerdex.actors.importer.ImportKind;
-import org.peerdex.node.NodeContext;
 
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.delete;
@@ -29,15 +27,12 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
  * {@code DELETE /api/import/{id}} (stop); {@code GET /api/import/profile/phpbb} (the forum crawl profile preset).
  */
 public final class ImportRoutes {
-    private final Supplier<ImportService> services;
+    private final ImportService imports;
     private final AdminGuard admin;
 
-    /** {@code services}: the peer's import service, built on its first use. */
-    public ImportRoutes(NodeContext ctx, Supplier<ImportService> services, AdminGuard admin) {
-        this.services = services;
+    public ImportRoutes(ImportService imports, AdminGuard admin) {
+        this.imports = imports;
         this.admin = admin;
-        // created with the routes, not on the first request: feeds scheduled before a restart resume now
-        var imports = services.get();
         if (imports.settings().proxyEnabled()) {
             imports.startProxy(imports.settings().proxyPort(), imports.settings().proxyAllowQuery());
         }
@@ -45,7 +40,6 @@ public final class ImportRoutes {
 
     public Route route() {
         return pathPrefix("import", () -> admin.admin(() -> {
-            ImportService imports = services.get();
             return concat(
                     pathEnd(() -> get(() -> parameterOptional("source", source -> Json.ok(Map.of("imports",
                             imports.jobs().list(source.orElse(null))))))),
