@@ -372,11 +372,13 @@
         const a = 2 * Math.PI * (Number(p.position) / MAX_POS) - Math.PI / 2;
         const x = 120 * Math.cos(a), y = 120 * Math.sin(a);
         for (const r of p.ranges || []) {
+          // one range per point of the peer (its virtual positions): from the point before to this one
           const a0 = 2 * Math.PI * (Number(r.fromExclusive) / MAX_POS) - Math.PI / 2;
+          const a1 = 2 * Math.PI * (Number(r.toInclusive) / MAX_POS) - Math.PI / 2;
           const large = r.share > 0.5 ? 1 : 0;
           if (r.share >= 0.999) svg.push(svgEl('circle', { r: 132, fill: 'none', stroke: '#93c5fd', 'stroke-width': 6 }));
           else svg.push(svgEl('path', { d: 'M ' + 132 * Math.cos(a0) + ' ' + 132 * Math.sin(a0) + ' A 132 132 0 ' + large + ' 1 ' +
-            132 * Math.cos(a) + ' ' + 132 * Math.sin(a), fill: 'none', stroke: '#93c5fd', 'stroke-width': 6, opacity: '.7' }));
+            132 * Math.cos(a1) + ' ' + 132 * Math.sin(a1), fill: 'none', stroke: '#93c5fd', 'stroke-width': 6, opacity: '.7' }));
         }
         svg.push(svgEl('circle', { class: 'peer ' + p.role + (p.self ? ' self' : ''), cx: x, cy: y, r: 7 }, svgEl('title', null, p.peerId + ' ' + p.role)));
         svg.push(svgEl('text', { x: x * 1.22 - 18, y: y * 1.22 + 3 }, String(p.peerId).slice(0, 6) + (p.role === 'passive' ? ' (passive)' : '')));
@@ -394,7 +396,8 @@
       fill(document.querySelector('#peers tbody'), peers.map((p) => h('tr', { class: 'peer-row ' + p.role },
         td(p.peerId + (p.self ? ' (this peer)' : '')), td(p.role),
         h('td', { title: p.position }, (Number(p.position) / MAX_POS).toFixed(4)),
-        td((p.ranges && p.ranges[0]) ? (100 * p.ranges[0].share).toFixed(1) + '%' : '–'), td(p.http || p.address),
+        td((p.ranges && p.ranges.length) ? (100 * p.ranges.reduce((t, r) => t + r.share, 0)).toFixed(1) + '%' : '–'),
+        td(p.http || p.address),
         td(p.lastSeen ? new Date(p.lastSeen).toISOString().slice(11, 19) : ''), trafficCells(traffic[p.peerId], delta[p.peerId]))));
     }).catch(fail);
     load();

@@ -4,6 +4,8 @@ import com.typesafe.config.Config;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.protocol.ring.Placement;
 
 /** The typed view of the {@code peerdex} config section (see reference.conf for every key). */
 public record NodeConfig(Path dataDir, String network, Mode mode, String httpHost, int httpPort, String clusterHost,
@@ -39,6 +41,15 @@ public record NodeConfig(Path dataDir, String network, Mode mode, String httpHos
                 c.getInt("index.redundancy"), c.getBytes("index.cache-bytes"),
                 c.getBytes("index.write-buffer-bytes"), c.getBoolean("index.sync-writes"),
                 c.getString("admin.password-hash"), root);
+    }
+
+    /** Where this network places data: partitions, R and positions per peer (one network agrees on all three). */
+    public Placement placement() {
+        int v = raw.getInt("peerdex.index.positions-per-peer");
+        if (v < 1 || v > 256) {
+            throw new IllegalArgumentException("peerdex.index.positions-per-peer must be 1..256, not " + v);
+        }
+        return new Placement(new Partitions(partitionExponent), redundancy, v);
     }
 
     private static int port(Config c, String key) {

@@ -42,7 +42,6 @@ import org.peerdex.node.trust.NetworkCa;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.ring.Partitions;
-import org.peerdex.protocol.ring.Placement;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.kv.LevelDbStore;
 import org.slf4j.Logger;
@@ -115,7 +114,7 @@ public final class PeerNode implements AutoCloseable {
             cluster.manager().tell(Join.create(cluster.selfMember().address()));
         }
         NodeContext context = new NodeContext(nc, peerId,
-                storage, new Placement(new Partitions(nc.partitionExponent()), nc.redundancy()), system,
+                storage, nc.placement(), system,
                 Instant.now());
         NodeServices services = startServices(context, config);
         ServerBinding binding = bindHttp(context, services, nc, system);
@@ -171,7 +170,7 @@ public final class PeerNode implements AutoCloseable {
         }
         closeStorageOnShutdown(system, storage, nc);
         NodeContext context = new NodeContext(nc, peerId,
-                storage, new Placement(new Partitions(nc.partitionExponent()), nc.redundancy()), system,
+                storage, nc.placement(), system,
                 Instant.now());
         NodeServices services = startServices(context, config);
         ServerBinding binding = bindHttp(context, services, nc, system);

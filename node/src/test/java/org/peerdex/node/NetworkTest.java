@@ -37,10 +37,15 @@ public class NetworkTest {
             PeerNode third = nodes.get(2);
             await(Duration.ofSeconds(30), () -> TestPeers.get(third.baseUrl() + "/api/peers").json().get("peers").size() == 3);
             JsonNode peers = TestPeers.get(third.baseUrl() + "/api/peers").json().get("peers");
+            int positions = TestPeers.get(third.baseUrl() + "/api/status").json().get("positionsPerPeer").asInt();
+            assertEquals(16, positions, "the default positions per peer");
+            double share = 0;
             for (JsonNode p : peers) {
                 assertEquals("active", p.get("role").asText());
-                assertEquals(1, p.get("ranges").size());
+                assertEquals(positions, p.get("ranges").size(), "one range per point of the peer: " + p);
+                for (JsonNode r : p.get("ranges")) share += r.get("share").asDouble();
             }
+            assertEquals(1.0, share, 1e-9, "the peers' ranges cover the ring once");
             assertEquals(3, TestPeers.get(third.baseUrl() + "/api/status").json().get("peers").asInt());
 
             TestPeers.Reply indexed = TestPeers.send(HttpRequest.newBuilder(URI.create(first.baseUrl() + "/api/index/manual"))

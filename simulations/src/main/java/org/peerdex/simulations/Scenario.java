@@ -15,7 +15,7 @@ import org.peerdex.simulations.sim.SimDurations;
  * ({@code scenario.conf} in this module's resources holds every key with its default and meaning); CLI flags
  * override single keys. Durations are simulated time.
  */
-public record Scenario(int peers, int partitions, int redundancy, int docs, int queries, String queryMix,
+public record Scenario(int peers, int partitions, int redundancy, int positionsPerPeer, int docs, int queries, String queryMix,
                        int vocabulary, double zipf, double docLengthMedian, double docLengthSigma,
                        String churn, String down, double crashFraction, double stablePeers, long durationMicros,
                        long partitionAtMicros, long healAtMicros, int partitionGroups, double loss, double rttMillis,
@@ -29,6 +29,9 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
             throw new IllegalArgumentException("partitions is a count and must be a power of two (1..1024), not " + partitions);
         }
         if (redundancy < 1) throw new IllegalArgumentException("redundancy must be at least 1");
+        if (positionsPerPeer < 1 || positionsPerPeer > 256) {
+            throw new IllegalArgumentException("positions-per-peer must be 1..256, not " + positionsPerPeer);
+        }
         if (docs < 1 || queries < 0) throw new IllegalArgumentException("docs >= 1 and queries >= 0");
         if (!churn.equals("none")) WeibullSpec.parse(churn);
         if (!down.equals("auto")) WeibullSpec.parse(down);
@@ -43,7 +46,8 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
 
     public static Scenario load(Config overrides) {
         Config c = overrides.withFallback(ConfigFactory.parseResources("scenario.conf")).resolve();
-        return new Scenario(c.getInt("peers"), c.getInt("partitions"), c.getInt("redundancy"), c.getInt("docs"),
+        return new Scenario(c.getInt("peers"), c.getInt("partitions"), c.getInt("redundancy"),
+                c.getInt("positions-per-peer"), c.getInt("docs"),
                 c.getInt("queries"), c.getString("query-mix"), c.getInt("vocabulary"), c.getDouble("zipf"),
                 c.getDouble("doc-length-median"), c.getDouble("doc-length-sigma"), c.getString("churn"),
                 c.getString("down"), c.getDouble("crash-fraction"), c.getDouble("stable-peers"),
@@ -95,6 +99,7 @@ public record Scenario(int peers, int partitions, int redundancy, int docs, int 
         m.put("partitions", partitions);
         m.put("partitionExponent", partitionExponent());
         m.put("redundancy", redundancy);
+        m.put("positionsPerPeer", positionsPerPeer);
         m.put("docs", docs);
         m.put("queries", queries);
         m.put("queryMix", queryMix);

@@ -159,7 +159,8 @@ public final class Simulation implements AutoCloseable {
         this.system = createDriven(rt, config);
         DhtEnvironment.get(system).simulate(rt::millis, random.nextLong());
         this.settings = DhtSettings.from(system.settings().config());
-        this.placement = new Placement(new Partitions(scenario.partitionExponent()), scenario.redundancy());
+        this.placement = new Placement(new Partitions(scenario.partitionExponent()), scenario.redundancy(),
+                scenario.positionsPerPeer());
         this.oracle = new Oracle(placement.partitions());
         LinkSettings link = new LinkSettings(scenario.rttMillis(), scenario.rttSigma(), scenario.jitter(),
                 scenario.loss(), scenario.bandwidth());

@@ -62,7 +62,7 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
                 ShardOwner.create(self, storage, placement, settings, stats), "shard-owner-" + self.value());
         ActorRef<PeerDirectory.Command> directory = spawner.spawn(PeerDirectory.create(
                 ref -> new PeerInfo(self, address, settings.acceptRemoteIndex(), httpAddress, owner, ref),
-                storage.store()), "peer-directory-" + self.value());
+                storage.store(), placement.positionsPerPeer()), "peer-directory-" + self.value());
         ActorRef<Replicator.Command> replicator = spawner.spawn(
                 Replicator.create(self, storage, placement, settings, stats), "replicator-" + self.value());
         owner.tell(new ShardOwner.Attach(directory));

@@ -28,7 +28,8 @@ import org.peerdex.storage.kv.LevelDbStore;
 
 /** Real peers for tests: one cluster ActorSystem, LevelDB directory and DhtPeer each, on 127.0.0.1. */
 public final class TestNetwork implements AutoCloseable {
-    public static final Placement PLACEMENT = new Placement(new Partitions(4), 3);
+    /** the node's defaults: 16 partitions, R = 3, 16 positions per peer */
+    public static final Placement PLACEMENT = new Placement(new Partitions(4), 3, Placement.DEFAULT_POSITIONS_PER_PEER);
     private final Path root;
     public final List<Peer> peers = new ArrayList<>();
     private final Random random = new Random(42);

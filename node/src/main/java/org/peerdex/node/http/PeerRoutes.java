@@ -16,6 +16,7 @@ import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.node.NetworkBackend;
 import org.peerdex.node.NodeContext;
 import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.ring.Ring;
 import org.peerdex.protocol.ring.RingPosition;
 
 import static org.apache.pekko.http.javadsl.server.Directives.get;
@@ -62,18 +63,24 @@ public final class PeerRoutes {
         return out;
     }
 
-    /** The ring range a peer is primary for: (predecessor's position, its position]; empty if not in the ring. */
+    /**
+     * The ring ranges a peer is primary for, one per point of it: (the previous point's position, its position];
+     * empty if not in the ring.
+     */
     static List<Map<String, Object>> ranges(PeerId peer, PeerView view) {
         if (view == null || !view.ring().contains(peer)) return List.of();
-        int i = view.ring().indexOf(peer);
-        long from = view.ring().get(i - 1).position();
-        long to = peer.position();
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("fromExclusive", view.ring().size() == 1 ? to : from);
-        r.put("toInclusive", to);
-        r.put("share", view.ring().size() == 1 ? 1.0
-                : (double) RingPosition.distance(from, to) / (double) RingPosition.MAX);
-        return List.of(r);
+        Ring ring = view.ring();
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i : ring.pointsOf(peer)) {
+            long from = ring.positionAt(i - 1);
+            long to = ring.positionAt(i);
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("fromExclusive", ring.points() == 1 ? to : from);
+            r.put("toInclusive", to);
+            r.put("share", ring.points() == 1 ? 1.0 : (double) RingPosition.distance(from, to) / (double) RingPosition.MAX);
+            out.add(r);
+        }
+        return out;
     }
 
     static Route unavailable() {

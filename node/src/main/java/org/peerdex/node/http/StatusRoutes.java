@@ -68,6 +68,7 @@ public final class StatusRoutes {
         if (open != null) s.put("peerProtocol", openStatus(open));
         s.put("partitions", ctx.placement().partitions().count());
         s.put("redundancy", ctx.placement().redundancy());
+        s.put("positionsPerPeer", ctx.placement().positionsPerPeer());
         long up = Duration.between(ctx.started(), Instant.now()).toSeconds();
         s.put("uptime", up);
         s.put("searchRateLimit", services.rateLimit().snapshot());

@@ -2,6 +2,9 @@ package org.peerdex.protocol.hash;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.random.RandomGenerator;
 import org.peerdex.protocol.ring.RingPosition;
 
@@ -32,6 +35,25 @@ public record PeerId(String value) implements Comparable<PeerId> {
 
     public long position() {
         return RingPosition.of(value);
+    }
+
+    /**
+     * The ring position of this peer's virtual position {@code i}: position 0 is {@link #position()}, position
+     * {@code i > 0} the first 60 bits of SHA-256(id "#" i). Every position follows from the id (which follows from
+     * the peer's key in the open network), so no peer chooses where any of them lies.
+     */
+    public long position(int i) {
+        if (i == 0) return position();
+        if (i < 0) throw new IllegalArgumentException("negative position index " + i);
+        return RingPosition.ofDigest(sha256((value + "#" + i).getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    private static byte[] sha256(byte[] data) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 
     @JsonValue

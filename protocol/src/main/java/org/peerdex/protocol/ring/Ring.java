@@ -4,68 +4,124 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.peerdex.protocol.hash.PeerId;
 
-/** An immutable snapshot of the live, index-accepting peers, sorted by ring position. */
+/**
+ * An immutable snapshot of the live, index-accepting peers on the ring. Each peer stands at {@code V} points (its
+ * virtual positions, {@link PeerId#position(int)}; V = 1 is one point per peer, as YaCy places them); the points
+ * are sorted by position, and a position belongs to the point at or clockwise after it. Indices given to
+ * {@link #get}, {@link #positionAt} and returned by {@link #successorIndex} and {@link #pointsOf} are point
+ * indices, taken modulo the number of points; {@link #size} and {@link #members} count peers.
+ */
 public final class Ring {
-    private static final Ring EMPTY = new Ring(new PeerId[0]);
+    private static final Ring EMPTY = new Ring(new PeerId[0], new long[0], new PeerId[0], 1);
+    /** virtual positions of recent peers: V - 1 hashes each, asked for again at every ring change */
+    private static final Map<PeerId, long[]> POSITIONS = new ConcurrentHashMap<>();
+    private static final int MAX_CACHED = 1 << 18;
+
+    /** distinct peers, in the order of their first position */
     private final PeerId[] peers;
     private final long[] positions;
+    private final PeerId[] owners;
+    private final int positionsPerPeer;
     /** 0 until computed (a racy but idempotent cache, as String's) */
     private int hash;
 
-    private Ring(PeerId[] sorted) {
-        this.peers = sorted;
-        this.positions = new long[sorted.length];
-        for (int i = 0; i < sorted.length; i++) positions[i] = sorted[i].position();
-    }
-
-    private Ring(PeerId[] sorted, long[] positions) {
-        this.peers = sorted;
+    private Ring(PeerId[] peers, long[] positions, PeerId[] owners, int positionsPerPeer) {
+        this.peers = peers;
         this.positions = positions;
+        this.owners = owners;
+        this.positionsPerPeer = positionsPerPeer;
     }
 
     public static Ring empty() {
         return EMPTY;
     }
 
+    /** One point per peer. */
     public static Ring of(Collection<PeerId> peers) {
-        // each position parsed once, not once per comparison: views of hundreds of peers are built often
+        return of(peers, 1);
+    }
+
+    /** {@code positionsPerPeer} points per peer (virtual positions). */
+    public static Ring of(Collection<PeerId> peers, int positionsPerPeer) {
+        if (positionsPerPeer < 1) throw new IllegalArgumentException("positions per peer must be at least 1");
+        // each position computed once, not once per comparison: views of hundreds of peers are built often
         PeerId[] distinct = peers.stream().distinct().toArray(PeerId[]::new);
-        long[] positions = new long[distinct.length];
-        Integer[] order = new Integer[distinct.length];
-        for (int i = 0; i < distinct.length; i++) {
-            positions[i] = distinct[i].position();
-            order[i] = i;
+        int v = positionsPerPeer;
+        int n = distinct.length * v;
+        long[] raw = new long[n];
+        Integer[] order = new Integer[n];
+        for (int p = 0; p < distinct.length; p++) {
+            long[] own = positionsOf(distinct[p], v);
+            for (int i = 0; i < v; i++) {
+                raw[p * v + i] = own[i];
+                order[p * v + i] = p * v + i;
+            }
         }
         Arrays.sort(order, (a, b) -> {
-            int c = Long.compare(positions[a], positions[b]);
-            return c != 0 ? c : distinct[a].value().compareTo(distinct[b].value());
+            int c = Long.compare(raw[a], raw[b]);
+            if (c != 0) return c;
+            c = distinct[a / v].value().compareTo(distinct[b / v].value());
+            return c != 0 ? c : Integer.compare(a, b);
         });
-        PeerId[] sorted = new PeerId[distinct.length];
-        long[] sortedPositions = new long[distinct.length];
-        for (int i = 0; i < sorted.length; i++) {
-            sorted[i] = distinct[order[i]];
-            sortedPositions[i] = positions[order[i]];
+        long[] sortedPositions = new long[n];
+        PeerId[] sortedOwners = new PeerId[n];
+        List<PeerId> byFirst = new ArrayList<>(distinct.length);
+        boolean[] listed = new boolean[distinct.length];
+        for (int k = 0; k < n; k++) {
+            int p = order[k] / v;
+            sortedPositions[k] = raw[order[k]];
+            sortedOwners[k] = distinct[p];
+            if (!listed[p]) {
+                listed[p] = true;
+                byFirst.add(distinct[p]);
+            }
         }
-        return new Ring(sorted, sortedPositions);
+        // one point per peer: the points are the peers (one array for both: the simulator holds many rings)
+        PeerId[] members = v == 1 ? sortedOwners : byFirst.toArray(PeerId[]::new);
+        return new Ring(members, sortedPositions, sortedOwners, v);
+    }
+
+    /** The first {@code v} positions of a peer (cached: rings are rebuilt at every membership change). */
+    static long[] positionsOf(PeerId peer, int v) {
+        if (v == 1) return new long[] {peer.position()};
+        long[] known = POSITIONS.get(peer);
+        if (known != null && known.length >= v) return known;
+        long[] made = new long[v];
+        for (int i = 0; i < v; i++) made[i] = peer.position(i);
+        if (POSITIONS.size() >= MAX_CACHED) POSITIONS.clear();
+        POSITIONS.put(peer, made);
+        return made;
     }
 
     public Ring with(PeerId peer) {
         List<PeerId> all = new ArrayList<>(members());
         all.add(peer);
-        return of(all);
+        return of(all, positionsPerPeer);
     }
 
     public Ring without(PeerId peer) {
         List<PeerId> all = new ArrayList<>(members());
         all.remove(peer);
-        return of(all);
+        return of(all, positionsPerPeer);
     }
 
+    /** The number of peers. */
     public int size() {
         return peers.length;
+    }
+
+    /** The number of points: peers times positions per peer. */
+    public int points() {
+        return positions.length;
+    }
+
+    public int positionsPerPeer() {
+        return positionsPerPeer;
     }
 
     public boolean isEmpty() {
@@ -73,55 +129,84 @@ public final class Ring {
     }
 
     public boolean contains(PeerId peer) {
-        return indexOf(peer) >= 0;
+        int i = Arrays.binarySearch(positions, peer.position());
+        if (i < 0) return false;
+        // several points may share a position (equal 10-character prefixes); scan the run
+        int lo = i;
+        while (lo > 0 && positions[lo - 1] == positions[i]) lo--;
+        for (int j = lo; j < positions.length && positions[j] == positions[i]; j++) if (owners[j].equals(peer)) return true;
+        return false;
     }
 
+    /** The peers, each once, in the order of their first point on the ring. */
     public List<PeerId> members() {
         return List.of(peers);
     }
 
+    /** The peer at point {@code index} (modulo the number of points). */
     public PeerId get(int index) {
-        return peers[Math.floorMod(index, peers.length)];
+        return owners[Math.floorMod(index, owners.length)];
     }
 
-    public int indexOf(PeerId peer) {
-        int i = Arrays.binarySearch(positions, peer.position());
-        if (i < 0) return -1;
-        // several peers may share a position (equal 10-char prefixes); scan the run
-        int lo = i;
-        while (lo > 0 && positions[lo - 1] == positions[i]) lo--;
-        for (int j = lo; j < peers.length && positions[j] == positions[i]; j++) if (peers[j].equals(peer)) return j;
-        return -1;
+    /** The position of point {@code index} (modulo the number of points). */
+    public long positionAt(int index) {
+        return positions[Math.floorMod(index, positions.length)];
     }
 
-    /** Index of the clockwise successor of {@code position}: the first peer at or after it, wrapping. */
+    /** The indices of {@code peer}'s points, ascending; empty if it is not on the ring. */
+    public int[] pointsOf(PeerId peer) {
+        if (!contains(peer)) return new int[0];
+        long[] own = positionsOf(peer, positionsPerPeer);
+        int[] out = new int[positionsPerPeer];
+        int n = 0;
+        for (int v = 0; v < positionsPerPeer; v++) {
+            int i = Arrays.binarySearch(positions, own[v]);
+            if (i < 0) continue;
+            int lo = i;
+            while (lo > 0 && positions[lo - 1] == own[v]) lo--;
+            for (int j = lo; j < positions.length && positions[j] == own[v]; j++) {
+                if (owners[j].equals(peer)) {
+                    out[n++] = j;
+                    break;
+                }
+            }
+        }
+        int[] sorted = Arrays.copyOf(out, n);
+        Arrays.sort(sorted);
+        // two virtual positions of one peer may be equal (a 60-bit collision): count the point once
+        int m = 0;
+        for (int k = 0; k < sorted.length; k++) if (k == 0 || sorted[k] != sorted[k - 1]) sorted[m++] = sorted[k];
+        return Arrays.copyOf(sorted, m);
+    }
+
+    /** Index of the clockwise successor point of {@code position}: the first point at or after it, wrapping. */
     public int successorIndex(long position) {
-        if (peers.length == 0) throw new IllegalStateException("empty ring");
+        if (positions.length == 0) throw new IllegalStateException("empty ring");
         int i = Arrays.binarySearch(positions, position);
         if (i >= 0) {
             while (i > 0 && positions[i - 1] == position) i--;
             return i;
         }
         int insertion = -i - 1;
-        return insertion == peers.length ? 0 : insertion;
+        return insertion == positions.length ? 0 : insertion;
     }
 
     public Optional<PeerId> successor(long position) {
-        return peers.length == 0 ? Optional.empty() : Optional.of(peers[successorIndex(position)]);
+        return positions.length == 0 ? Optional.empty() : Optional.of(owners[successorIndex(position)]);
     }
 
     /**
-     * The largest gap between neighbours: a new peer may take its middle, as YaCy's peers do.
+     * The largest gap between neighbouring points: a new peer may take its middle, as YaCy's peers do.
      * On an empty ring any position will do and empty is returned.
      */
     public Optional<Long> middleOfLargestGap() {
-        if (peers.length == 0) return Optional.empty();
+        if (positions.length == 0) return Optional.empty();
         long best = -1;
         long bestStart = 0;
-        for (int i = 0; i < peers.length; i++) {
+        for (int i = 0; i < positions.length; i++) {
             long from = positions[i];
-            long to = positions[(i + 1) % peers.length];
-            long d = peers.length == 1 ? RingPosition.MAX : RingPosition.distance(from, to);
+            long to = positions[(i + 1) % positions.length];
+            long d = positions.length == 1 ? RingPosition.MAX : RingPosition.distance(from, to);
             if (Long.compareUnsigned(d, best) > 0 || best < 0) {
                 best = d;
                 bestStart = from;
@@ -130,17 +215,18 @@ public final class Ring {
         return Optional.of((bestStart + best / 2) & RingPosition.MAX);
     }
 
-    /** Rings are equal when they hold the same peers. */
+    /** Rings are equal when they hold the same peers at the same points. */
     @Override
     public boolean equals(Object o) {
-        return o == this || o instanceof Ring r && Arrays.equals(positions, r.positions) && Arrays.equals(peers, r.peers);
+        return o == this || o instanceof Ring r && positionsPerPeer == r.positionsPerPeer
+                && Arrays.equals(positions, r.positions) && Arrays.equals(owners, r.owners);
     }
 
     @Override
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Arrays.hashCode(positions) | 1;
+            h = (31 * Arrays.hashCode(positions) + positionsPerPeer) | 1;
             hash = h;
         }
         return h;
@@ -148,6 +234,7 @@ public final class Ring {
 
     @Override
     public String toString() {
-        return "Ring" + Arrays.toString(peers);
+        return positionsPerPeer == 1 ? "Ring" + Arrays.toString(peers)
+                : "Ring" + Arrays.toString(peers) + " x" + positionsPerPeer;
     }
 }

@@ -24,6 +24,14 @@ public final class RingPosition {
         return (c << 3) | 7;
     }
 
+    /** The position of a digest's first 60 bits, as {@link #of} reads 10 hash characters of them. */
+    public static long ofDigest(byte[] digest) {
+        if (digest.length < 8) throw new IllegalArgumentException("digest too short: " + digest.length);
+        long c = 0;
+        for (int i = 0; i < 8; i++) c = (c << 8) | (digest[i] & 0xff);
+        return ((c >>> 4) << 3) | 7;
+    }
+
     /** The 10 hash characters whose position is the greatest one not above {@code position}. */
     public static String toHashPrefix(long position) {
         long bits = position >>> 3;

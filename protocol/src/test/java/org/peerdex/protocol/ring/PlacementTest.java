@@ -89,20 +89,25 @@ class PlacementTest {
     }
 
     @Test
-    void holdsAgreesWithTheHolderListForEveryRingSizeAndRedundancy() {
+    void holdsAgreesWithTheHolderListForEveryRingSizeRedundancyAndPositionsPerPeer() {
         Random r = new Random(7);
         for (int size = 1; size <= 12; size++) {
             List<PeerId> peers = new ArrayList<>();
             for (int i = 0; i < size; i++) peers.add(PeerId.random(r));
-            Ring ring = Ring.of(peers);
-            for (int redundancy = 1; redundancy <= 5; redundancy++) {
-                Placement placement = new Placement(new Partitions(4), redundancy);
-                for (int k = 0; k < 200; k++) {
-                    long position = r.nextLong() & RingPosition.MAX;
-                    List<PeerId> holders = placement.holders(position, ring);
-                    for (PeerId p : peers) {
-                        assertEquals(holders.contains(p), placement.holds(p, position, ring),
-                                "size " + size + ", R " + redundancy + ", peer " + p + ", holders " + holders);
+            for (int v : new int[] {1, 3, 16}) {
+                for (int redundancy = 1; redundancy <= 5; redundancy++) {
+                    Placement placement = new Placement(new Partitions(4), redundancy, v);
+                    Ring ring = placement.ring(peers);
+                    for (int k = 0; k < 200; k++) {
+                        long position = r.nextLong() & RingPosition.MAX;
+                        List<PeerId> holders = placement.holders(position, ring);
+                        assertEquals(Math.min(redundancy, size), holders.size(), "R distinct holders");
+                        assertEquals(ring.successor(position).orElseThrow(), holders.get(0), "the primary first");
+                        for (PeerId p : peers) {
+                            assertEquals(holders.contains(p), placement.holds(p, position, ring),
+                                    "size " + size + ", V " + v + ", R " + redundancy + ", peer " + p + ", holders "
+                                            + holders);
+                        }
                     }
                 }
             }

@@ -23,7 +23,7 @@ class RingTest {
         Ring ring = Ring.of(peers);
         assertEquals(100, ring.size());
         for (int i = 1; i < ring.size(); i++) assertTrue(ring.get(i - 1).position() <= ring.get(i).position());
-        for (PeerId p : peers) assertEquals(p, ring.get(ring.indexOf(p)));
+        for (PeerId p : peers) assertEquals(p, ring.get(ring.pointsOf(p)[0]));
         assertEquals(ring.get(0), ring.get(100), "indices wrap");
         assertEquals(ring.get(99), ring.get(-1), "indices wrap");
     }
@@ -101,5 +101,51 @@ class RingTest {
         }
         // 64 = 2^6 peers: every gap is 1/64 of the ring, up to the 3 bits a hash cannot express
         assertTrue((double) max / min < 1.0001, "max/min gap " + (double) max / min);
+    }
+
+    @Test
+    void virtualPositionsPutEveryPeerAtVPointsThatFollowFromItsId() {
+        Random r = new Random(5);
+        List<PeerId> peers = new ArrayList<>();
+        for (int i = 0; i < 50; i++) peers.add(PeerId.random(r));
+        Ring ring = Ring.of(peers, 8);
+        assertEquals(50, ring.size());
+        assertEquals(400, ring.points());
+        assertEquals(8, ring.positionsPerPeer());
+        for (int i = 1; i < ring.points(); i++) assertTrue(ring.positionAt(i - 1) <= ring.positionAt(i));
+        for (PeerId p : peers) {
+            int[] points = ring.pointsOf(p);
+            assertEquals(8, points.length, "one point per position of " + p);
+            java.util.Set<Long> expected = new java.util.HashSet<>();
+            for (int v = 0; v < 8; v++) expected.add(p.position(v));
+            for (int i : points) {
+                assertEquals(p, ring.get(i));
+                assertTrue(expected.contains(ring.positionAt(i)), "points lie at the id's own positions");
+            }
+            assertTrue(ring.contains(p));
+        }
+        assertEquals(peers.size(), new java.util.HashSet<>(ring.members()).size(), "members are listed once");
+        // a position is at the peer whose point is the first at or after it
+        for (int k = 0; k < 1000; k++) {
+            long x = r.nextLong() & RingPosition.MAX;
+            int s = ring.successorIndex(x);
+            assertTrue(ring.positionAt(s) >= x || s == 0, "successor point at or after the position");
+            if (s > 0) assertTrue(ring.positionAt(s - 1) < x, "no point between");
+        }
+        Ring without = ring.without(peers.get(3));
+        assertEquals(392, without.points());
+        assertFalse(without.contains(peers.get(3)));
+        assertEquals(0, without.pointsOf(peers.get(3)).length);
+        assertEquals(ring, without.with(peers.get(3)));
+        assertFalse(ring.equals(Ring.of(peers, 4)), "the same peers at fewer points are another ring");
+    }
+
+    @Test
+    void virtualPositionZeroIsTheIdsOwnPositionAndTheOthersAreItsHashes() {
+        PeerId p = PeerId.random(new Random(9));
+        assertEquals(p.position(), p.position(0));
+        assertEquals(p.position(5), p.position(5), "deterministic");
+        assertTrue(p.position(1) != p.position(2));
+        assertTrue(p.position(1) >= 0 && (p.position(1) & 7) == 7, "a position as a hash prefix gives it");
     }
 }

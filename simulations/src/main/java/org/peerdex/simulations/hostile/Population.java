@@ -84,10 +84,13 @@ public final class Population {
                     long best = Long.MAX_VALUE;
                     for (int t = 0; t < hostile.mintTries(); t++) {
                         PeerId candidate = PeerId.random(random);
-                        long d = RingPosition.distance(target, candidate.position());
-                        if (d < best) {
-                            best = d;
-                            id = candidate;
+                        // any one of its positions may land on the target
+                        for (int v = 0; v < placement.positionsPerPeer(); v++) {
+                            long d = RingPosition.distance(target, candidate.position(v));
+                            if (d < best) {
+                                best = d;
+                                id = candidate;
+                            }
                         }
                     }
                     tries += hostile.mintTries();
@@ -196,15 +199,15 @@ public final class Population {
         m.put("hostilePrefixes", hostileAtPrefix.size());
         m.put("maxHostileAdmittedPerPrefix", hostileAtPrefix.values().stream().mapToInt(Integer::intValue).max().orElse(0));
         m.put("mintTries", mintTries);
-        Ring r = Ring.of(ring);
+        Ring r = placement.ring(ring);
         m.put("ringShare", ring.isEmpty() ? 0.0 : hostileAdmitted / (double) ring.size());
         double space = 0;
-        for (int i = 0; i < r.size(); i++) {
+        for (int i = 0; i < r.points(); i++) {
             if (!bad.contains(r.get(i))) continue;
-            // a peer is the primary of the arc from its predecessor (exclusive) to itself
-            long from = r.get(i - 1).position();
-            long to = r.get(i).position();
-            space += r.size() == 1 ? RingPosition.MAX : RingPosition.distance(from, to);
+            // a point is the primary of the arc from the point before it (exclusive) to itself
+            long from = r.positionAt(i - 1);
+            long to = r.positionAt(i);
+            space += r.points() == 1 ? RingPosition.MAX : RingPosition.distance(from, to);
         }
         m.put("keyspaceShare", space / (double) RingPosition.MAX);
         int primary = 0;

@@ -82,7 +82,7 @@ public final class PeerHost {
                     "shard-owner");
             ActorRef<PeerDirectory.Command> directory = ctx.spawn(PeerDirectory.create(
                     ref -> new PeerInfo(self, name, settings.acceptRemoteIndex(), "", wire.handle(owner), wire.handle(ref)),
-                    null), "directory");
+                    null, placement.positionsPerPeer()), "directory");
             ActorRef<Replicator.Command> replicator = ctx.spawn(
                     Replicator.create(self, storage, placement, settings, stats), "replicator");
             owner.tell(new ShardOwner.Attach(directory));

@@ -3,8 +3,10 @@ package org.peerdex.actors.dht.replication;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.peerdex.actors.dht.shard.DhtBlacklist;
 import org.peerdex.actors.dht.shard.Digests;
 import org.peerdex.actors.dht.shard.RangeDigest;
@@ -64,15 +66,34 @@ final class RebalancePlanner {
     }
 
     /**
-     * The peers within {@code r} places of {@code self} on either side (the whole ring if it is small): the
-     * holders of every position {@code self} holds, and the boundaries of those positions, lie among them.
+     * The peers at the points around each of {@code self}'s points, walking out on either side until {@code r}
+     * other peers are met (the whole ring if it is small), in point order, one run per point of {@code self}: the
+     * holders of every position {@code self} holds, and the boundaries of those positions, lie among them. Two
+     * rings with the same neighbourhood place {@code self}'s positions alike (positions follow from ids, so the
+     * same peers in the same order stand at the same points).
      */
     static List<PeerId> neighbourhood(PeerId self, Ring ring, int r) {
-        int at = ring.indexOf(self);
-        if (ring.size() <= 2 * r + 1 || at < 0) return ring.members();
-        List<PeerId> out = new ArrayList<>(2 * r + 1);
-        for (int d = -r; d <= r; d++) out.add(ring.get(at + d));
+        int[] own = ring.pointsOf(self);
+        if (ring.size() <= 2 * r + 1 || own.length == 0) return ring.members();
+        List<PeerId> out = new ArrayList<>(own.length * (2 * r + 1));
+        for (int j : own) {
+            int left = reach(self, ring, j, -1, r);
+            int right = reach(self, ring, j, 1, r);
+            for (int d = -left; d <= right; d++) out.add(ring.get(j + d));
+        }
         return out;
+    }
+
+    /** How many points from point {@code j} in direction {@code dir} until {@code r} peers other than self. */
+    private static int reach(PeerId self, Ring ring, int j, int dir, int r) {
+        Set<PeerId> met = new HashSet<>();
+        int d = 0;
+        while (met.size() < r && d < ring.points()) {
+            d++;
+            PeerId p = ring.get(j + dir * d);
+            if (!p.equals(self)) met.add(p);
+        }
+        return d;
     }
 
     /** A full plan: digests of everything to every holder. */

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -434,7 +435,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         // and they are all in the ring neighbourhood, so only that is compared.
         Ring restartedAway = null;
         if (view != null && lastPlanned != null && view.peers() != m.view().peers()) {
-            for (PeerId id : RebalancePlanner.neighbourhood(self, m.view().ring(), placement.redundancy())) {
+            int r = placement.redundancy();
+            for (PeerId id : new LinkedHashSet<>(RebalancePlanner.neighbourhood(self, m.view().ring(), r))) {
                 PeerInfo before = view.peers().get(id);
                 PeerInfo now = m.view().peers().get(id);
                 if (before == null || now == null || id.equals(self) || before.shardOwner().equals(now.shardOwner())) continue;

@@ -126,6 +126,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private final List<ActorRef<PeerView>> subscribers = new ArrayList<>();
     private PeerView view;
     private long version;
+    private final int positionsPerPeer;
 
     /**
      * @param self  this peer's info (its directory field must be the ref this behavior will run as: use
@@ -134,14 +135,22 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
      */
     public static Behavior<Command> create(Function<ActorRef<Command>, PeerInfo> self,
                                            KeyValueStore store) {
+        return create(self, store, 1);
+    }
+
+    /** @param positionsPerPeer points per peer on the rings of this directory's views (the placement's) */
+    public static Behavior<Command> create(Function<ActorRef<Command>, PeerInfo> self,
+                                           KeyValueStore store, int positionsPerPeer) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
             timers.startTimerWithFixedDelay(Tick.INSTANCE, TICK);
-            return new PeerDirectory(ctx, timers, self.apply(ctx.getSelf()), store);
+            return new PeerDirectory(ctx, timers, self.apply(ctx.getSelf()), store, positionsPerPeer);
         }));
     }
 
-    private PeerDirectory(ActorContext<Command> ctx, TimerScheduler<Command> timers, PeerInfo self, KeyValueStore store) {
+    private PeerDirectory(ActorContext<Command> ctx, TimerScheduler<Command> timers, PeerInfo self, KeyValueStore store,
+                          int positionsPerPeer) {
         super(ctx);
+        this.positionsPerPeer = positionsPerPeer;
         this.ctx = ctx;
         this.timers = timers;
         this.publishInterval = ctx.getSystem().settings().config().getDuration("peerdex.dht.view-publish-interval").toMillis();
@@ -374,7 +383,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             liveInfos = new HashMap<>();
             for (PeerInfo i : peers.values()) if (live(i)) liveInfos.put(i.peerId(), i);
         }
-        Ring ring = SharedViews.ringOf(liveInfos);
+        Ring ring = SharedViews.ringOf(liveInfos, positionsPerPeer);
         if (view != null && view.ring().equals(ring) && view.peers().equals(liveInfos)) return;
         view = new PeerView(self.peerId(), ring, liveInfos, ++version);
         for (ActorRef<PeerView> s : subscribers) s.tell(view);

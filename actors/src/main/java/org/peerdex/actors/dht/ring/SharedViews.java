@@ -46,13 +46,17 @@ final class SharedViews {
     }
 
     /** The ring of the index-accepting peers of {@code live}; computed once for a map made here. */
-    static Ring ringOf(Map<PeerId, PeerInfo> live) {
+    static Ring ringOf(Map<PeerId, PeerInfo> live, int positionsPerPeer) {
         synchronized (RING_OF_MAP) {
-            for (MapRing e : RING_OF_MAP) if (e.map().get() == live && e.ring() != null) return e.ring();
+            for (MapRing e : RING_OF_MAP) {
+                if (e.map().get() == live && e.ring() != null && e.ring().positionsPerPeer() == positionsPerPeer) {
+                    return e.ring();
+                }
+            }
         }
         List<PeerId> active = new ArrayList<>();
         for (PeerInfo i : live.values()) if (i.acceptsIndex()) active.add(i.peerId());
-        Ring ring = ring(active);
+        Ring ring = ring(active, positionsPerPeer);
         synchronized (RING_OF_MAP) {
             for (int k = 0; k < RING_OF_MAP.size(); k++) {
                 if (RING_OF_MAP.get(k).map().get() == live) RING_OF_MAP.set(k, new MapRing(RING_OF_MAP.get(k).map(), ring));
@@ -77,14 +81,17 @@ final class SharedViews {
     }
 
     /** The ring of these distinct peers: a recent equal one, found without sorting them, or a new one. */
-    static Ring ring(Collection<PeerId> members) {
-        int h = members.size();
+    static Ring ring(Collection<PeerId> members, int positionsPerPeer) {
+        int h = members.size() * 31 + positionsPerPeer;
         for (PeerId p : members) h += p.hashCode() * 0x9E3779B9;
         synchronized (RINGS_BY_MEMBERS) {
             WeakReference<Ring> ref = RINGS_BY_MEMBERS.get(h);
             Ring known = ref == null ? null : ref.get();
-            if (known != null && known.size() == members.size() && containsAll(known, members)) return known;
-            Ring made = RINGS.intern(Ring.of(members));
+            if (known != null && known.positionsPerPeer() == positionsPerPeer && known.size() == members.size()
+                    && containsAll(known, members)) {
+                return known;
+            }
+            Ring made = RINGS.intern(Ring.of(members, positionsPerPeer));
             RINGS_BY_MEMBERS.put(h, new WeakReference<>(made));
             return made;
         }

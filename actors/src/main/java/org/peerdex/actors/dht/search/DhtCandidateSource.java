@@ -21,6 +21,7 @@ import org.peerdex.actors.Dispatchers;
 import org.peerdex.actors.dht.DhtEnvironment;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.shard.HeldArcs;
 import org.peerdex.actors.search.Candidate;
 import org.peerdex.actors.search.CandidateSource;
 import org.peerdex.actors.search.SearchRequest;
@@ -32,7 +33,6 @@ import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
-import org.peerdex.protocol.ring.RingPosition;
 import org.peerdex.storage.rwi.Posting;
 
 /**
@@ -161,18 +161,9 @@ public final class DhtCandidateSource implements CandidateSource {
                                          Ring ring,
                                          Placement placement) {
         local = Math.max(1, local);
-        int s = ring.indexOf(self);
         int n = ring.size();
-        if (s < 0 || n <= placement.redundancy()) return local;
-        // arc j runs from peer j-1 (exclusive) to peer j (inclusive), its primary holder is peer j; this peer
-        // holds arcs whose primary is within R places of it
-        double share = 0;
-        for (int j = s - placement.redundancy(); j <= s + placement.redundancy(); j++) {
-            long end = ring.get(j).position();
-            if (!placement.holds(self, end, ring)) continue;
-            share += RingPosition.distance(ring.get(j - 1).position(), end)
-                    / (double) RingPosition.MAX;
-        }
+        if (!ring.contains(self) || n <= placement.redundancy()) return local;
+        double share = HeldArcs.of(self, placement, ring).share();
         return Math.max(local, Math.round(local / (share + 1.0 / n)));
     }
 

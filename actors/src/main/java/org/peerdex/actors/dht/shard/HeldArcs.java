@@ -1,6 +1,9 @@
 package org.peerdex.actors.dht.shard;
 
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.TreeSet;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
@@ -8,56 +11,111 @@ import org.peerdex.protocol.ring.RingPosition;
 import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /**
- * The positions a peer holds in a ring, as a few arcs: the holders of a position depend only on its primary (the
- * peer at the clockwise end of its arc), so the held positions are the arcs ending at the peers around it whose
- * positions it holds. Checking a position then costs a few comparisons instead of a ring search; equal to
- * {@link Placement#holds} (peers sharing a position fall back to it). Immutable.
+ * The positions a peer holds in a ring, as a few sorted ranges: the holders of a position depend only on its
+ * primary point (the point at the clockwise end of its arc), so the held positions are the arcs ending at the
+ * points around this peer's own points whose holders include it. Checking a position then costs a binary search
+ * instead of a walk along the ring; equal to {@link Placement#holds}. Immutable.
  */
 public final class HeldArcs {
     private final PeerId self;
     private final Placement placement;
     private final Ring ring;
-    /** ask the placement itself (a small ring, or peers sharing a position) */
+    /** ask the placement itself (a ring of at most R peers: every peer holds everything) */
     private final boolean fallback;
-    private final long[] starts; // exclusive
-    private final long[] ends; // inclusive
+    /** disjoint inclusive ranges, sorted, adjacent ones merged */
+    private final long[] los;
+    private final long[] his;
 
-    private HeldArcs(PeerId self, Placement placement, Ring ring, boolean fallback, long[] starts, long[] ends) {
+    private HeldArcs(PeerId self, Placement placement, Ring ring, boolean fallback, long[] los, long[] his) {
         this.self = self;
         this.placement = placement;
         this.ring = ring;
         this.fallback = fallback;
-        this.starts = starts;
-        this.ends = ends;
+        this.los = los;
+        this.his = his;
     }
 
     public static HeldArcs of(PeerId self, Placement placement, Ring ring) {
-        int at = ring.indexOf(self);
+        int[] own = ring.pointsOf(self);
         int r = placement.redundancy();
-        if (at < 0) return new HeldArcs(self, placement, ring, false, new long[0], new long[0]);
-        // a small ring: arcs around the peer would overlap; ask the placement (buckets: all)
-        if (ring.size() <= 2 * r + 2) return new HeldArcs(self, placement, ring, true, null, null);
-        long[] starts = new long[2 * r + 3];
-        long[] ends = new long[2 * r + 3];
-        int n = 0;
-        for (int d = -r - 1; d <= r + 1; d++) {
-            long start = ring.get(at + d - 1).position();
-            long end = ring.get(at + d).position();
-            if (start == end) return new HeldArcs(self, placement, ring, true, null, null);
-            if (!placement.holds(self, end, ring)) continue;
-            starts[n] = start;
-            ends[n] = end;
-            n++;
+        if (own.length == 0) return new HeldArcs(self, placement, ring, false, new long[0], new long[0]);
+        if (ring.size() <= r) return new HeldArcs(self, placement, ring, true, null, null);
+        int points = ring.points();
+        // arc i runs from point i-1 (exclusive) to point i (inclusive). The holders of arc i are met walking
+        // i, i+1, i-1, i+2, ...: for self's point j to be among them, the points between i and j (which the walk
+        // meets first) must hold fewer than R other peers. Past that on either side no arc is held through j.
+        TreeSet<Integer> arcs = new TreeSet<>();
+        for (int j : own) {
+            for (int dir = -1; dir <= 1; dir += 2) {
+                Set<PeerId> between = new HashSet<>();
+                for (int d = dir < 0 ? 1 : 0; d < points; d++) {
+                    int i = Math.floorMod(j + dir * d, points);
+                    if (d > 0) {
+                        PeerId p = ring.get(j + dir * d);
+                        if (!p.equals(self)) between.add(p);
+                        if (between.size() >= r) break;
+                    }
+                    if (placement.holds(self, ring.positionAt(i), ring)) arcs.add(i);
+                }
+            }
         }
-        return new HeldArcs(self, placement, ring, false, Arrays.copyOf(starts, n), Arrays.copyOf(ends, n));
+        long[] los = new long[arcs.size() + 1];
+        long[] his = new long[arcs.size() + 1];
+        int n = 0;
+        for (int i : arcs) {
+            long start = ring.positionAt(i - 1);
+            long end = ring.positionAt(i);
+            if (start == end) continue; // points sharing a position: the later ones end empty arcs
+            long lo = (start + 1) & RingPosition.MAX;
+            if (lo <= end) {
+                los[n] = lo;
+                his[n++] = end;
+            } else { // the arc across position 0
+                if (n + 2 > los.length) {
+                    los = Arrays.copyOf(los, n + 2);
+                    his = Arrays.copyOf(his, n + 2);
+                }
+                los[n] = lo;
+                his[n++] = RingPosition.MAX;
+                los[n] = 0;
+                his[n++] = end;
+            }
+        }
+        return merged(self, placement, ring, Arrays.copyOf(los, n), Arrays.copyOf(his, n));
+    }
+
+    private static HeldArcs merged(PeerId self, Placement placement, Ring ring, long[] los, long[] his) {
+        Integer[] order = new Integer[los.length];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        Arrays.sort(order, (a, b) -> Long.compare(los[a], los[b]));
+        long[] l = new long[los.length];
+        long[] h = new long[los.length];
+        int n = 0;
+        for (int k : order) {
+            if (n > 0 && h[n - 1] != RingPosition.MAX && h[n - 1] + 1 >= los[k]) {
+                h[n - 1] = Math.max(h[n - 1], his[k]);
+            } else {
+                l[n] = los[k];
+                h[n++] = his[k];
+            }
+        }
+        return new HeldArcs(self, placement, ring, false, Arrays.copyOf(l, n), Arrays.copyOf(h, n));
     }
 
     public boolean contains(long position) {
         if (fallback) return placement.holds(self, position, ring);
-        for (int i = 0; i < starts.length; i++) {
-            if (ReverseWordIndex.inRange(position, starts[i], ends[i])) return true;
-        }
-        return false;
+        int i = Arrays.binarySearch(los, position);
+        if (i >= 0) return true;
+        int before = -i - 2;
+        return before >= 0 && position <= his[before];
+    }
+
+    /** The share of the ring this peer holds, in [0, 1]. */
+    public double share() {
+        if (fallback) return 1.0;
+        double out = 0;
+        for (int i = 0; i < los.length; i++) out += (his[i] - los[i] + 1.0) / RingPosition.MAX;
+        return Math.min(1.0, out);
     }
 
     /** The digest buckets that contain a held position. */
@@ -67,13 +125,10 @@ public final class HeldArcs {
             Arrays.fill(out, true);
             return out;
         }
-        for (int i = 0; i < starts.length; i++) {
-            int from = Digests.bucketOf((starts[i] + 1) & RingPosition.MAX);
-            int to = Digests.bucketOf(ends[i]);
-            for (int b = from; ; b = (b + 1) % Digests.BUCKETS) {
-                out[b] = true;
-                if (b == to) break;
-            }
+        for (int i = 0; i < los.length; i++) {
+            int from = Digests.bucketOf(los[i]);
+            int to = Digests.bucketOf(his[i]);
+            for (int b = from; b <= to; b++) out[b] = true;
         }
         return out;
     }
