@@ -49,32 +49,36 @@ public final class Ring {
     /** {@code positionsPerPeer} points per peer (virtual positions). */
     public static Ring of(Collection<PeerId> peers, int positionsPerPeer) {
         if (positionsPerPeer < 1) throw new IllegalArgumentException("positions per peer must be at least 1");
-        // each position computed once, not once per comparison: views of hundreds of peers are built often
         PeerId[] distinct = peers.stream().distinct().toArray(PeerId[]::new);
         int v = positionsPerPeer;
         int n = distinct.length * v;
-        long[] raw = new long[n];
-        Integer[] order = new Integer[n];
+        long[][] own = new long[distinct.length][];
+        for (int p = 0; p < distinct.length; p++) own[p] = positionsOf(distinct[p], v);
+        // a primitive sort of the positions, then each point finds its slot by binary search: a ring of 100,000
+        // peers at 16 points is 1.6M points, and a sort of boxed indices with a comparator took seconds
+        long[] sortedPositions = new long[n];
+        for (int p = 0, k = 0; p < distinct.length; p++) for (int i = 0; i < v; i++) sortedPositions[k++] = own[p][i];
+        Arrays.sort(sortedPositions);
+        int[] ownerIndex = new int[n];
+        Arrays.fill(ownerIndex, -1);
+        boolean shared = false;
         for (int p = 0; p < distinct.length; p++) {
-            long[] own = positionsOf(distinct[p], v);
             for (int i = 0; i < v; i++) {
-                raw[p * v + i] = own[i];
-                order[p * v + i] = p * v + i;
+                int k = Arrays.binarySearch(sortedPositions, own[p][i]);
+                while (k > 0 && sortedPositions[k - 1] == own[p][i]) k--;
+                while (ownerIndex[k] >= 0) { // points sharing a position (equal 10-character prefixes): next slot
+                    k++;
+                    shared = true;
+                }
+                ownerIndex[k] = p;
             }
         }
-        Arrays.sort(order, (a, b) -> {
-            int c = Long.compare(raw[a], raw[b]);
-            if (c != 0) return c;
-            c = distinct[a / v].value().compareTo(distinct[b / v].value());
-            return c != 0 ? c : Integer.compare(a, b);
-        });
-        long[] sortedPositions = new long[n];
+        if (shared) orderSharedPositions(sortedPositions, ownerIndex, distinct);
         PeerId[] sortedOwners = new PeerId[n];
         List<PeerId> byFirst = new ArrayList<>(distinct.length);
         boolean[] listed = new boolean[distinct.length];
         for (int k = 0; k < n; k++) {
-            int p = order[k] / v;
-            sortedPositions[k] = raw[order[k]];
+            int p = ownerIndex[k];
             sortedOwners[k] = distinct[p];
             if (!listed[p]) {
                 listed[p] = true;
@@ -84,6 +88,21 @@ public final class Ring {
         // one point per peer: the points are the peers (one array for both: the simulator holds many rings)
         PeerId[] members = v == 1 ? sortedOwners : byFirst.toArray(PeerId[]::new);
         return new Ring(members, sortedPositions, sortedOwners, v);
+    }
+
+    /** Points at one position are ordered by peer id, so that every peer builds the same ring. */
+    private static void orderSharedPositions(long[] positions, int[] ownerIndex, PeerId[] distinct) {
+        for (int from = 0; from < positions.length; ) {
+            int to = from + 1;
+            while (to < positions.length && positions[to] == positions[from]) to++;
+            if (to - from > 1) {
+                Integer[] run = new Integer[to - from];
+                for (int k = from; k < to; k++) run[k - from] = ownerIndex[k];
+                Arrays.sort(run, (a, b) -> distinct[a].value().compareTo(distinct[b].value()));
+                for (int k = from; k < to; k++) ownerIndex[k] = run[k - from];
+            }
+            from = to;
+        }
     }
 
     /** The first {@code v} positions of a peer (cached: rings are rebuilt at every membership change). */
