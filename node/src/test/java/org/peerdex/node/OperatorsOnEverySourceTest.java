@@ -84,6 +84,12 @@ class OperatorsOnEverySourceTest {
         assertEquals(200, put.status(), put.json().toString());
         // the postings reach the two active peers; the passive one finds all three through the DHT only
         NetworkTest.await(Duration.ofSeconds(60), () -> urls(search("quokka", false)).containsAll(Set.of(DIET, ISLAND, SMILE)));
+        // the excluded words' postings are on both holders too (exclusion lookups may ask either; the await above
+        // saw only the word 'quokka' arrive), checked on each holder's own index so the searcher caches nothing
+        for (PeerNode holder : nodes.subList(0, 2)) {
+            NetworkTest.await(Duration.ofSeconds(60), () -> localUrls(holder, "quokka island").equals(Set.of(ISLAND, SMILE))
+                    && localUrls(holder, "quokka predators").equals(Set.of(ISLAND)));
+        }
     }
 
     @AfterAll
@@ -104,6 +110,11 @@ class OperatorsOnEverySourceTest {
                 + federated + "&q=" + URLEncoder.encode(q, StandardCharsets.UTF_8));
         assertEquals(200, r.status(), r.json().toString());
         return r.json();
+    }
+
+    private static Set<String> localUrls(PeerNode n, String q) throws Exception {
+        return urls(TestPeers.get(n.baseUrl() + "/api/search?resource=local&count=20&q="
+                + URLEncoder.encode(q, StandardCharsets.UTF_8)).json());
     }
 
     private static Set<String> urls(JsonNode search) {
