@@ -136,6 +136,38 @@ class SimulationTest {
         }
     }
 
+    @Test
+    void holdersInSyncFindNothingToRepairAtOneAndAtSixteenPositionsPerPeer() {
+        for (int v : new int[] {1, 16}) {
+            Scenario sc = Scenario.load(ConfigFactory.parseString("peers = 40, docs = 300, queries = 0, index-window = 1m\n"
+                    + "doc-length-median = 40\nvocabulary = 5000\ndht.repair-interval = 20s\npositions-per-peer = " + v));
+            try (Simulation sim = new Simulation(sc)) {
+                sim.bootstrap();
+                sim.index();
+                sim.settle();
+                assertEquals(0, sim.histogram()[1] + sim.histogram()[2], "R copies after indexing");
+                long[] before = repairCounters(sim);
+                // a few periodic rounds: every peer offers digests of what it holds to its co-holders
+                sim.runFor(70 * SECOND);
+                long[] after = repairCounters(sim);
+                assertTrue(after[0] > before[0], "digests were compared (" + v + " positions)");
+                // digests of ranges in sync agree: a bucket with positions only one side holds counts alike on both
+                assertEquals(before[1], after[1], "postings repaired between holders in sync (" + v + " positions)");
+            }
+        }
+    }
+
+    /** Repair rounds and repaired entries summed over the peers. */
+    private static long[] repairCounters(Simulation sim) {
+        long digests = 0;
+        long repaired = 0;
+        for (int i = 0; i < sim.size(); i++) {
+            digests += sim.peer(i).stats().repairRounds.get();
+            repaired += sim.peer(i).stats().repairedPostings.get() + sim.peer(i).stats().repairedMetadata.get();
+        }
+        return new long[] {digests, repaired};
+    }
+
     /** Up to {@code n} peers, one every few places of the first points, such that every position keeps a holder. */
     private static List<Integer> crashesSparingOneHolderEverywhere(Simulation sim, int n) {
         Ring ring = sim.peer(0).view().get().ring();

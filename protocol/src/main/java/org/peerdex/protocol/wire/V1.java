@@ -204,7 +204,8 @@ public final class V1 {
     }
 
     /**
-     * A digest of one range for anti-entropy: entries of {@code kind} ("p" postings, "m" metadata) crawled by
+     * A digest of one range for anti-entropy: entries of {@code kind} ("p" postings, "m" metadata at positions both
+     * sides hold; "c" postings, "d" metadata of the sender's own crawl at positions only the receiver holds) crawled by
      * {@code origin}, in ring bucket {@code bucket}: their {@code count} and the {@code sum} of their 64-bit hashes.
      */
     public record Digest(@JsonProperty("kind") String kind, @JsonProperty("origin") String origin,
@@ -347,7 +348,9 @@ public final class V1 {
     }
 
     private static void digestKind(String kind) {
-        if (!"p".equals(kind) && !"m".equals(kind)) throw new IllegalArgumentException("digest kind must be p or m");
+        if (!"p".equals(kind) && !"m".equals(kind) && !"c".equals(kind) && !"d".equals(kind)) {
+            throw new IllegalArgumentException("digest kind must be p, m, c or d");
+        }
     }
 
     private static String orEmpty(String s) {

@@ -125,6 +125,9 @@ final class RebalancePlanner {
         IndexScan scan = new IndexScan(placement, ring, self);
         long[] marksBefore = foreign.snapshot();
         boolean[] foundForeign = new boolean[Digests.BUCKETS];
+        // per holder, the buckets with a position it did not hold in every base ring (all, without bases)
+        Map<PeerId, boolean[]> newTo = new HashMap<>();
+        Map<PeerId, boolean[]> newMetadataTo = new HashMap<>();
         // keys and a few fields only: a posting is decoded only when it is handed off (or the blacklist must judge it)
         ReverseWordIndex.EntrySink sink = (key, value) -> {
             if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
@@ -140,9 +143,13 @@ final class RebalancePlanner {
                 PeerId origin = scan.origin(value, at);
                 int bucket = Digests.bucketOf(position);
                 long hash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
+                char kind = held ? 'p' : 'c';
                 for (PeerId h : holders) {
-                    if (h.equals(self) || heldInAll(h, position, bases)) continue;
-                    digests.computeIfAbsent(h, k -> new Digests()).add('p', origin, bucket, hash);
+                    if (h.equals(self)) continue;
+                    // a digest covers its whole range (the receiver counts all of it): a holder new to one position
+                    // of a bucket gets the bucket's digest, with the positions it held before
+                    if (!heldInAll(h, position, bases)) newTo.computeIfAbsent(h, k -> new boolean[Digests.BUCKETS])[bucket] = true;
+                    digests.computeIfAbsent(h, k -> new Digests()).add(kind, origin, bucket, hash);
                 }
             } else {
                 // bounded: the rest are handed off in further rounds (their buckets stay marked foreign)
@@ -177,13 +184,27 @@ final class RebalancePlanner {
             if (!own && !held) return;
             if (!held && mode != Mode.FULL) return;
             PeerId origin = scan.origin(md.holder());
+            int bucket = Digests.bucketOfMetadata(md.urlHash());
+            char kind = held ? 'm' : 'd';
             for (PeerId h : holders) {
-                if (h.equals(self) || heldInAll(h, md.urlHash().position(), bases)) continue;
-                digests.computeIfAbsent(h, k -> new Digests()).addMetadata(origin, md.urlHash());
+                if (h.equals(self)) continue;
+                if (!heldInAll(h, md.urlHash().position(), bases)) {
+                    newMetadataTo.computeIfAbsent(h, k -> new boolean[Digests.BUCKETS])[bucket] = true;
+                }
+                digests.computeIfAbsent(h, k -> new Digests()).add(kind, origin, bucket, Digests.entryHash(null, md.urlHash()));
             }
         });
         Map<PeerId, List<RangeDigest>> out = new HashMap<>();
-        digests.forEach((peer, d) -> out.put(peer, d.digests()));
+        digests.forEach((peer, d) -> {
+            boolean[] p = newTo.get(peer);
+            boolean[] m = newMetadataTo.get(peer);
+            List<RangeDigest> ranges = new ArrayList<>();
+            for (RangeDigest r : d.digests()) {
+                boolean[] wanted = RangeDigest.isPostings(r.kind()) ? p : m;
+                if (wanted != null && wanted[r.bucket()]) ranges.add(r);
+            }
+            if (!ranges.isEmpty()) out.put(peer, ranges);
+        });
         return new Plan(ring, out, handoff, handoffPostings, truncated[0]);
     }
 }

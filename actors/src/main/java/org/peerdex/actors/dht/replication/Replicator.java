@@ -840,7 +840,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             // only the buckets some target wants are read (a few short key ranges each), in bucket order
             TreeSet<Integer> wantedBuckets = new TreeSet<>();
             for (Set<RangeDigest.Range> rs : wanted.values()) {
-                for (RangeDigest.Range r : rs) if (r.kind() == 'p') wantedBuckets.add(r.bucket());
+                for (RangeDigest.Range r : rs) if (RangeDigest.isPostings(r.kind())) wantedBuckets.add(r.bucket());
             }
             ReverseWordIndex rwi = storage.rwi();
             IndexScan scan = new IndexScan(placement, ring, self);
@@ -849,12 +849,13 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 int bucket = Digests.bucketOf(position);
                 if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
                 int at = PostingCodec.holderOffset(value);
-                RangeDigest.Range range = new RangeDigest.Range('p', scan.origin(value, at), bucket);
-                List<PeerId> holders = null;
+                List<PeerId> holders = scan.holders(position);
+                // the kind the planner gave it: held here, or this peer's own crawl held elsewhere
+                char kind = active && scan.selfHolds() ? 'p' : 'c';
+                RangeDigest.Range range = new RangeDigest.Range(kind, scan.origin(value, at), bucket);
                 Posting p = null;
                 for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
                     if (!w.getValue().contains(range)) continue;
-                    if (holders == null) holders = scan.holders(position);
                     if (!holders.contains(w.getKey())) continue;
                     if (at >= 0 && !(active && scan.selfHolds())) continue;
                     if (p == null) p = ReverseWordIndex.decode(key, value);
@@ -864,15 +865,15 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             });
             boolean[] wantedMetadata = new boolean[Digests.BUCKETS];
             for (Set<RangeDigest.Range> rs : wanted.values()) {
-                for (RangeDigest.Range r : rs) if (r.kind() == 'm') wantedMetadata[r.bucket()] = true;
+                for (RangeDigest.Range r : rs) if (!RangeDigest.isPostings(r.kind())) wantedMetadata[r.bucket()] = true;
             }
             storage.metadata().scanAll(position -> wantedMetadata[Digests.bucketOf(position)], md -> {
                 PeerId origin = scan.origin(md.holder());
-                RangeDigest.Range range = new RangeDigest.Range('m', origin, Digests.bucketOfMetadata(md.urlHash()));
-                List<PeerId> holders = null;
+                List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
+                char kind = active && holders.contains(self) ? 'm' : 'd';
+                RangeDigest.Range range = new RangeDigest.Range(kind, origin, Digests.bucketOfMetadata(md.urlHash()));
                 for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
                     if (!w.getValue().contains(range)) continue;
-                    if (holders == null) holders = placement.metadataHolders(md.urlHash(), ring);
                     if (!holders.contains(w.getKey())) continue;
                     if (blocked.blocks(md)) return; // blocked for every target alike
                     shares.metadata(w.getKey(), md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);

@@ -91,7 +91,7 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
         } else if (key.length == META_KEY_LENGTH && key[0] == Keyspace.META) {
             long position = HashBytes.position(key, 1);
             String holder = Cbor.read(value, UrlMetadata.class).holder();
-            table(metadata, Digests.bucketOf(position), false)
+            table(metadata, Digests.bucketOf(position), true)
                     .put(Digests.entryHash(key, -1, 1), position, holder == null ? 0 : originId(holder));
         }
     }
@@ -137,31 +137,41 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
     }
 
     /**
-     * Our digests of the ranges {@code offered} names, compared: the ranges that differ. Postings count only where
-     * {@code self} holds their position in {@code ring} (what we hold but should hand off does not count); with no
-     * ring, every posting counts. Each bucket named is read once, for all the origins asked about.
+     * Our digests of the ranges {@code offered} names, compared: the ranges that differ. With a ring, an entry
+     * counts where the sender counted it ({@link RangeDigest}): kinds 'p' and 'm' at positions both {@code self} and
+     * {@code from} hold, kinds 'c' and 'd' at positions {@code self} holds and {@code from} does not (what we hold
+     * but should hand off never counts); with no ring, every entry counts; with no sender, its holdings are not
+     * asked. Each bucket named is read once per kind, for all the origins asked about.
      */
-    public List<RangeDigest.Range> differing(List<RangeDigest> offered, PeerId self, Placement placement, Ring ring) {
+    public List<RangeDigest.Range> differing(List<RangeDigest> offered, PeerId self, PeerId from, Placement placement,
+                                             Ring ring) {
         if (!observed) rebuild();
-        HeldArcs held = ring != null && !ring.isEmpty() ? HeldArcs.of(self, placement, ring) : null;
-        Map<Integer, List<RangeDigest>> byBucket = new LinkedHashMap<>();
-        for (RangeDigest d : offered) byBucket.computeIfAbsent(d.kind() == 'p' ? d.bucket() : -1 - d.bucket(),
-                k -> new ArrayList<>()).add(d);
+        boolean ringed = ring != null && !ring.isEmpty();
+        HeldArcs held = ringed ? HeldArcs.of(self, placement, ring) : null;
+        HeldArcs theirs = ringed && from != null ? HeldArcs.of(from, placement, ring) : null;
+        // by kind and bucket: kind in the high bits
+        Map<Integer, List<RangeDigest>> byRange = new LinkedHashMap<>();
+        for (RangeDigest d : offered) byRange.computeIfAbsent(d.kind() << 16 | d.bucket(), k -> new ArrayList<>()).add(d);
         List<RangeDigest.Range> out = new ArrayList<>();
         synchronized (this) {
             long[] counts = new long[origins.size()];
             long[] sums = new long[origins.size()];
-            for (Map.Entry<Integer, List<RangeDigest>> e : byBucket.entrySet()) {
-                boolean isPosting = e.getKey() >= 0;
-                int bucket = isPosting ? e.getKey() : -1 - e.getKey();
-                Table t = (isPosting ? postings : metadata)[bucket];
+            for (Map.Entry<Integer, List<RangeDigest>> e : byRange.entrySet()) {
+                char kind = (char) (e.getKey() >>> 16);
+                int bucket = e.getKey() & 0xffff;
+                Table t = (RangeDigest.isPostings(kind) ? postings : metadata)[bucket];
+                boolean crawl = RangeDigest.isCrawl(kind);
                 Arrays.fill(counts, 0);
                 Arrays.fill(sums, 0);
                 if (t != null) {
                     for (int i = 0; i < t.origins.length; i++) {
                         int o = t.origins[i] - 1;
                         if (o < 0) continue;
-                        if (isPosting && held != null && !held.contains(t.positions[i])) continue;
+                        if (held != null) {
+                            long position = t.positions[i];
+                            if (!held.contains(position)) continue;
+                            if (theirs != null && theirs.contains(position) == crawl) continue;
+                        }
                         counts[o]++;
                         sums[o] += t.hashes[i];
                     }
@@ -175,6 +185,11 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
             }
         }
         return out;
+    }
+
+    /** {@link #differing(List, PeerId, PeerId, Placement, Ring)} without a sender: what {@code self} holds counts. */
+    public List<RangeDigest.Range> differing(List<RangeDigest> offered, PeerId self, Placement placement, Ring ring) {
+        return differing(offered, self, null, placement, ring);
     }
 
     /** One bucket's entries: an open-addressing table by entry hash (linear probing, origin + 1; 0 = empty). */

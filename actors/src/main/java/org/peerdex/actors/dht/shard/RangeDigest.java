@@ -7,7 +7,9 @@ import org.peerdex.protocol.hash.PeerId;
  * that came from one origin peer (the crawler that holds the full metadata) and whose DHT position falls into one
  * of {@link Digests#BUCKETS} buckets of the ring. Equal count and sum: the range is (almost surely) in sync.
  *
- * @param kind   'p' postings, 'm' URL metadata
+ * @param kind   'p' postings and 'm' URL metadata at positions both the sender and the receiver hold; 'c' postings
+ *               and 'd' metadata of the sender's own crawl at positions the receiver holds and the sender does not
+ *               (its crawl repair): each side counts exactly the same entries, whatever else the bucket holds
  * @param origin the crawling peer
  * @param bucket top {@link Digests#BUCKET_BITS} bits of the position
  * @param count  number of entries
@@ -15,10 +17,24 @@ import org.peerdex.protocol.hash.PeerId;
  */
 public record RangeDigest(char kind, PeerId origin, int bucket, int count, long sum) {
     public RangeDigest {
-        if (kind != 'p' && kind != 'm') throw new IllegalArgumentException("digest kind must be p or m");
+        if (!isKind(kind)) throw new IllegalArgumentException("digest kind must be p, m, c or d");
         if (origin == null) throw new IllegalArgumentException("digest needs an origin");
         if (bucket < 0 || bucket >= Digests.BUCKETS) throw new IllegalArgumentException("bucket out of range");
         if (count < 0) throw new IllegalArgumentException("negative count");
+    }
+
+    public static boolean isKind(char kind) {
+        return kind == 'p' || kind == 'm' || kind == 'c' || kind == 'd';
+    }
+
+    /** Whether entries of this kind are postings ('p', 'c') rather than metadata ('m', 'd'). */
+    public static boolean isPostings(char kind) {
+        return kind == 'p' || kind == 'c';
+    }
+
+    /** Whether this kind covers the sender's own crawl at positions it does not hold ('c', 'd'). */
+    public static boolean isCrawl(char kind) {
+        return kind == 'c' || kind == 'd';
     }
 
     /** The range this digest covers, without its content. */

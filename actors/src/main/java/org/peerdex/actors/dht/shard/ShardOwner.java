@@ -639,7 +639,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         runLookup(() -> {
             DigestIndex index = digestIndex();
             m.replyTo().tell(new DigestReply(m.exchangeId(), self,
-                    index.differing(m.digests(), self, placement, v == null ? null : v.ring()), ""));
+                    index.differing(m.digests(), self, m.from(), placement, v == null ? null : v.ring()), ""));
         }, io);
         return this;
     }
