@@ -11,7 +11,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                           Duration retryMinBackoff, Duration retryMaxBackoff, int maxAttempts,
                           Duration rebalanceDelay, Duration repairInterval, Duration lookupTimeout,
                           Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
-                          boolean cacheRemoteResults, boolean independentMetadata) {
+                          boolean cacheRemoteResults, boolean independentMetadata, boolean confirmPostings) {
 
     public static DhtSettings from(Config root) {
         Config c = root.getConfig("peerdex.dht");
@@ -23,7 +23,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 c.getInt("max-attempts"), c.getDuration("rebalance-delay"), c.getDuration("repair-interval"),
                 c.getDuration("lookup-timeout"), c.getDuration("search-timeout"), c.getInt("top-k"),
                 c.getInt("bloom-bits-per-element"), c.getDuration("cache-ttl"), c.getBoolean("cache-remote-results"),
-                onOffAuto(c, "independent-metadata", c.getBoolean("open-network")));
+                onOffAuto(c, "independent-metadata", c.getBoolean("open-network")),
+                onOffAuto(c, "confirm-postings", c.getBoolean("open-network")));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */
@@ -41,6 +42,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
         return new DhtSettings(accept, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes, maxKeysPerRequest,
                 maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget, ackTimeout,
                 retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval, lookupTimeout,
-                searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata);
+                searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata,
+                confirmPostings);
     }
 }

@@ -57,6 +57,27 @@ class HostileSimulationTest {
     }
 
     @Test
+    void aSecondHolderKeepsFakesOffThePageWhenATenthOfThePeersFake() {
+        String base = "peers = 80, docs = 150, queries = 40, seed = 5, hostile.share = 0.1, hostile.kind = fake\n";
+        Map<String, Object> believed = run(scenario(base + "dht.confirm-postings = off"));
+        Map<String, Object> confirmed = run(scenario(base + "dht.confirm-postings = on"));
+        double fakesBelieved = (Double) hostile(believed).get("fakeResultShare");
+        double fakesConfirmed = (Double) hostile(confirmed).get("fakeResultShare");
+        double recallBelieved = recall(believed);
+        double recallConfirmed = recall(confirmed);
+        System.out.printf("fake 0.1: one holder believed: fake share %.3f recall@10 %.3f; confirmed by a second: "
+                + "fake share %.3f recall@10 %.3f%n", fakesBelieved, recallBelieved, fakesConfirmed, recallConfirmed);
+        assertTrue(fakesBelieved > 0.1, "faking holders are believed without confirmation: " + fakesBelieved);
+        assertTrue(fakesConfirmed < fakesBelieved / 4, "confirmation drops most fakes: " + fakesConfirmed);
+        assertTrue(recallConfirmed > recallBelieved, "and the real results take their places");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static double recall(Map<String, Object> summary) {
+        return ((Number) ((Map<String, Object>) summary.get("queries")).get("recallAt10")).doubleValue();
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void aSybilOperatorFromTwoPrefixesGetsAtMostThePrefixLimitAdmittedPerPrefix() {
         // 30 Sybil ids aimed at the positions of two frequent words, from two /24s: at most 4 per prefix get in

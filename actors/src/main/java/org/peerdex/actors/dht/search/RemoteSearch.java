@@ -51,7 +51,10 @@ import org.peerdex.storage.rwi.Posting;
  * its URL hashes, the other words' holders return only postings passing it (as many as the filter lets through,
  * at least top-k, at most a message's bound), and the rarest word's holder returns its postings for the exact
  * surviving URL set; so whole posting lists never travel. URL metadata is fetched once per URL for the best
- * {@code limit} candidates by the caller's {@link CandidateOrder}, batched per holder. Results arrive as
+ * {@code limit} candidates by the caller's {@link CandidateOrder}, batched per holder; with
+ * {@link DhtSettings#confirmPostings()} their postings are at the same time asked of another holder of each
+ * (word, partition), by exact URL, and a candidate is kept only when every word's posting is confirmed by a holder
+ * that did not send it (one refuted is replaced by the next best). Results arrive as
  * {@link Found} events, then one {@link Finished} with the network cost; remote postings are cached locally
  * with a TTL. Requests go to ShardOwner refs from the {@link PeerView}, so any transport works.
  * <p>Hand-off: right after a ring change a new holder may not have received its copies yet and would answer
@@ -118,18 +121,30 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /**
      * Network cost of one lookup. {@code rejectedMetadata}: records holders sent that PostingValidator refused.
+ * {@code confirmRequests}: requests to second holders; {@code refuted}: candidates dropped because no other holder
+ * had one of their postings.
      * {@code naiveBytes}: what shipping every word's whole posting list would have
      * cost, from the counts the holders reported and the measured bytes per posting.
      */
     public record Cost(int peersAsked, int peersAnswered, long messages, long bytes, long naiveBytes,
                        long firstResultMillis, long elapsedMillis, int timeouts, int handoffRequests,
-                       int rejectedMetadata) {}
+                       int rejectedMetadata, int confirmRequests, int refuted) {}
 
     /** Best partial score first; ties by URL hash, so the order does not depend on reply order. */
     static final Comparator<RemoteCandidate> BEST_FIRST = Comparator
             .comparingDouble(RemoteCandidate::partialScore).reversed().thenComparing(RemoteCandidate::url);
 
     private record Replied(long requestId, Object reply) implements Command, LocalOnly {}
+
+    /** A confirmation request: one key's candidate URLs, asked of its {@code attempt}-th other holder. */
+    /** A confirmation request: per key, the URLs asked and, for each, which of its other holders this is. */
+    private record Confirming(PeerId peer, Map<RangeKey, List<UrlHash>> asked) {}
+
+    /** What the other holders said of one posting so far. */
+    private static final class Verdict {
+        int pending;
+        boolean has;
+    }
 
     private record TimedOut(long requestId) implements Command, LocalOnly {}
 
@@ -194,6 +209,20 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private final Map<UrlHash, PeerId> answeredBy = new HashMap<>();
     private final Map<UrlHash, RemoteCandidate> candidates = new LinkedHashMap<>();
     private final Map<UrlHash, UrlMetadata> metadata = new HashMap<>();
+    /** per key and URL, the peers whose lookup replies carried that posting (a confirmation comes from another) */
+    private final Map<RangeKey, Map<UrlHash, Set<PeerId>>> sentBy = new HashMap<>();
+    /** per key and URL being confirmed: the other holders' answers so far */
+    private final Map<RangeKey, Map<UrlHash, Verdict>> verdicts = new HashMap<>();
+    /** per key, its holders in the order confirmations ask them */
+    private final Map<RangeKey, List<PeerId>> confirmOrder = new HashMap<>();
+    /** confirmation requests in flight (their own ids; replies and timeouts are told apart by them) */
+    private final Map<Long, Confirming> confirming = new HashMap<>();
+    /** per candidate, the (word, partition) keys whose postings still wait for a second holder */
+    private final Map<UrlHash, Set<RangeKey>> unconfirmed = new HashMap<>();
+    /** candidates past the best {@code limit}, best first: they replace refuted ones */
+    private final List<RemoteCandidate> reserve = new ArrayList<>();
+    private int confirmRequests;
+    private int refuted;
 
     /** A lookup over a settled ring (no hand-off requests); see the other {@code create}. */
     public static Behavior<Command> create(Request request, PeerView view, Placement placement, DhtSettings settings,
@@ -407,6 +436,12 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     // ---- receiving
 
     private Behavior<Command> onTimedOut(TimedOut m) {
+        Confirming c = confirming.remove(m.requestId());
+        if (c != null) {
+            timeouts++;
+            c.asked().forEach((k, urls) -> urls.forEach(u -> answeredOne(k, u, false, false)));
+            return maybeAdvance();
+        }
         Outstanding o = outstanding.remove(m.requestId());
         if (o == null) return this;
         timeouts++;
@@ -422,6 +457,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     private Behavior<Command> onReplied(Replied m) {
+        Confirming confirmation = confirming.remove(m.requestId());
+        if (confirmation != null) return onConfirmed(confirmation, m.reply());
         Outstanding o = outstanding.remove(m.requestId());
         if (o == null) return this; // late answer after a retry: ignored
         if (!o.peer().equals(view.self())) {
@@ -466,6 +503,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     matched.merge(kp.key(), kp.matched(), Math::max);
                 }
                 postings.computeIfAbsent(kp.key(), x -> new ArrayList<>()).addAll(ps);
+                Map<UrlHash, Set<PeerId>> senders = sentBy.computeIfAbsent(kp.key(), x -> new HashMap<>());
+                for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(o.peer());
                 for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
             }
         } else if (m.reply() instanceof ShardOwner.MetadataReply r) {
@@ -490,7 +529,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 metadata.put(md.urlHash(), md);
                 RemoteCandidate full = new RemoteCandidate(c.url(), c.postings(), md, c.from());
                 candidates.put(c.url(), full);
-                found.add(full);
+                if (!unconfirmed.containsKey(c.url())) found.add(full);
             }
             Set<UrlHash> missing = new HashSet<>(o.urls());
             missing.removeAll(metadata.keySet());
@@ -522,7 +561,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private Map<RangeKey, List<UrlHash>> rarestUrlSets = Map.of();
 
     private Behavior<Command> maybeAdvance() {
-        if (!outstanding.isEmpty() || phase == Phase.DONE) return this;
+        if (!outstanding.isEmpty() || !confirming.isEmpty() || phase == Phase.DONE) return this;
         switch (phase) {
             case COUNT -> {
                 rarest.putAll(PartitionJoin.rarestPerPartition(request.words(), placement.partitions().count(), counts));
@@ -587,29 +626,194 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     /**
-     * Keeps the best {@code limit} candidates, best by the caller's order (ties by URL hash), and asks one
-     * metadata holder per URL, batched per holder.
+     * Keeps the best {@code limit} candidates, best by the caller's order (ties by URL hash), asks one metadata
+     * holder per URL, batched per holder, and (with confirmation) another holder of each of their postings; the
+     * rest wait in reserve for refuted ones.
      */
     private Behavior<Command> fetchMetadata() {
         List<RemoteCandidate> best = new ArrayList<>(candidates.values());
         best.sort(request.order() == null ? BEST_FIRST
                 : request.order().bestFirst(documentFrequency).thenComparing(RemoteCandidate::url));
-        if (best.size() > request.limit()) best = best.subList(0, request.limit());
         candidates.clear();
-        for (RemoteCandidate c : best) candidates.put(c.url(), c);
+        reserve.clear();
+        if (best.size() > request.limit()) {
+            reserve.addAll(best.subList(request.limit(), best.size()));
+            best = best.subList(0, request.limit());
+        }
         phase = Phase.METADATA;
-        if (candidates.isEmpty()) return finish();
+        if (best.isEmpty()) return finish();
+        admit(best);
+        return maybeAdvance();
+    }
+
+    /** Candidates that may be shown: their metadata is asked for and, with confirmation, their postings. */
+    private void admit(List<RemoteCandidate> batch) {
         Map<PeerId, List<UrlHash>> byPeer = new LinkedHashMap<>();
-        for (RemoteCandidate c : candidates.values()) {
+        Map<RangeKey, List<UrlHash>> needs = new LinkedHashMap<>();
+        for (RemoteCandidate c : batch) {
+            candidates.put(c.url(), c);
             PeerId h = metadataHolder(c, 0);
             if (h != null) byPeer.computeIfAbsent(h, x -> new ArrayList<>()).add(c.url());
+            if (!settings.confirmPostings()) continue;
+            Set<RangeKey> keys = new LinkedHashSet<>();
+            for (Posting p : c.postings()) {
+                RangeKey k = new RangeKey(p.word(), placement.partitions().partitionOf(p.url()));
+                // two holders sent it already (during hand-off both are asked)
+                if (senders(k, p.url()).size() < 2) keys.add(k);
+            }
+            if (keys.isEmpty()) continue;
+            unconfirmed.put(c.url(), keys);
+            for (RangeKey k : keys) needs.computeIfAbsent(k, x -> new ArrayList<>()).add(c.url());
         }
         byPeer.forEach((peer, urls) -> {
             for (int i = 0; i < urls.size(); i += settings.maxMetadataPerMessage()) {
                 sendMetadata(peer, urls.subList(i, Math.min(urls.size(), i + settings.maxMetadataPerMessage())), 0);
             }
         });
+        if (!needs.isEmpty()) confirm(needs);
+    }
+
+    // ---- confirmation by a second holder
+
+    private Set<PeerId> senders(RangeKey key, UrlHash url) {
+        return sentBy.getOrDefault(key, Map.of()).getOrDefault(url, Set.of());
+    }
+
+    /**
+     * A key's holders in the order confirmations ask them: the current ring's, from a place chosen by the query
+     * id, then, during hand-off, those of the recent rings that are still live.
+     */
+    private List<PeerId> confirmOrder(RangeKey key) {
+        return confirmOrder.computeIfAbsent(key, k -> {
+            List<PeerId> holders = view.holders(k, placement);
+            LinkedHashSet<PeerId> out = new LinkedHashSet<>();
+            int start = holders.isEmpty() ? 0
+                    : (int) Math.floorMod(queryId + k.partition() * 13L + k.word().hashCode(), (long) holders.size());
+            for (int i = 0; i < holders.size(); i++) out.add(holders.get((start + i) % holders.size()));
+            long position = k.position(placement.partitions());
+            for (Ring ring : previousRings) {
+                for (PeerId h : placement.holders(position, ring)) if (view.peers().containsKey(h)) out.add(h);
+            }
+            return List.copyOf(out);
+        });
+    }
+
+    /**
+     * Asks, for each (key, URL), every holder other than those that sent the posting, at once, one request per
+     * holder. A holder that held the key throughout the recent rings and says it does not have the posting refutes
+     * it (a made-up or wrong posting is shown only when every other such holder is in on it: with R = 3 and a
+     * share h of faking peers, about h^2 of its keys); otherwise one other holder that has it confirms it, and when
+     * none answered or all that did are new holders still waiting for their copies (right after R - 1 holders
+     * failed), or there are none (one holder for the key), it is kept. A holder that lost its data hides what it
+     * should hold until the repair brings it back.
+     */
+    private void confirm(Map<RangeKey, List<UrlHash>> needs) {
+        Map<PeerId, Map<RangeKey, List<UrlHash>>> byPeer = new LinkedHashMap<>();
+        needs.forEach((k, urls) -> {
+            for (UrlHash u : urls) {
+                Set<PeerId> sent = senders(k, u);
+                Verdict v = new Verdict();
+                for (PeerId h : confirmOrder(k)) {
+                    if (sent.contains(h) || view.owner(h).isEmpty()) continue;
+                    v.pending++;
+                    byPeer.computeIfAbsent(h, x -> new LinkedHashMap<>()).computeIfAbsent(k, x -> new ArrayList<>()).add(u);
+                }
+                if (v.pending == 0) confirmed(u, k);
+                else verdicts.computeIfAbsent(k, x -> new HashMap<>()).put(u, v);
+            }
+        });
+        byPeer.forEach((peer, asks) -> {
+            List<RangeKey> keys = new ArrayList<>(asks.keySet());
+            for (int i = 0; i < keys.size(); i += settings.maxKeysPerRequest()) {
+                Map<RangeKey, List<UrlHash>> part = new LinkedHashMap<>();
+                List<ShardOwner.Lookup> ls = new ArrayList<>();
+                for (RangeKey k : keys.subList(i, Math.min(keys.size(), i + settings.maxKeysPerRequest()))) {
+                    List<UrlHash> urls = List.copyOf(asks.get(k));
+                    part.put(k, urls);
+                    ls.add(new ShardOwner.Lookup(k, null, urls, urls.size()));
+                }
+                long id = nextRequest++;
+                confirming.put(id, new Confirming(peer, part));
+                confirmRequests++;
+                ask(id, peer, view.owner(peer).orElseThrow(), ShardOwner.LookupReply.class,
+                        r -> new ShardOwner.LookupRequest(queryId, ls, r));
+            }
+        });
+    }
+
+    /** Another holder's answer: each URL asked it has, or not. */
+    private Behavior<Command> onConfirmed(Confirming c, Object reply) {
+        if (!c.peer().equals(view.self())) {
+            messages++;
+            bytes += cost.bytes(reply);
+        }
+        Map<RangeKey, Set<UrlHash>> has = new HashMap<>();
+        boolean ok = reply instanceof ShardOwner.LookupReply r && r.error().isEmpty();
+        if (ok) {
+            answered.add(c.peer());
+            for (ShardOwner.KeyPostings kp : ((ShardOwner.LookupReply) reply).results()) {
+                if (!c.asked().containsKey(kp.key())) continue;
+                try {
+                    for (Posting p : kp.postings().postings()) {
+                        if (p.word().equals(kp.key().word())) has.computeIfAbsent(kp.key(), x -> new HashSet<>()).add(p.url());
+                    }
+                } catch (IllegalArgumentException e) {
+                    has.remove(kp.key()); // a malformed pack says nothing
+                }
+            }
+        }
+        c.asked().forEach((k, urls) -> {
+            boolean authoritative = ok && heldThroughout(c.peer(), k);
+            Set<UrlHash> here = has.getOrDefault(k, Set.of());
+            for (UrlHash u : urls) answeredOne(k, u, here.contains(u), authoritative && !here.contains(u));
+        });
         return maybeAdvance();
+    }
+
+    /** One other holder's word on a posting: it has it, or denies it (with authority), or said nothing. */
+    private void answeredOne(RangeKey k, UrlHash u, boolean has, boolean denies) {
+        Map<UrlHash, Verdict> byUrl = verdicts.get(k);
+        Verdict v = byUrl == null ? null : byUrl.get(u);
+        if (v == null) return; // decided already
+        if (denies) {
+            byUrl.remove(u);
+            refute(u);
+            return;
+        }
+        v.has |= has;
+        if (--v.pending > 0) return;
+        byUrl.remove(u);
+        confirmed(u, k); // confirmed, or nobody could say
+    }
+
+    /** Whether {@code peer} holds the key in the current ring and held it in every recent one. */
+    private boolean heldThroughout(PeerId peer, RangeKey key) {
+        long position = key.position(placement.partitions());
+        if (!placement.holds(peer, position, view.ring())) return false;
+        for (Ring ring : previousRings) if (!placement.holds(peer, position, ring)) return false;
+        return true;
+    }
+
+    private void confirmed(UrlHash url, RangeKey key) {
+        Set<RangeKey> waiting = unconfirmed.get(url);
+        if (waiting == null) return;
+        waiting.remove(key);
+        if (!waiting.isEmpty()) return;
+        unconfirmed.remove(url);
+        RemoteCandidate c = candidates.get(url);
+        if (c != null && c.metadata() != null) {
+            if (firstResult < 0) firstResult = elapsedMillis();
+            replyTo.tell(new Found(List.of(c)));
+        }
+    }
+
+    /** No other holder has one of the candidate's postings: it is dropped and the best in reserve takes its place. */
+    private void refute(UrlHash url) {
+        if (unconfirmed.remove(url) == null) return;
+        candidates.remove(url);
+        refuted++;
+        ctx.getLog().debug("candidate {} refuted: no second holder has its postings", url);
+        if (!reserve.isEmpty() && phase == Phase.METADATA) admit(List.of(reserve.remove(0)));
     }
 
     /**
@@ -666,12 +870,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (!outstanding.isEmpty() && phase != Phase.DONE) incomplete = true;
         phase = Phase.DONE;
         List<RemoteCandidate> all = new ArrayList<>();
-        for (RemoteCandidate c : candidates.values()) if (c.metadata() != null) all.add(c);
+        for (RemoteCandidate c : candidates.values()) {
+            if (c.metadata() != null && !unconfirmed.containsKey(c.url())) all.add(c);
+        }
+        if (!unconfirmed.isEmpty()) incomplete = true;
         all.sort(BEST_FIRST);
         double perPosting = postingsReceived == 0 ? 40.0 : (double) postingBytes / postingsReceived;
         long naive = (long) (totalPostingsCounted * perPosting);
         Cost c = new Cost(asked.size(), answered.size(), messages, bytes, naive, firstResult, elapsedMillis(), timeouts,
-                handoffRequests, rejectedMetadata);
+                handoffRequests, rejectedMetadata, confirmRequests, refuted);
         replyTo.tell(new Finished(all, c, !incomplete));
         if (cache != null && settings.cacheRemoteResults() && !all.isEmpty()) cacheLocally(all);
         return Behaviors.stopped();
