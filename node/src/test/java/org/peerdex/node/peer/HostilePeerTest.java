@@ -130,8 +130,9 @@ class HostilePeerTest {
      * made up (ground to fall into the partition asked, so they pass the reply checks) and serves their metadata
      * itself, as the metadata holder it is for most URLs in a small ring. A searcher in the open network takes a
      * URL's metadata only from another peer than the one that named it, so no invented URL is shown; a searcher
-     * configured as inside a trust domain ({@code independent-metadata = off}) shows them, which proves the attack
-     * reached it.
+     * configured as inside a trust domain ({@code independent-metadata = off}, {@code confirm-postings = off})
+     * shows them, which proves the attack reached it; one that takes metadata from anyone but confirms postings by
+     * a second holder ({@code confirm-postings = on}) shows none either: the other holders of the keys deny them.
      */
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
@@ -142,11 +143,17 @@ class HostilePeerTest {
         // a fourth honest peer that trusts every holder's word, as a cluster member would
         PeerNode trusting = PeerNode.start(OpenPeers.config(java.nio.file.Files.createDirectories(dir.resolve("trusting")),
                 List.of(OpenPeers.address(crawler)), Map.of("peerdex.peer.max-per-prefix", 8,
-                        "peerdex.dht.independent-metadata", "off")));
+                        "peerdex.dht.independent-metadata", "off", "peerdex.dht.confirm-postings", "off")));
+        // and one that believes any metadata but confirms postings (on its own address: the others allow 4 each)
+        PeerNode confirming = PeerNode.start(OpenPeers.config(java.nio.file.Files.createDirectories(dir.resolve("confirming")),
+                List.of(OpenPeers.address(crawler)), Map.of("peerdex.peer.host", "127.0.0.2",
+                        "peerdex.peer.max-per-prefix", 8, "peerdex.dht.independent-metadata", "off",
+                        "peerdex.dht.confirm-postings", "on")));
         nodes = new ArrayList<>(nodes);
         nodes.add(trusting);
+        nodes.add(confirming);
         OpenPeers.await(Duration.ofSeconds(40), () -> {
-            for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 4) return false;
+            for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 5) return false;
             return true;
         });
         java.util.concurrent.atomic.AtomicLong lies = new java.util.concurrent.atomic.AtomicLong();
@@ -156,7 +163,7 @@ class HostilePeerTest {
                 System.currentTimeMillis(), Duration.ofMinutes(10), false);
         for (PeerNode p : nodes) assertEquals(200, post(p, "hello", k, new V1.Hello(r), nonce(), false).status());
         OpenPeers.await(Duration.ofSeconds(30), () -> {
-            for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 5) return false;
+            for (PeerNode p : nodes) if (TestPeers.get(p.baseUrl() + "/api/status").json().get("peers").asInt() != 6) return false;
             return true;
         });
         int shownByTrusting = 0;

@@ -786,12 +786,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         confirmed(u, k); // confirmed, or nobody could say
     }
 
-    /** Whether {@code peer} holds the key in the current ring and held it in every recent one. */
+    /**
+     * Whether {@code peer} holds the key in the current ring and held it in the recent ring that stood longest
+     * (rings of a few moments while peers come and go are passed over: with several positions per peer nearly every
+     * holder misses some of them): it has had its copies for a while, so what it lacks was never stored.
+     */
     private boolean heldThroughout(PeerId peer, RangeKey key) {
         long position = key.position(placement.partitions());
         if (!placement.holds(peer, position, view.ring())) return false;
-        for (Ring ring : previousRings) if (!placement.holds(peer, position, ring)) return false;
-        return true;
+        return previousRings.isEmpty() || placement.holds(peer, position, previousRings.get(0));
     }
 
     private void confirmed(UrlHash url, RangeKey key) {
