@@ -8,13 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.storage.StoreLayout;
 import org.peerdex.storage.index.IndexedDocument;
+import org.peerdex.storage.kv.Keys;
+import org.peerdex.storage.kv.Keyspace;
+import org.peerdex.storage.kv.LevelDbStore;
 import org.peerdex.storage.testing.TestPostings;
 
 /** A real peer: LevelDB in a temp dir, a one-member cluster and HTTP on 127.0.0.1 with free ports. */
@@ -64,6 +70,26 @@ class PeerNodeTest {
             assertEquals(first, node.peerId());
             assertEquals(1, node.context().storage().stats().documents(), "the buffered document was flushed on stop");
             assertEquals(first.value(), TestPeers.get(node.baseUrl() + "/api/status").json().get("peerId").asText());
+        }
+    }
+
+    @Test
+    void anIndexOfAnotherStoreLayoutIsRefusedWithAClearMessageAndNotTouched() throws Exception {
+        try (PeerNode node = PeerNode.start(TestPeers.config(dir))) {
+            node.context().storage().writer().add(TestPostings.document(1));
+        }
+        // as a newer version would leave it
+        try (var raw = LevelDbStore.open(dir.resolve("index"), 1 << 20)) {
+            var b = raw.newBatch();
+            b.put(Keys.of(Keyspace.SETTINGS,
+                    "layout".getBytes(StandardCharsets.US_ASCII)), "9".getBytes(StandardCharsets.US_ASCII));
+            raw.write(b, true);
+        }
+        StartupException e = assertThrows(StartupException.class, () -> PeerNode.start(TestPeers.config(dir)));
+        assertTrue(e.getMessage().contains("store layout 9"), e.getMessage());
+        assertEquals(2, Main.run("--data", dir.toString(), "--http", "127.0.0.1:0", "--cluster", "127.0.0.1:0"));
+        try (var raw = LevelDbStore.open(dir.resolve("index"), 1 << 20)) {
+            assertEquals(Optional.of(9), StoreLayout.of(raw), "left as it was");
         }
     }
 

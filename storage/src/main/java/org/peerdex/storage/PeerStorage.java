@@ -26,6 +26,12 @@ public final class PeerStorage implements AutoCloseable {
 
     public PeerStorage(KeyValueStore store, Partitions partitions, long writeBufferBytes, boolean syncWrites) {
         this.store = store;
+        try {
+            StoreLayout.check(store);
+        } catch (RuntimeException e) {
+            store.close(); // refused: its lock is not kept
+            throw e;
+        }
         this.rwi = new ReverseWordIndex(store, partitions);
         this.metadata = new UrlMetadataStore(store);
         this.writer = new IndexWriter(store, rwi, metadata, stats, writeBufferBytes, syncWrites);

@@ -1,0 +1,79 @@
+package org.peerdex.storage;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.kv.Keys;
+import org.peerdex.storage.kv.Keyspace;
+
+/**
+ * The layout a store's keys and values were written in, stamped in the store itself (setting {@code layout}).
+ * A store is read only in the layout it was written in: a store stamped with a layout this build does not read is
+ * refused with a message that says so, never misread. A store without a stamp was written before stamps existed,
+ * in layout 1, and is stamped on open.
+ *
+ * <p>Layout 1: one LevelDB key per posting ({@code 'r'} word ‖ URL, {@code 'x'} URL ‖ word), CBOR metadata,
+ * the keyspaces of {@link Keyspace}.
+ */
+public final class StoreLayout {
+    /** The layout this build writes and reads. */
+    public static final int CURRENT = 1;
+    private static final byte[] KEY = Keys.of(Keyspace.SETTINGS, "layout".getBytes(StandardCharsets.US_ASCII));
+
+    private StoreLayout() {}
+
+    /** Thrown when a store was written in a layout this build cannot read. */
+    public static final class UnreadableLayoutException extends IllegalStateException {
+        private final int found;
+
+        UnreadableLayoutException(int found, String message) {
+            super(message);
+            this.found = found;
+        }
+
+        public int found() {
+            return found;
+        }
+    }
+
+    /** The layout stamped in {@code store}, or empty if it has no stamp. */
+    public static Optional<Integer> of(KeyValueStore store) {
+        return store.get(KEY).map(StoreLayout::parse);
+    }
+
+    /** Checks the stamp of {@code store} and stamps it with {@link #CURRENT} when it has none. */
+    public static void check(KeyValueStore store) {
+        Optional<Integer> found = of(store);
+        if (found.isEmpty()) {
+            stamp(store, CURRENT);
+            return;
+        }
+        int v = found.get();
+        if (v == CURRENT) return;
+        if (v > CURRENT) {
+            throw new UnreadableLayoutException(v, "the index was written by a newer Peerdex (store layout " + v
+                    + "); this version reads layout " + CURRENT + " only: run the newer version, or start this one"
+                    + " with another data directory");
+        }
+        throw new UnreadableLayoutException(v, "the index is in store layout " + v + ", which this version no longer"
+                + " reads (it reads layout " + CURRENT + "): start with another data directory and crawl or import"
+                + " again, or migrate the index with the version that wrote it");
+    }
+
+    /** Writes the stamp (durably). */
+    static void stamp(KeyValueStore store, int layout) {
+        KeyValueStore.Batch b = store.newBatch();
+        b.put(KEY, Integer.toString(layout).getBytes(StandardCharsets.US_ASCII));
+        store.write(b, true);
+    }
+
+    private static int parse(byte[] value) {
+        String s = new String(value, StandardCharsets.US_ASCII).trim();
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new UnreadableLayoutException(-1, "the index's layout stamp is unreadable ('" + s + "'): this is"
+                    + " not an index this version wrote");
+        }
+    }
+}

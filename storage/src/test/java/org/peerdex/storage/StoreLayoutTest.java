@@ -1,0 +1,79 @@
+package org.peerdex.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.kv.Keys;
+import org.peerdex.storage.kv.Keyspace;
+import org.peerdex.storage.kv.LevelDbStore;
+import org.peerdex.storage.testing.TestPostings;
+
+/** A store is read only in the layout it was written in; a stamp it cannot read is refused, never misread. */
+class StoreLayoutTest {
+    private static final Partitions PARTITIONS = new Partitions(4);
+
+    private static PeerStorage open(Path dir) {
+        return new PeerStorage(LevelDbStore.open(dir, 1 << 20), PARTITIONS, 1 << 20, false);
+    }
+
+    @Test
+    void aNewStoreIsStampedAndAStoreWithoutAStampIsTakenAsLayoutOneAndStamped(@TempDir Path dir) {
+        try (PeerStorage s = open(dir.resolve("new"))) {
+            assertEquals(Optional.of(StoreLayout.CURRENT), StoreLayout.of(s.store()));
+        }
+        // a store written before stamps existed: documents, no stamp
+        Path old = dir.resolve("old");
+        try (PeerStorage s = open(old)) {
+            s.writer().add(TestPostings.document(1));
+            s.writer().flush();
+            s.store().delete(Keys.of(Keyspace.SETTINGS, "layout".getBytes(StandardCharsets.US_ASCII)));
+            assertEquals(Optional.empty(), StoreLayout.of(s.store()));
+        }
+        try (PeerStorage s = open(old)) {
+            assertEquals(Optional.of(1), StoreLayout.of(s.store()));
+            assertEquals(1, s.stats().documents(), "its documents are read as before");
+        }
+    }
+
+    @Test
+    void aStoreOfANewerLayoutIsRefusedWithAMessageAndLeftUntouched(@TempDir Path dir) {
+        Path db = dir.resolve("db");
+        try (PeerStorage s = open(db)) {
+            s.writer().add(TestPostings.document(1));
+            s.writer().flush();
+            StoreLayout.stamp(s.store(), StoreLayout.CURRENT + 1);
+        }
+        StoreLayout.UnreadableLayoutException e = assertThrows(StoreLayout.UnreadableLayoutException.class, () -> open(db));
+        assertEquals(StoreLayout.CURRENT + 1, e.found());
+        assertTrue(e.getMessage().contains("newer Peerdex"), e.getMessage());
+        // the refusal released the store (no lock kept) and changed nothing in it
+        try (KeyValueStore raw = LevelDbStore.open(db, 1 << 20)) {
+            assertEquals(Optional.of(StoreLayout.CURRENT + 1), StoreLayout.of(raw));
+        }
+    }
+
+    @Test
+    void anOlderOrUnreadableStampIsRefusedToo(@TempDir Path dir) {
+        Path db = dir.resolve("db");
+        try (PeerStorage s = open(db)) {
+            StoreLayout.stamp(s.store(), 0);
+        }
+        assertTrue(assertThrows(StoreLayout.UnreadableLayoutException.class, () -> open(db)).getMessage()
+                .contains("no longer reads"));
+        try (KeyValueStore raw = LevelDbStore.open(db, 1 << 20)) {
+            KeyValueStore.Batch b = raw.newBatch();
+            b.put(Keys.of(Keyspace.SETTINGS, "layout".getBytes(StandardCharsets.US_ASCII)), "two".getBytes(StandardCharsets.US_ASCII));
+            raw.write(b, true);
+        }
+        assertTrue(assertThrows(StoreLayout.UnreadableLayoutException.class, () -> open(db)).getMessage()
+                .contains("unreadable"));
+    }
+}
