@@ -25,15 +25,16 @@ import org.peerdex.simulations.hostile.Population;
  */
 class OpenMembershipSimulationTest {
     private static Scenario scenario(String hocon) {
-        return Scenario.load(ConfigFactory.parseString(hocon + "\nindex-window = 1m\nrepair-tail = 30s\n"
-                + "doc-length-median = 30\nvocabulary = 2000\ndht.repair-interval = 1h\nbootstrap = open-membership\n"
-                + "settle-max = 10m\nduration = 1m\nsamples = 2"));
+        // the test's own keys first, then these
+        return Scenario.load(ConfigFactory.parseString(hocon).withFallback(ConfigFactory.parseString(
+                "index-window = 1m\nrepair-tail = 30s\ndoc-length-median = 30\nvocabulary = 2000\n"
+                + "dht.repair-interval = 1h\nbootstrap = open-membership\nsettle-max = 10m\nduration = 1m\nsamples = 2")));
     }
 
     @Test
     void eachHonestPeerAdmitsAtMostThePrefixLimitOfASybilOperatorAndNobodyAdmitsAPeerThatDoesNotAnswer() {
-        // 15 Sybil ids aimed at two frequent words' positions, all from two /24s; admission: 4 per prefix
-        Scenario sc = scenario("peers = 50, docs = 20, queries = 0, seed = 7, hostile.share = 0.3,"
+        // 12 Sybil ids aimed at two frequent words' positions, all from two /24s; admission: 4 per prefix
+        Scenario sc = scenario("peers = 40, docs = 20, queries = 0, seed = 7, hostile.share = 0.3,"
                 + " hostile.kind = sybil, hostile.prefixes = 2, hostile.target-words = 2, hostile.mint-tries = 32");
         try (Simulation sim = new Simulation(sc)) {
             Population pop = sim.population();
@@ -44,7 +45,10 @@ class OpenMembershipSimulationTest {
                 if (!pop.hostile(i) && !open.seeds().contains(open.address(i))) silent = i;
             }
             open.silence(silent);
+            long wall = System.nanoTime();
             sim.bootstrap();
+            System.out.printf("bootstrap: %d s simulated, %.1f s wall%n", sim.runtime().nowMicros() / 1_000_000,
+                    (System.nanoTime() - wall) / 1e9);
 
             Set<String> operatorPrefixes = new HashSet<>();
             int honest = 0;
@@ -95,8 +99,8 @@ class OpenMembershipSimulationTest {
     @Test
     @SuppressWarnings("unchecked")
     void twoRunsWithTheSameSeedGiveTheSameSummary() {
-        String hocon = "peers = 40, docs = 60, queries = 10, seed = 13, hostile.share = 0.2, hostile.kind = all,"
-                + " hostile.prefixes = 2, hostile.mint-tries = 16";
+        String hocon = "peers = 24, docs = 60, queries = 10, seed = 13, hostile.share = 0.25, hostile.kind = all,"
+                + " hostile.prefixes = 1, hostile.mint-tries = 16, index-window = 30s, duration = 30s, settle-max = 2m";
         Map<String, Object> a;
         Map<String, Object> b;
         try (Simulation sim = new Simulation(scenario(hocon))) {

@@ -124,6 +124,8 @@ public final class Membership {
     private final Set<PeerId> checking = new HashSet<>();
     private final Set<String> seedsInFlight = new HashSet<>();
     private final Map<String, Long> refusedRecords = new TreeMap<>();
+    /** records whose signature held, the least recently used dropped first */
+    private final Map<SignedPeerRecord, Boolean> verified;
     private SignedPeerRecord self;
     private int answersSeen;
     private boolean reachedBySomeone;
@@ -144,6 +146,13 @@ public final class Membership {
         this.startedAt = clock.getAsLong();
         this.admission = new Admission(settings.maxPeers(), settings.maxPerPrefix(), settings.maxPerArc(),
                 settings.arcBits());
+        int verifiedMax = 2 * (settings.maxPeers() + settings.maxCandidates());
+        this.verified = new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<SignedPeerRecord, Boolean> eldest) {
+                return size() > verifiedMax;
+            }
+        };
         resign();
     }
 
@@ -281,8 +290,12 @@ public final class Membership {
 
     /** Why a record cannot enter the ring (signature, network, expiry, work, address), or empty. */
     private Optional<String> believable(SignedPeerRecord r) {
+        // the same record (every field equal) comes back in every probe's reply and in other peers' lists: its
+        // signature is verified once
+        boolean verifiedBefore = verified.containsKey(r);
         Optional<String> p = r.problem(settings.network(), clock.getAsLong(), settings.minWorkBits(),
-                settings.clockSkew());
+                settings.clockSkew(), !verifiedBefore);
+        if (p.isEmpty() && !verifiedBefore) verified.put(r, Boolean.TRUE);
         if (p.isEmpty() && r.leaving()) p = Optional.of("leaving");
         if (p.isEmpty()) p = addresses.problem(r.address());
         p.ifPresent(this::countRefused);
