@@ -434,7 +434,7 @@ public final class Simulation implements AutoCloseable {
      */
     private void settleMembership() {
         long round = OpenMembershipNet.PROBE_INTERVAL.toNanos() / 1000;
-        long end = rt.nowMicros() + Math.max(sc.settleMaxMicros(), 3 * round);
+        long end = rt.nowMicros() + Math.max(sc.settleMaxMicros(), 60 * round);
         long last = -1;
         int stable = 0;
         while (rt.nowMicros() < end && stable < 3) {
