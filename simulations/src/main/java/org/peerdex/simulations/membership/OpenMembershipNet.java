@@ -191,7 +191,8 @@ public final class OpenMembershipNet {
 
     /**
      * What the honest live peers' memberships admitted: hostile and honest peers per directory (mean, min, max), the
-     * most hostile peers one directory admitted at one prefix, and the records refused, by reason, summed.
+     * most hostile peers one directory admitted at one prefix, the records refused, by reason, summed, and the honest
+     * peers that take themselves for unreachable (passive: nobody had admitted them after 10 answers).
      */
     public Map<String, Object> figures(IntPredicate up) {
         Map<PeerId, Integer> index = new HashMap<>();
@@ -204,10 +205,12 @@ public final class OpenMembershipNet {
         int honestMin = Integer.MAX_VALUE;
         int maxPerPrefix = 0;
         Map<String, Long> refused = new TreeMap<>();
+        int passive = 0;
         for (int i = 0; i < population.size(); i++) {
             if (population.hostile(i) || !up.test(i) || memberships[i] == null) continue;
             Membership m = memberships[i];
             dirs++;
+            if ("passive".equals(m.status().role())) passive++;
             int hostile = 0;
             int honest = 0;
             Map<String, Integer> atPrefix = new HashMap<>();
@@ -237,6 +240,7 @@ public final class OpenMembershipNet {
         f.put("honestAdmittedMin", dirs == 0 ? 0 : honestMin);
         f.put("maxHostileAdmittedPerPrefix", maxPerPrefix);
         f.put("refusedRecords", refused);
+        f.put("passivePeers", passive);
         f.put("seeds", seeds.size());
         return f;
     }
