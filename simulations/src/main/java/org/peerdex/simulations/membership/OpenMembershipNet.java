@@ -139,20 +139,27 @@ public final class OpenMembershipNet {
         return net.handle(j, actors.get(j));
     }
 
-    /** The info of the peer running at an address now (as its own view holds it, naming network handles). */
-    private Optional<PeerInfo> infoAt(String address) {
-        Integer j = byAddress.get(address);
+    /**
+     * The info of the peer running at the record's address now (as its own view holds it, naming network handles),
+     * with the role its record states, as the node's membership builds it: the peer's own view may call it passive
+     * for a while (nobody had admitted it yet), which is no business of the others.
+     */
+    private Optional<PeerInfo> infoOf(SignedPeerRecord record) {
+        Integer j = byAddress.get(record.address());
         if (j == null || !net.isUp(j)) return Optional.empty();
         DhtPeer p = peers.apply(j);
         PeerView v = p == null ? null : p.view().get();
-        return v == null ? Optional.empty() : Optional.ofNullable(v.peers().get(population.id(j)));
+        PeerInfo own = v == null ? null : v.peers().get(population.id(j));
+        if (own == null || own.acceptsIndex() == record.acceptsIndex()) return Optional.ofNullable(own);
+        return Optional.of(new PeerInfo(own.peerId(), own.address(), record.acceptsIndex(), own.httpAddress(),
+                own.shardOwner(), own.directory()));
     }
 
     private Membership.Listener listener(DhtPeer self) {
         return new Membership.Listener() {
             @Override
             public void admitted(PeerId id, SignedPeerRecord record) {
-                infoAt(record.address()).ifPresent(info -> self.directory().tell(new PeerDirectory.Learn(List.of(info))));
+                infoOf(record).ifPresent(info -> self.directory().tell(new PeerDirectory.Learn(List.of(info))));
             }
 
             @Override
