@@ -39,9 +39,17 @@ public record Scenario(int peers, int partitions, int redundancy, int positionsP
             throw new IllegalArgumentException("heal-at must come after partition-at");
         }
         if (samples < 1) throw new IllegalArgumentException("samples must be at least 1");
-        if (!bootstrap.equals("hellos") && !bootstrap.equals("membership")) {
-            throw new IllegalArgumentException("bootstrap is hellos or membership, not " + bootstrap);
+        if (!bootstrap.equals("hellos") && !bootstrap.equals("membership") && !bootstrap.equals(OPEN_MEMBERSHIP)) {
+            throw new IllegalArgumentException("bootstrap is hellos, membership or open-membership, not " + bootstrap);
         }
+    }
+
+    /** the bootstrap where every peer runs the open network's membership itself (seeds, hellos, challenges) */
+    public static final String OPEN_MEMBERSHIP = "open-membership";
+
+    /** Whether every peer admits the others itself, through the node's own membership over the virtual network. */
+    public boolean openMembership() {
+        return bootstrap.equals(OPEN_MEMBERSHIP);
     }
 
     public static Scenario load(Config overrides) {

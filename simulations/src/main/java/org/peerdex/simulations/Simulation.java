@@ -39,8 +39,11 @@ import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.simulations.churn.ChurnEvent;
 import org.peerdex.simulations.churn.ChurnModel;
+import org.peerdex.simulations.hostile.AdmissionRules;
 import org.peerdex.simulations.hostile.HostileOperator;
 import org.peerdex.simulations.hostile.Population;
+import org.peerdex.simulations.membership.Keyring;
+import org.peerdex.simulations.membership.OpenMembershipNet;
 import org.peerdex.simulations.net.LinkSettings;
 import org.peerdex.simulations.net.NetworkModel;
 import org.peerdex.simulations.net.Traffic;
@@ -112,6 +115,8 @@ public final class Simulation implements AutoCloseable {
     private final int[] crawlerOf;
     /** who the peers are: ids, prefixes, hostile or not, admitted or not (index = ring order) */
     private final Population population;
+    /** every peer's own open membership (null unless bootstrap = open-membership) */
+    private final OpenMembershipNet open;
     /** the operator of the hostile peers (null without any) */
     private final HostileOperator operator;
     /** honest admitted peers: they crawl and they ask the queries */
@@ -171,8 +176,20 @@ public final class Simulation implements AutoCloseable {
         SplittableRandom hostileRandom = new SplittableRandom(scenario.seed() ^ 0x5EED_4057_11E5L);
         List<WordHash> frequent = new ArrayList<>();
         for (int r = 0; r < scenario.hostile().targetWords(); r++) frequent.add(WordHash.of(Corpus.word(r)));
-        this.population = Population.build(n, scenario.hostile(), scenario.admission(), placement, idRandom,
-                hostileRandom, frequent);
+        if (scenario.openMembership()) {
+            // ids are the ids of key pairs; every peer starts and each applies the admission bounds itself
+            Keyring keyring = new Keyring();
+            AdmissionRules none = new AdmissionRules("off", scenario.admission().maxPerPrefix(),
+                    scenario.admission().maxPerArc(), scenario.admission().arcBits());
+            this.population = Population.build(n, scenario.hostile(), none, placement, idRandom, hostileRandom,
+                    frequent, keyring);
+            this.open = new OpenMembershipNet(keyring, population, scenario.admission(), net, rt, this::peer,
+                    settings.acceptRemoteIndex(), scenario.seed());
+        } else {
+            this.population = Population.build(n, scenario.hostile(), scenario.admission(), placement, idRandom,
+                    hostileRandom, frequent);
+            this.open = null;
+        }
         this.ids = new PeerId[n];
         for (int i = 0; i < n; i++) ids[i] = population.id(i);
         this.operator = scenario.hostile().count(n) > 0
@@ -292,8 +309,9 @@ public final class Simulation implements AutoCloseable {
                 return net.handle(i, own);
             }
         };
+        PeerHost.Children children = open == null ? PeerHost.Children.NONE : open.children(i, starts[i]);
         system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings, wire,
-                owners(i), p -> peers[i] = p), VirtualNetwork.hostName(i, starts[i]), ref -> hosts.set(i, ref)));
+                owners(i), children, p -> peers[i] = p), VirtualNetwork.hostName(i, starts[i]), ref -> hosts.set(i, ref)));
         rt.drain();
     }
 
@@ -311,6 +329,11 @@ public final class Simulation implements AutoCloseable {
         return population;
     }
 
+    /** Every peer's own open membership, or null unless the scenario's bootstrap is open-membership. */
+    public OpenMembershipNet openMembership() {
+        return open;
+    }
+
     /** Peer i greets peer j over the network (a Hello; j answers). */
     public void introduce(int i, int j) {
         if (i == j || !net.isUp(i) || !net.isUp(j)) return;
@@ -323,6 +346,10 @@ public final class Simulation implements AutoCloseable {
         hosts.get(i).tell(PeerHost.Stop.INSTANCE);
         net.down(i);
         peers[i] = null;
+        if (open != null) { // the others' own probes notice
+            rt.drain();
+            return;
+        }
         int start = starts[i];
         PeerId gone = ids[i];
         rt.schedule(noticeMicros, () -> {
@@ -379,6 +406,10 @@ public final class Simulation implements AutoCloseable {
      */
     public void bootstrap() {
         for (int i = 0; i < sc.peers(); i++) if (population.admitted(i)) start(i);
+        if (open != null) {
+            settleMembership();
+            return;
+        }
         if (sc.bootstrap().equals("membership")) {
             List<PeerInfo> all = new ArrayList<>();
             for (int i = 0; i < sc.peers(); i++) if (net.isUp(i)) all.add(peers[i].view().get().peers().get(ids[i]));
@@ -395,6 +426,27 @@ public final class Simulation implements AutoCloseable {
             }
         }
         rt.runUntil(this::viewsComplete, 100_000, 120_000_000);
+    }
+
+    /**
+     * With the open membership: runs probe round after probe round until the admitted peers over all memberships
+     * stayed the same for three rounds and every live peer admitted someone (or settle-max passed).
+     */
+    private void settleMembership() {
+        long round = OpenMembershipNet.PROBE_INTERVAL.toNanos() / 1000;
+        long end = rt.nowMicros() + Math.max(sc.settleMaxMicros(), 60 * round);
+        long last = -1;
+        int stable = 0;
+        while (rt.nowMicros() < end && stable < 3) {
+            rt.runUntil(rt.nowMicros() + round);
+            long total = open.admittedTotal(net::isUp);
+            boolean everyone = true;
+            for (int i = 0; i < sc.peers(); i++) {
+                if (net.isUp(i) && open.membership(i).admitted().isEmpty()) everyone = false;
+            }
+            stable = total == last && everyone ? stable + 1 : 0;
+            last = total;
+        }
     }
 
     /** Builds the oracle and indexes every document at its crawler, in batches spread over the index window. */
@@ -569,7 +621,7 @@ public final class Simulation implements AutoCloseable {
                 if (net.isUp(peer)) return;
                 count("join");
                 start(peer);
-                for (int j = 0; j < sc.peers(); j++) introduce(peer, j);
+                if (open == null) for (int j = 0; j < sc.peers(); j++) introduce(peer, j);
             }
         }
     }
@@ -582,6 +634,7 @@ public final class Simulation implements AutoCloseable {
     public void partition() {
         net.model().partition(sc.partitionGroups());
         count("partition");
+        if (open != null) return; // each peer's own probes notice
         rt.schedule(sc.detectMicros(), () -> {
             for (int j = 0; j < sc.peers(); j++) {
                 if (!net.isUp(j)) continue;
@@ -596,6 +649,7 @@ public final class Simulation implements AutoCloseable {
     public void heal() {
         net.model().heal();
         count("heal");
+        if (open != null) return; // only the peers' own hellos bring the sides together again
         rt.schedule(sc.detectMicros(), () -> {
             for (int j = 0; j < sc.peers(); j++) {
                 for (int k = j + 1; k < sc.peers(); k++) {
@@ -955,6 +1009,7 @@ public final class Simulation implements AutoCloseable {
         h.put("share", sc.hostile().share());
         h.put("kind", sc.hostile().kind().toString());
         h.putAll(population.figures(placement));
+        if (open != null) h.put("openMembership", open.figures(net::isUp));
         long served = results.stream().mapToLong(QueryResult::results).sum();
         long fake = results.stream().mapToLong(QueryResult::fakeResults).sum();
         h.put("resultsServed", served);

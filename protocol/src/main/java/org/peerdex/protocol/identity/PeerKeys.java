@@ -11,7 +11,9 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
+import java.security.SecureRandom;
 import java.security.Signature;
+import java.security.spec.NamedParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
@@ -36,8 +38,17 @@ public final class PeerKeys {
 
     /** A new key pair whose public key meets {@code workBits} of proof of work. */
     public static PeerKeys generate(int workBits) {
+        return generate(workBits, null);
+    }
+
+    /**
+     * A new key pair whose private key comes from {@code random} (the JDK's default source when null): a seeded
+     * source gives the same keys every time, which a simulation wants and a peer must never have.
+     */
+    public static PeerKeys generate(int workBits, SecureRandom random) {
         try {
             KeyPairGenerator g = KeyPairGenerator.getInstance("Ed25519");
+            if (random != null) g.initialize(NamedParameterSpec.ED25519, random);
             while (true) {
                 KeyPair p = g.generateKeyPair();
                 if (PeerIdentity.workOf(p.getPublic()) >= workBits) return new PeerKeys(p);

@@ -26,6 +26,14 @@ import org.peerdex.protocol.ring.RingPosition;
  * was), then the hostile ones; each passes the {@link Admission} bounds or is refused. Index = ring order.
  */
 public final class Population {
+    /** Where ids come from: random draws, or the ids of key pairs drawn from the stream (the open membership). */
+    @FunctionalInterface
+    public interface IdSource {
+        PeerId next(SplittableRandom random);
+
+        IdSource RANDOM = PeerId::random;
+    }
+
     /** One peer as the membership service sees it. */
     public record Member(PeerId id, String prefix, boolean hostile, HostileSettings.Behaviour behaviour,
                          boolean admitted, String refused) {}
@@ -54,12 +62,19 @@ public final class Population {
      */
     public static Population build(int peers, HostileSettings hostile, AdmissionRules rules, Placement placement,
                                    SplittableRandom honestIds, SplittableRandom random, List<WordHash> targetWords) {
+        return build(peers, hostile, rules, placement, honestIds, random, targetWords, IdSource.RANDOM);
+    }
+
+    /** As above, with ids from {@code idSource} (a Sybil operator mints {@code mintTries} of them per id it places). */
+    public static Population build(int peers, HostileSettings hostile, AdmissionRules rules, Placement placement,
+                                   SplittableRandom honestIds, SplittableRandom random, List<WordHash> targetWords,
+                                   IdSource idSource) {
         int k = hostile.count(peers);
         int h = peers - k;
         Set<Integer> usedPrefixes = new HashSet<>();
         List<Member> honest = new ArrayList<>();
         for (int i = 0; i < h; i++) {
-            honest.add(new Member(PeerId.random(honestIds), freshPrefix(random, usedPrefixes), false,
+            honest.add(new Member(idSource.next(honestIds), freshPrefix(random, usedPrefixes), false,
                     HostileSettings.Behaviour.HONEST, true, null));
         }
         long[] targets = new long[0];
@@ -83,7 +98,7 @@ public final class Population {
                     id = null;
                     long best = Long.MAX_VALUE;
                     for (int t = 0; t < hostile.mintTries(); t++) {
-                        PeerId candidate = PeerId.random(random);
+                        PeerId candidate = idSource.next(random);
                         // any one of its positions may land on the target
                         for (int v = 0; v < placement.positionsPerPeer(); v++) {
                             long d = RingPosition.distance(target, candidate.position(v));
@@ -95,7 +110,7 @@ public final class Population {
                     }
                     tries += hostile.mintTries();
                 } else {
-                    id = PeerId.random(random);
+                    id = idSource.next(random);
                     tries++;
                 }
                 String prefix = sybil ? operator[j % operator.length] : freshPrefix(random, usedPrefixes);

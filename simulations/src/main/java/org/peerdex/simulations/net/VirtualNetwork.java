@@ -14,6 +14,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.peerdex.actors.dht.ring.PeerDirectory;
 import org.peerdex.actors.dht.shard.ShardOwner;
+import org.peerdex.simulations.membership.VirtualMembership;
 import org.peerdex.simulations.sim.SimRuntime;
 import scala.runtime.BoxedUnit;
 
@@ -223,7 +224,7 @@ public final class VirtualNetwork {
 
     /** Traffic categories by message: membership, store (replication, hand-off, repair), digest, search. */
     public static String category(Object msg) {
-        if (msg instanceof PeerDirectory.Command) return "membership";
+        if (msg instanceof PeerDirectory.Command || msg instanceof VirtualMembership.Command) return "membership";
         if (msg instanceof ShardOwner.StorePostings || msg instanceof ShardOwner.StoreReply) return "store";
         if (msg instanceof ShardOwner.DigestRequest || msg instanceof ShardOwner.DigestReply) return "digest";
         return "search";

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.DhtSettings;
@@ -60,6 +61,14 @@ public final class PeerHost {
         OwnerFactory REAL = ShardOwner::create;
     }
 
+    /** Spawns more actors of the peer under its host (they stop with it): the open membership, in one bootstrap. */
+    @FunctionalInterface
+    public interface Children {
+        void spawn(ActorContext<Command> ctx, DhtPeer peer);
+
+        Children NONE = (ctx, peer) -> {};
+    }
+
     /** The peer stops (crash or leave). */
     public enum Stop implements Command, LocalOnly { INSTANCE }
 
@@ -76,6 +85,13 @@ public final class PeerHost {
     public static Behavior<Command> create(PeerId self, String name, PeerStorage storage, Placement placement,
                                            DhtSettings settings, Wire wire, OwnerFactory owners,
                                            Consumer<DhtPeer> started) {
+        return create(self, name, storage, placement, settings, wire, owners, Children.NONE, started);
+    }
+
+    /** A peer with more actors of its own ({@code children}, spawned once its DHT actors run). */
+    public static Behavior<Command> create(PeerId self, String name, PeerStorage storage, Placement placement,
+                                           DhtSettings settings, Wire wire, OwnerFactory owners, Children children,
+                                           Consumer<DhtPeer> started) {
         return Behaviors.setup(ctx -> {
             DhtStats stats = new DhtStats();
             ActorRef<ShardOwner.Command> owner = ctx.spawn(owners.create(self, storage, placement, settings, stats),
@@ -91,6 +107,7 @@ public final class PeerHost {
             directory.tell(new PeerDirectory.SubscribeView(ctx.spawn(view.subscriber(), "latest-view")));
             DhtPeer peer = new DhtPeer(self, placement, settings, stats, storage, directory, owner, replicator, view);
             started.accept(peer);
+            children.spawn(ctx, peer);
             SearchContext search = PeerSearch.context(ctx.getSystem(), storage,
                     List.of(new DhtCandidateSource(ctx.getSystem(), peer)));
             return Behaviors.receive(Command.class)
