@@ -577,7 +577,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         if (view == null) return this;
         long now = env.millis();
         Map<String, Integer> inFlight = new HashMap<>();
-        for (Pending p : pending.values()) {
+        // over a copy: a batch out of attempts is dropped from pending on the way
+        for (Pending p : new ArrayList<>(pending.values())) {
             if (p.inFlight && now - p.sentAt > settings.ackTimeout().toMillis()) {
                 p.inFlight = false;
                 retryLater(p, now, "no acknowledgement within " + settings.ackTimeout().toMillis() + " ms");
