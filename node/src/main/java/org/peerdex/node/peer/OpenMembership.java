@@ -140,7 +140,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
         Membership.Settings ms = new Membership.Settings(network, address, settings.acceptIndex(), settings.seeds(),
                 settings.minWorkBits(), settings.clockSkew(), settings.probeFailures(), settings.recordValidity(),
                 settings.maxPeers(), settings.maxCandidates(), settings.maxPerPrefix(), settings.maxPerArc(),
-                settings.arcBits(), settings.helloPeers(), CHECKS_PER_TICK);
+                settings.arcBits(), settings.helloPeers(), CHECKS_PER_TICK, settings.positionsPerPeer());
         this.membership = new Membership(ms, client.keys(), new HttpTransport(), new Links(), new Addresses(),
                 System::currentTimeMillis, new SplittableRandom());
         handle.ref.set(ctx.getSelf());

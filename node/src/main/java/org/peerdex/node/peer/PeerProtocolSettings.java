@@ -13,7 +13,7 @@ public record PeerProtocolSettings(String host, int port, String advertise, List
                                    Duration blockFor, Duration probeInterval, int probeFailures, Duration recordValidity,
                                    int maxPeers, int maxCandidates, int maxPerPrefix, int maxPerArc, int arcBits,
                                    AddressPrefix prefixes, boolean allowPrivateAddresses, int helloPeers,
-                                   boolean acceptIndex, double passiveStoreRate) {
+                                   boolean acceptIndex, double passiveStoreRate, int positionsPerPeer) {
 
     /** on, off, or auto: private peer addresses only for a peer that is itself on a private or loopback address. */
     private static boolean allowPrivate(Config c) {
@@ -39,6 +39,7 @@ public record PeerProtocolSettings(String host, int port, String advertise, List
                 c.getInt("max-per-arc"), c.getInt("arc-bits"),
                 new AddressPrefix(c.getInt("prefix-bits-v4"), c.getInt("prefix-bits-v6")),
                 allowPrivate(c), c.getInt("hello-peers"),
-                root.getBoolean("peerdex.dht.accept-remote-index"), c.getDouble("passive-store-rate"));
+                root.getBoolean("peerdex.dht.accept-remote-index"), c.getDouble("passive-store-rate"),
+                root.getInt("peerdex.index.positions-per-peer"));
     }
 }

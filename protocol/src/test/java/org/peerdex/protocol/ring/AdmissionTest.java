@@ -61,6 +61,34 @@ class AdmissionTest {
     }
 
     @Test
+    void withSixteenPositionsEveryPointCountsInItsArc() {
+        Admission a = new Admission(1000, 4, 4, 6, 16);
+        Random r = new Random(6);
+        // 200 honest peers with 16 points each: the bound is twice the even share of points (16 x members / 64) and
+        // a margin of 3 standard deviations
+        int refused = 0;
+        for (int i = 0; i < 200; i++) if (a.admit(PeerId.random(r), "10." + i + ".0/24").isPresent()) refused++;
+        assertTrue(refused <= 4, refused + " of 200 honest peers refused");
+        // Sybils that each put one of their 16 points into the same arc: that arc fills at twice its even share
+        long arcStart = 17L << (63 - 6);
+        int admitted = 0;
+        for (int i = 0; i < 200; i++) {
+            PeerId sybil = PeerId.atPosition(arcStart + i * (1L << 40), r); // point 0 in arc 17
+            if (a.admit(sybil, "192.0." + i + ".0/24").isEmpty()) admitted++;
+        }
+        double even = a.members() * 16 / 64.0;
+        int bound = 2 * (int) Math.ceil(even) + (int) Math.ceil(3 * Math.sqrt(even));
+        assertTrue(admitted <= bound, admitted + " Sybils with a point in one arc (bound " + bound + ")");
+        assertTrue(admitted < 200, "the arc filled");
+        // counting a peer out frees every arc its points were in
+        Admission b = new Admission(10, 4, 1, 6, 16);
+        PeerId one = PeerId.random(r);
+        assertEquals(Optional.empty(), b.admit(one, "p"));
+        b.remove(one, "p");
+        assertEquals(Optional.empty(), b.admit(one, "p"));
+    }
+
+    @Test
     void theDirectoryIsBounded() {
         Admission a = new Admission(3, 4, 4, 0);
         Random r = new Random(7);

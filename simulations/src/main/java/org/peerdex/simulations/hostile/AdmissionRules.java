@@ -27,8 +27,8 @@ public record AdmissionRules(String mode, int maxPerPrefix, int maxPerArc, int a
     }
 
     /** The table that applies these bounds: the node's own {@link Admission}, with no bound on the directory. */
-    public Admission table() {
-        return new Admission(Integer.MAX_VALUE, maxPerPrefix, maxPerArc, arcBits);
+    public Admission table(int positionsPerPeer) {
+        return new Admission(Integer.MAX_VALUE, maxPerPrefix, maxPerArc, arcBits, positionsPerPeer);
     }
 
     /** Whether the bounds apply in a run with {@code hostile} hostile peers. */

@@ -120,7 +120,7 @@ public final class Population {
         boolean apply = rules.applies(k);
         List<Member> all = new ArrayList<>();
         if (apply) {
-            Admission admission = rules.table();
+            Admission admission = rules.table(placement.positionsPerPeer());
             List<Member> order = new ArrayList<>(honest);
             for (int i = order.size() - 1; i > 0; i--) {
                 int j = random.nextInt(i + 1);

@@ -103,7 +103,10 @@ class HostileSimulationTest {
             assertEquals(8, ((Number) f.get("hostileAdmitted")).intValue(), "both prefixes filled: " + f);
             assertEquals(22L, ((Map<String, Long>) f.get("refused")).get("hostile prefix full"), "refused: " + f);
             assertEquals(4, ((Number) f.get("maxHostileAdmittedPerPrefix")).intValue());
-            assertTrue((Double) f.get("ringShare") <= 8 / 78.0 + 1e-9, "ring share: " + f);
+            // the arc bound refuses few honest peers (their 16 points each fall at random)
+            int honest = ((Number) f.get("honestAdmitted")).intValue();
+            assertTrue(honest >= 66, "honest peers admitted: " + f);
+            assertTrue((Double) f.get("ringShare") <= 8.0 / (8 + honest) + 1e-9, "ring share: " + f);
             // the 8 admitted ids were aimed: several targets now have a hostile primary holder
             assertTrue(((Number) f.get("targetsWithHostilePrimary")).intValue() > 0, "aimed ids: " + f);
         }
@@ -124,14 +127,14 @@ class HostileSimulationTest {
 
     @Test
     void admissionBoundsPrefixesAndArcsAsTheOpenMembershipDoes() {
-        org.peerdex.protocol.ring.Admission admission = new AdmissionRules("on", 2, 3, 2).table();
+        org.peerdex.protocol.ring.Admission admission = new AdmissionRules("on", 2, 3, 2).table(1);
         java.util.SplittableRandom r = new java.util.SplittableRandom(1);
         // same prefix: the third is refused
         assertTrue(admission.admit(org.peerdex.protocol.hash.PeerId.random(r), "p").isEmpty());
         assertTrue(admission.admit(org.peerdex.protocol.hash.PeerId.random(r), "p").isEmpty());
         assertEquals("prefix full", admission.admit(org.peerdex.protocol.hash.PeerId.random(r), "p").orElseThrow());
         // one arc (4 arcs): max(3, 2 * ceil((members + 1) / 4)) = 3 while few peers are in
-        org.peerdex.protocol.ring.Admission arcs = new AdmissionRules("on", 100, 3, 2).table();
+        org.peerdex.protocol.ring.Admission arcs = new AdmissionRules("on", 100, 3, 2).table(1);
         Map<String, Integer> outcome = new LinkedHashMap<>();
         for (int i = 0; i < 5; i++) {
             org.peerdex.protocol.hash.PeerId id = org.peerdex.protocol.hash.PeerId.atPosition(1000L + i, r);

@@ -77,7 +77,7 @@ public final class Membership {
     public record Settings(String network, String address, boolean acceptIndex, List<String> seeds, int minWorkBits,
                            Duration clockSkew, int probeFailures, Duration recordValidity, int maxPeers,
                            int maxCandidates, int maxPerPrefix, int maxPerArc, int arcBits, int helloPeers,
-                           int checksPerTick) {
+                           int checksPerTick, int positionsPerPeer) {
         public Settings {
             seeds = List.copyOf(seeds);
         }
@@ -145,7 +145,7 @@ public final class Membership {
         this.random = random;
         this.startedAt = clock.getAsLong();
         this.admission = new Admission(settings.maxPeers(), settings.maxPerPrefix(), settings.maxPerArc(),
-                settings.arcBits());
+                settings.arcBits(), settings.positionsPerPeer());
         int verifiedMax = 2 * (settings.maxPeers() + settings.maxCandidates());
         this.verified = new LinkedHashMap<>(64, 0.75f, true) {
             @Override

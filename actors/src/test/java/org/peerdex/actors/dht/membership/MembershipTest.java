@@ -91,7 +91,7 @@ class MembershipTest {
             }
         };
         Membership.Settings s = new Membership.Settings("test", address, true, seeds, 0, Duration.ofMinutes(1), 3,
-                Duration.ofMinutes(30), 100, 100, 2, 4, 6, 32, 8);
+                Duration.ofMinutes(30), 100, 100, 2, 4, 6, 32, 8, 16);
         Membership m = new Membership(s, keys, transport, listener, ADDRESSES, () -> now[0], new SplittableRandom(1));
         self[0] = m;
         byAddress.put(address, m);
