@@ -159,6 +159,10 @@ public final class Simulation implements AutoCloseable {
                 + "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
                 + "pekko.jvm-shutdown-hooks = off\n")
                 .withFallback(scenario.dht().atPath("peerdex.dht"))
+                // the open membership is the open network: its searchers check what holders say as the node's do
+                // (independent metadata, confirmation by a second holder), unless the scenario says otherwise
+                .withFallback(ConfigFactory.parseString("peerdex.dht.open-network = "
+                        + scenario.bootstrap().equals("open-membership")))
                 .withFallback(ConfigFactory.load());
         quietLogs();
         this.system = createDriven(rt, config);
