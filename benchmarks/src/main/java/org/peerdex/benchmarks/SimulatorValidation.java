@@ -42,7 +42,7 @@ import org.peerdex.storage.index.IndexedDocument;
  * the two first pages agree, and first-result / complete latency.
  *
  * <p>Usage: {@code SimulatorValidation [CORPUS_DIR=/usr/share/doc/postgresql-doc-15/html] [QUERIES=200] [SEED=3]
- * [MAX_PAGES=100000]}.
+ * [MAX_PAGES=100000] [CSV]}; CSV: one row per query with both sides' figures.
  */
 public final class SimulatorValidation {
     private static final int PEERS = 5;
@@ -67,6 +67,7 @@ public final class SimulatorValidation {
         int queries = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         long seed = args.length > 2 ? Long.parseLong(args[2]) : 3;
         int maxPages = args.length > 3 ? Integer.parseInt(args[3]) : 100_000;
+        Path csv = args.length > 4 ? Path.of(args[4]) : null;
         if (!Files.isDirectory(corpus)) {
             System.err.println("corpus " + corpus + " is missing (scripts/install-test-deps.sh installs postgresql-doc-15)");
             System.exit(2);
@@ -95,6 +96,7 @@ public final class SimulatorValidation {
             System.out.printf(Locale.ROOT, "simulated run: %.1f s wall%n", (System.nanoTime() - t1) / 1e9);
 
             report(sim, qs, real, simulated);
+            if (csv != null) writeCsv(csv, qs, real, simulated);
         }
         System.exit(0);
     }
@@ -204,6 +206,19 @@ public final class SimulatorValidation {
                 avg(agree), sameMessages, qs.size());
         System.out.printf(Locale.ROOT, "queries with results: real %d, simulator %d%n",
                 real.stream().filter(o -> !o.urls().isEmpty()).count(), simulated.stream().filter(o -> !o.urls().isEmpty()).count());
+    }
+
+    private static void writeCsv(Path csv, List<String[]> qs, List<Outcome> real, List<Outcome> sim) throws IOException {
+        StringBuilder b = new StringBuilder("query,real_messages,sim_messages,real_bytes,sim_bytes,real_results,sim_results,"
+                + "real_first_ms,sim_first_ms,real_done_ms,sim_done_ms\n");
+        for (int i = 0; i < qs.size(); i++) {
+            Outcome r = real.get(i);
+            Outcome s = sim.get(i);
+            b.append(String.format(Locale.ROOT, "%s %s,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.2f%n", qs.get(i)[0], qs.get(i)[1],
+                    r.messages(), s.messages(), r.bytes(), s.bytes(), r.urls().size(), s.urls().size(), r.firstMs(),
+                    s.firstMs(), r.doneMs(), s.doneMs()));
+        }
+        Files.writeString(csv, b);
     }
 
     interface Figure {
