@@ -54,6 +54,12 @@ public final class SimulatorValidation {
     /** One query's outcome on one side. */
     record Outcome(double firstMs, double doneMs, long messages, long bytes, List<String> urls) {}
 
+    /**
+     * The real run: its queries, the seconds from the ring's completion (every peer joined) to the first query, and
+     * a peer's address as its serialized actor refs begin.
+     */
+    record RealRun(List<Outcome> outcomes, double ringToQueriesSeconds, String address) {}
+
     /** The loopback fit: median RTT (µs), log-normal spread of RTTs, bulk bytes per second. */
     record LoopbackFit(double rttMicros, double sigma, double bytesPerSecond) {
         String scenario() {
@@ -84,25 +90,32 @@ public final class SimulatorValidation {
 
         try (VirtualLab lab = VirtualLab.start(PEERS, "redundancy = 3, partitions = 16, seed = 42, " + fit.scenario())) {
             Simulation sim = lab.simulation();
+            long ringAt = sim.runtime().nowMicros();
             List<PeerId> ids = new ArrayList<>();
             for (int i = 0; i < PEERS; i++) ids.add(sim.peerId(i));
 
             long t0 = System.nanoTime();
-            List<Outcome> real = realRun(ids, docs.documents(), qs);
-            System.out.printf(Locale.ROOT, "real run: %.1f s%n", (System.nanoTime() - t0) / 1e9);
+            RealRun realRun = realRun(ids, docs.documents(), qs);
+            List<Outcome> real = realRun.outcomes();
+            System.out.printf(Locale.ROOT, "real run: %.1f s; %.1f s from the ring's completion to the first query%n",
+                    (System.nanoTime() - t0) / 1e9, realRun.ringToQueriesSeconds());
 
             long t1 = System.nanoTime();
-            List<Outcome> simulated = simulatedRun(sim, docs.documents(), qs);
+            List<Outcome> simulated = simulatedRun(sim, docs.documents(), qs, real,
+                    ringAt + (long) (realRun.ringToQueriesSeconds() * 1e6));
             System.out.printf(Locale.ROOT, "simulated run: %.1f s wall%n", (System.nanoTime() - t1) / 1e9);
 
             report(sim, qs, real, simulated);
+            String simAddress = sim.system().address().toString();
+            System.out.printf(Locale.ROOT, "serialized refs begin with %s (%d characters) on a real peer, %s (%d) in the simulator%n",
+                    realRun.address(), realRun.address().length(), simAddress, simAddress.length());
             if (csv != null) writeCsv(csv, qs, real, simulated);
         }
         System.exit(0);
     }
 
     /** Five PeerNodes with the given ids; every page indexed at peer 0, the queries streamed from peer 4. */
-    static List<Outcome> realRun(List<PeerId> ids, List<IndexedDocument> docs, List<String[]> qs) throws Exception {
+    static RealRun realRun(List<PeerId> ids, List<IndexedDocument> docs, List<String[]> qs) throws Exception {
         Path root = Files.createTempDirectory("peerdex-simvalid");
         List<PeerNode> nodes = new ArrayList<>();
         try {
@@ -125,18 +138,20 @@ public final class SimulatorValidation {
             HttpClient http = HttpClient.newHttpClient();
             NetworkBenchmark.await(Duration.ofSeconds(60),
                     () -> NetworkBenchmark.json(http, searcher.baseUrl() + "/api/peers").get("peers").size() == ids.size());
+            long ringAt = System.nanoTime();
             PeerStorage storage = crawler.context().storage();
             for (IndexedDocument d : docs) storage.writer().add(d);
             storage.writer().flush();
             crawler.services().network().dht().indexedLocally();
             NetworkBenchmark.awaitReplication(nodes);
+            double ringToQueries = (System.nanoTime() - ringAt) / 1e9;
             for (int i = 0; i < Math.min(WARM_UP, qs.size()); i++) NetworkBenchmark.stream(http, searcher.baseUrl(), qs.get(i));
             List<Outcome> out = new ArrayList<>();
             for (String[] q : qs) {
                 NetworkBenchmark.Streamed r = NetworkBenchmark.stream(http, searcher.baseUrl(), q);
                 out.add(new Outcome(r.firstMs(), r.doneMs(), r.messages(), r.bytes(), r.urls()));
             }
-            return out;
+            return new RealRun(out, ringToQueries, searcher.clusterAddress().toString());
         } finally {
             for (PeerNode n : nodes) {
                 try {
@@ -149,21 +164,28 @@ public final class SimulatorValidation {
         }
     }
 
-    /** The same on the virtual peers: pages at peer 0 (replicated), the same warm-up and queries from peer 4. */
-    static List<Outcome> simulatedRun(Simulation sim, List<IndexedDocument> docs, List<String[]> qs) {
+    /**
+     * The same on the virtual peers: pages at peer 0 (replicated), the same warm-up and queries from peer 4, the
+     * first at {@code firstQueryAt} (simulated µs: as long after the ring's completion as in the real run, since a
+     * query within {@code handoff-window} of a ring change also asks the keys' former holders), each after the
+     * previous one as the real one came after its predecessor.
+     */
+    static List<Outcome> simulatedRun(Simulation sim, List<IndexedDocument> docs, List<String[]> qs, List<Outcome> real,
+                                      long firstQueryAt) {
         sim.indexDocuments(0, docs);
         sim.settle();
         if (!sim.replicationIdle()) throw new IllegalStateException("replication did not finish within settle-max");
+        sim.runFor(Math.max(0, firstQueryAt - sim.runtime().nowMicros()));
         int searcher = sim.size() - 1;
         for (int i = 0; i < Math.min(WARM_UP, qs.size()); i++) sim.queryAndWait(searcher, parse(qs.get(i)));
         List<Outcome> out = new ArrayList<>();
-        for (String[] q : qs) {
-            Simulation.Answer a = sim.queryAndWait(searcher, parse(q));
+        for (int i = 0; i < qs.size(); i++) {
+            Simulation.Answer a = sim.queryAndWait(searcher, parse(qs.get(i)));
             List<String> urls = new ArrayList<>();
             for (SearchResult r : a.done().results()) urls.add(r.url());
             out.add(new Outcome(a.firstResultMicros() < 0 ? -1 : a.firstResultMicros() / 1000.0, a.latencyMicros() / 1000.0,
                     a.done().network().messages(), a.done().network().bytes(), urls));
-            sim.runFor(1_000_000); // a second between queries, as the real queries are apart
+            sim.runFor(Math.max(0, (long) (real.get(i).doneMs() * 1000) - a.latencyMicros()));
         }
         return out;
     }
