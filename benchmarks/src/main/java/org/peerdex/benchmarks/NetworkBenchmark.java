@@ -26,6 +26,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.search.CorpusIndexer;
+import org.peerdex.actors.search.HtmlText;
 import org.peerdex.node.PeerNode;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.simulations.report.Percentiles;
@@ -78,27 +79,10 @@ public final class NetworkBenchmark {
             System.out.printf(Locale.ROOT, "indexed %d pages (%d postings) on the first peer in %.1f s; replicating...%n",
                     indexed.pages().size(), postings, (System.nanoTime() - t0) / 1e9);
             long t1 = System.nanoTime();
-            long lastStored = -1;
-            long stableSince = System.nanoTime();
-            while (System.nanoTime() - t1 < TimeUnit.MINUTES.toNanos(10)) {
-                long stored = 0;
-                for (PeerNode n : nodes.subList(1, peers)) {
-                    DhtPeer d = n.services().network().dht();
-                    stored += d.stats().storedPostings.get();
-                }
-                long backlog = dht.stats().outboxPostings.get();
-                if (stored != lastStored) {
-                    lastStored = stored;
-                    stableSince = System.nanoTime();
-                    System.out.printf(Locale.ROOT, "  %.0f s: %d postings stored on other peers, outbox %d%n",
-                            (System.nanoTime() - t1) / 1e9, stored, backlog);
-                }
-                if (backlog == 0 && stored > 0 && System.nanoTime() - stableSince > TimeUnit.SECONDS.toNanos(5)) break;
-                TimeUnit.MILLISECONDS.sleep(500);
-            }
+            awaitReplication(nodes);
             System.out.printf(Locale.ROOT, "replication settled after %.1f s%n", (System.nanoTime() - t1) / 1e9);
 
-            List<String[]> qs = twoWordQueries(indexed, queries, new Random(seed));
+            List<String[]> qs = twoWordQueries(indexed.pages(), queries, new Random(seed));
             for (int i = 0; i < Math.min(20, qs.size()); i++) stream(http, searcher.baseUrl(), qs.get(i)); // warm-up
             double[] first = new double[qs.size()];
             double[] done = new double[qs.size()];
@@ -107,12 +91,12 @@ public final class NetworkBenchmark {
             long naive = 0;
             int withResults = 0;
             for (int i = 0; i < qs.size(); i++) {
-                double[] r = stream(http, searcher.baseUrl(), qs.get(i));
-                first[i] = r[0];
-                done[i] = r[1];
-                messages += (long) r[2];
-                bytes += (long) r[3];
-                if (r[4] > 0) withResults++;
+                Streamed r = stream(http, searcher.baseUrl(), qs.get(i));
+                first[i] = r.firstMs();
+                done[i] = r.doneMs();
+                messages += r.messages();
+                bytes += r.bytes();
+                if (!r.urls().isEmpty()) withResults++;
                 naive += naiveBytes(crawler, qs.get(i));
             }
             double[] firstAnswered = Arrays.stream(first).filter(x -> x >= 0).toArray();
@@ -138,7 +122,31 @@ public final class NetworkBenchmark {
 
     private static String transport = "cluster";
 
-    private static Config config(Path dir, List<String> seeds) throws Exception {
+    /**
+     * Waits (at most 10 minutes) until the first peer's outbox is empty and the postings stored on the others have not
+     * changed for 5 s, printing progress.
+     */
+    static void awaitReplication(List<PeerNode> nodes) throws InterruptedException {
+        DhtPeer dht = nodes.get(0).services().network().dht();
+        long t1 = System.nanoTime();
+        long lastStored = -1;
+        long stableSince = System.nanoTime();
+        while (System.nanoTime() - t1 < TimeUnit.MINUTES.toNanos(10)) {
+            long stored = 0;
+            for (PeerNode n : nodes.subList(1, nodes.size())) stored += n.services().network().dht().stats().storedPostings.get();
+            long backlog = dht.stats().outboxPostings.get();
+            if (stored != lastStored) {
+                lastStored = stored;
+                stableSince = System.nanoTime();
+                System.out.printf(Locale.ROOT, "  %.0f s: %d postings stored on other peers, outbox %d%n",
+                        (System.nanoTime() - t1) / 1e9, stored, backlog);
+            }
+            if (backlog == 0 && stored > 0 && System.nanoTime() - stableSince > TimeUnit.SECONDS.toNanos(5)) return;
+            TimeUnit.MILLISECONDS.sleep(500);
+        }
+    }
+
+    static Config config(Path dir, List<String> seeds) throws Exception {
         if (transport.equals("peer")) {
             Map<String, Object> m = new HashMap<>();
             m.put("peerdex.transport", "peer");
@@ -156,7 +164,7 @@ public final class NetworkBenchmark {
     }
 
     /** Bytes of both words' whole posting lists as stored (key + encoded posting): the naive protocol's cost. */
-    private static long naiveBytes(PeerNode crawler, String[] q) {
+    static long naiveBytes(PeerNode crawler, String[] q) {
         long b = 0;
         for (String w : q) {
             for (Posting p : crawler.context().storage().rwi().postings(WordHash.of(w))) b += 21 + PostingCodec.encode(p).length;
@@ -165,13 +173,13 @@ public final class NetworkBenchmark {
     }
 
     /** Pairs of words that occur together in some page, drawn from pages at random. */
-    private static List<String[]> twoWordQueries(CorpusIndexer.Result indexed, int n, Random random) {
-        List<String> urls = new ArrayList<>(indexed.pages().keySet());
+    static List<String[]> twoWordQueries(Map<String, HtmlText.Page> pages, int n, Random random) {
+        List<String> urls = new ArrayList<>(pages.keySet());
         Collections.shuffle(urls, random);
         List<String[]> out = new ArrayList<>();
         for (String u : urls) {
             if (out.size() >= n) break;
-            List<String> words = Tokenizer.plainWords(indexed.pages().get(u).text().body()).stream()
+            List<String> words = Tokenizer.plainWords(pages.get(u).text().body()).stream()
                     .filter(w -> w.length() >= 4 && w.chars().allMatch(Character::isLetter)).distinct().toList();
             if (words.size() < 2) continue;
             out.add(new String[] {words.get(random.nextInt(words.size())), words.get(random.nextInt(words.size()))});
@@ -179,8 +187,10 @@ public final class NetworkBenchmark {
         return out;
     }
 
-    /** {first result ms (-1 if none), done ms, messages, bytes, results}. */
-    private static double[] stream(HttpClient http, String base, String[] q) throws Exception {
+    /** One streamed query: first result ms (-1 if none), done ms, the coordinator's messages and bytes, the page's URLs. */
+    record Streamed(double firstMs, double doneMs, long messages, long bytes, List<String> urls) {}
+
+    static Streamed stream(HttpClient http, String base, String[] q) throws Exception {
         long t = System.nanoTime();
         HttpResponse<InputStream> resp = http.send(HttpRequest.newBuilder(URI.create(base + "/api/search/stream?resource=global&q="
                 + URLEncoder.encode(q[0] + " " + q[1], StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(30))
@@ -200,8 +210,9 @@ public final class NetworkBenchmark {
                         double doneMs = (System.nanoTime() - t) / 1e6;
                         JsonNode d = JSON.readTree(data.toString());
                         JsonNode net = d.get("network");
-                        return new double[] {first, doneMs, net.get("messages").asDouble(), net.get("bytes").asDouble(),
-                            d.get("results").size()};
+                        List<String> urls = new ArrayList<>();
+                        for (JsonNode r : d.get("results")) urls.add(r.get("url").asText());
+                        return new Streamed(first, doneMs, net.get("messages").asLong(), net.get("bytes").asLong(), urls);
                     }
                     event = null;
                     data.setLength(0);
@@ -211,7 +222,7 @@ public final class NetworkBenchmark {
         throw new IllegalStateException("stream of '" + q[0] + " " + q[1] + "' ended without done (HTTP " + resp.statusCode() + ")");
     }
 
-    private static JsonNode json(HttpClient http, String url) throws Exception {
+    static JsonNode json(HttpClient http, String url) throws Exception {
         return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 
@@ -219,7 +230,7 @@ public final class NetworkBenchmark {
         boolean ok() throws Exception;
     }
 
-    private static void await(Duration timeout, Check c) throws Exception {
+    static void await(Duration timeout, Check c) throws Exception {
         long end = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < end) {
             if (c.ok()) return;

@@ -19,6 +19,7 @@ import org.peerdex.actors.search.ranking.HostPageRank;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.url.UrlNormalizer;
 import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.index.IndexedDocument;
 
 /**
  * Indexes a directory of HTML files as if crawled under a base URL, in two passes so each page also gets the
@@ -35,6 +36,34 @@ public final class CorpusIndexer {
 
     /** Indexes up to {@code max} .html files under {@code root}, each at {@code baseUrl + relative path}. */
     public static Result index(PeerStorage storage, Path root, String baseUrl, int max) {
+        Parsed p = parse(root, baseUrl, max);
+        Map<String, UrlHash> urls = new LinkedHashMap<>();
+        for (Map.Entry<String, HtmlText.Page> e : p.pages().entrySet()) {
+            urls.put(e.getKey(), PageIndexer.index(storage, e.getKey(), e.getValue(), p.dates().getOrDefault(e.getKey(), 0L),
+                    p.anchors().getOrDefault(e.getKey(), List.of())));
+        }
+        storage.writer().flush();
+        return new Result(urls, p.edges(), p.pages());
+    }
+
+    /** The documents {@link #index} would write (same parse, anchors and dates), in file order, and the parsed pages. */
+    public record Documents(List<IndexedDocument> documents, Map<String, HtmlText.Page> pages) {}
+
+    /** What {@link #index} writes into a peer's storage, without a storage: to feed the same corpus elsewhere. */
+    public static Documents documents(Path root, String baseUrl, int max) {
+        Parsed p = parse(root, baseUrl, max);
+        List<IndexedDocument> docs = new ArrayList<>();
+        for (Map.Entry<String, HtmlText.Page> e : p.pages().entrySet()) {
+            docs.add(PageIndexer.document(e.getKey(), e.getValue(), p.dates().getOrDefault(e.getKey(), 0L),
+                    p.anchors().getOrDefault(e.getKey(), List.of())));
+        }
+        return new Documents(docs, p.pages());
+    }
+
+    private record Parsed(Map<String, HtmlText.Page> pages, Map<String, Long> dates, Map<String, List<String>> anchors,
+                          List<HostPageRank.Edge> edges) {}
+
+    private static Parsed parse(Path root, String baseUrl, int max) {
         List<Path> files;
         try (Stream<Path> s = Files.walk(root)) {
             files = s.filter(p -> p.toString().endsWith(".html") || p.toString().endsWith(".htm")).sorted()
@@ -83,12 +112,6 @@ public final class CorpusIndexer {
                 }
             }
         }
-        Map<String, UrlHash> urls = new LinkedHashMap<>();
-        for (Map.Entry<String, HtmlText.Page> e : pages.entrySet()) {
-            urls.put(e.getKey(), PageIndexer.index(storage, e.getKey(), e.getValue(), dates.getOrDefault(e.getKey(), 0L),
-                    anchors.getOrDefault(e.getKey(), List.of())));
-        }
-        storage.writer().flush();
-        return new Result(urls, edges, pages);
+        return new Parsed(pages, dates, anchors, edges);
     }
 }

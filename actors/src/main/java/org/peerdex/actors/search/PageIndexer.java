@@ -28,6 +28,16 @@ public final class PageIndexer {
 
     public static UrlHash index(PeerStorage storage, String url, HtmlText.Page page, long lastModified,
                                 List<String> incomingAnchors) {
+        IndexedDocument doc = document(url, page, lastModified, incomingAnchors);
+        UrlHash hash = doc.metadata().urlHash();
+        storage.writer().add(doc);
+        storage.metadata().appendHistory(hash, new UrlMetadataStore.HistoryEvent(
+                System.currentTimeMillis(), "indexed", 200, "indexed directly (" + doc.postings().size() + " postings)"));
+        return hash;
+    }
+
+    /** The document {@link #index} writes for a parsed page: metadata, text and postings. */
+    public static IndexedDocument document(String url, HtmlText.Page page, long lastModified, List<String> incomingAnchors) {
         String normal = UrlNormalizer.normalize(url).orElseThrow(() -> new IllegalArgumentException("not a URL: " + url));
         UrlHash hash = UrlHash.ofNormalized(normal);
         DocumentText text = incomingAnchors.isEmpty() ? page.text() : HtmlText.withAnchors(page.text(), incomingAnchors);
@@ -43,11 +53,7 @@ public final class PageIndexer {
                 System.currentTimeMillis(), local, other, Tokenizer.plainWords(text.body()).size(),
                 null, Integer.toHexString(text.body().hashCode()), text.headings().size() > 20
                 ? text.headings().subList(0, 20) : text.headings());
-        IndexedDocument doc = PostingFactory.build(meta, text);
-        storage.writer().add(doc);
-        storage.metadata().appendHistory(hash, new UrlMetadataStore.HistoryEvent(
-                System.currentTimeMillis(), "indexed", 200, "indexed directly (" + doc.postings().size() + " postings)"));
-        return hash;
+        return PostingFactory.build(meta, text);
     }
 
     private static String hostOf(String url) {

@@ -6,6 +6,7 @@ import org.apache.pekko.serialization.Serialization;
 import org.apache.pekko.serialization.SerializationExtension;
 import org.apache.pekko.serialization.Serializer;
 import org.apache.pekko.serialization.Serializers;
+import org.peerdex.actors.dht.WireCost;
 import org.peerdex.protocol.WireMessage;
 
 /**
@@ -32,12 +33,16 @@ public final class WireMeter {
     /**
      * The serialized size, with the uid of every actor ref in the message counted at its widest: Pekko draws actor
      * uids at random, and a serialized ref carries its uid in decimal, so the raw size (and the bandwidth delay that
-     * follows from it) would vary between runs of one seed by a byte here and there.
+     * follows from it) would vary between runs of one seed by a byte here and there. A ref's address is counted as a
+     * real peer's at its widest ({@link WireCost#WIDEST_ADDRESS}): the virtual peers' system has no host.
      */
     public int size(Object message) {
         int[] adjust = {0};
         refs.rewrite(message, r -> {
             adjust[0] += WIDEST_UID - Integer.toString(r.path().uid()).length();
+            if (r.path().address().host().isEmpty()) {
+                adjust[0] += WireCost.WIDEST_ADDRESS.length() - r.path().address().toString().length();
+            }
             return r;
         });
         return serialize(message).length + adjust[0];

@@ -1,0 +1,37 @@
+package org.peerdex.actors.dht;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.typesafe.config.ConfigFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.peerdex.actors.dht.shard.ShardOwner;
+import org.peerdex.protocol.hash.WordHash;
+
+class WireCostTest {
+    static final ActorTestKit KIT = ActorTestKit.create("vp", ConfigFactory.parseString("pekko.actor.provider = local"));
+
+    @AfterAll
+    static void stop() {
+        KIT.shutdownTestKit();
+    }
+
+    @Test
+    void aRefOfAHostlessSystemCountsAsARealPeersWidestAddress() {
+        TestProbe<ShardOwner.CountReply> probe = KIT.createTestProbe();
+        ShardOwner.CountRequest request = new ShardOwner.CountRequest(42L,
+                List.of(new RangeKey(WordHash.of("peer"), 3)), probe.getRef());
+        byte[] raw = SerializationExtension.get(Adapter.toClassic(KIT.system())).serialize(request).get();
+        String text = new String(raw, StandardCharsets.ISO_8859_1);
+        String uid = text.substring(text.indexOf('#') + 1).replaceAll("[^-0-9].*", "");
+        // the ref as a real peer's at the widest IPv4 address, its uid at 11 characters
+        long expected = raw.length + (WireCost.WIDEST_ADDRESS.length() - "pekko://vp".length()) + (11 - uid.length());
+        assertEquals(expected, new WireCost(KIT.system()).bytes(request));
+    }
+}
