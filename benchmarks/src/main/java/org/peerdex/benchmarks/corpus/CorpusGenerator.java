@@ -40,7 +40,8 @@ public final class CorpusGenerator {
     static final double SUBSTITUTE = 0.12;
     /** Ranks of the vocabulary: the tail past the real words and identifiers is compounds of them. */
     static final int VOCABULARY = 4_000_000;
-    private static final int MAX_SENTENCES = 400_000;
+    /** Sentences read at most, shared evenly between the sources (parsing the HTML dominates the set-up). */
+    private static final int MAX_SENTENCES = 120_000;
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z])");
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]+");
 
@@ -77,12 +78,13 @@ public final class CorpusGenerator {
         Map<String, Integer> identifierCounts = new HashMap<>();
         int files = 0;
         for (Path root : roots) {
+            int until = sentences.size() + MAX_SENTENCES / roots.size();
             List<Path> html;
             try (Stream<Path> s = Files.walk(root)) {
                 html = s.filter(p -> p.toString().endsWith(".html")).sorted().toList();
             }
             for (Path p : html) {
-                if (files++ >= maxFiles || sentences.size() >= MAX_SENTENCES) break;
+                if (files++ >= maxFiles || sentences.size() >= until) break;
                 var doc = Jsoup.parse(Files.readString(p, StandardCharsets.UTF_8));
                 String title = clean(doc.title());
                 if (title.length() > 2 && title.length() < 120) titles.add(title);

@@ -27,7 +27,7 @@ import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.storage.PeerStorage;
 
 class CorpusGeneratorTest {
-    private static final int PAGES = 300;
+    private static final int PAGES = 150;
 
     /** A small real HTML corpus: the generator reads sentences, titles and identifiers from files like these. */
     private static Path corpus(Path dir) throws Exception {
