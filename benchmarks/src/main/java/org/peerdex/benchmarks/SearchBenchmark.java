@@ -233,7 +233,7 @@ public final class SearchBenchmark {
         return n.toString();
     }
 
-    private static long treeBytes(Path root) throws IOException {
+    static long treeBytes(Path root) throws IOException {
         try (Stream<Path> s = Files.walk(root)) {
             return s.filter(Files::isRegularFile).mapToLong(p -> {
                 try {
@@ -311,7 +311,7 @@ public final class SearchBenchmark {
     }
 
     /** Peerdex's index evaluation alone: the top 10 URL hashes by the default profile (no metadata, no snippets). */
-    private static List<String> peerdexIndex(LocalIndexSource index, PeerStorage storage, String q) {
+    static List<String> peerdexIndex(LocalIndexSource index, PeerStorage storage, String q) {
         org.peerdex.actors.search.query.Query query;
         try {
             query = org.peerdex.actors.search.query.QueryParser.parse(q);
@@ -359,7 +359,7 @@ public final class SearchBenchmark {
         }
     }
 
-    private static List<String> lucene(IndexSearcher searcher, QueryParser parser, String q) {
+    static List<String> lucene(IndexSearcher searcher, QueryParser parser, String q) {
         try {
             Query query = parser.parse(QueryParser.escape(q));
             List<String> out = new ArrayList<>();

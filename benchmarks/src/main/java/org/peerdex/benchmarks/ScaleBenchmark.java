@@ -1,0 +1,250 @@
+package org.peerdex.benchmarks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.queryparser.classic.MultiFieldQueryParser;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.store.FSDirectory;
+import org.peerdex.actors.importer.ImportInput;
+import org.peerdex.actors.importer.ImportJobs;
+import org.peerdex.actors.importer.ImportKind;
+import org.peerdex.actors.importer.ImportProgress;
+import org.peerdex.actors.importer.MediaWikiDump;
+import org.peerdex.actors.importer.WikiText;
+import org.peerdex.actors.search.LocalIndexSource;
+import org.peerdex.benchmarks.corpus.CorpusGenerator;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.simulations.report.Percentiles;
+import org.peerdex.storage.PeerStorage;
+
+/**
+ * Peerdex next to Lucene 9 at scale: a {@link CorpusGenerator} dump of N pages imported through the node's
+ * MediaWiki importer ({@code ImportJobs}, one import thread, flush every 500 documents) into LevelDB on disk, and the
+ * same dump parsed by the same code ({@code MediaWikiDump} and {@code WikiText}) into Lucene on disk
+ * ({@code FSDirectory}, fielded as {@code SearchBenchmark}'s {@code lucene-fields}, one thread, committed). Prints
+ * for each N: documents per second (parse included on both sides), bytes on disk per document, heap used after a
+ * full GC with each index open, warm query latency p50/p99 of 1-, 2- and 3-word queries (consecutive words of
+ * sentences sampled from the dump, split by {@link SearchBenchmark#words}, independent of both analyzers), and the
+ * ratios against the goals (indexing at least 1.0x Lucene, size at most 1.5x, p50 at most 2x, p99 at most 3x).
+ * Peerdex is timed on its index evaluation ({@code LocalIndexSource}, top 10, every word required); Lucene on
+ * BM25 over the fields, OR ({@code lucene-fields}) and AND ({@code lucene-fields-and}).
+ *
+ * <p>Usage: {@code java -Xmx1g -cp benchmarks/target/peerdex-benchmarks.jar org.peerdex.benchmarks.ScaleBenchmark
+ * [N=100000[,1000000]] [QUERIES=300] [SEED=1] [WORKDIR=tmp]}.
+ */
+public final class ScaleBenchmark {
+    private static final int SAMPLED_SENTENCES = 4000;
+
+    record Latency(double p50, double p99) {}
+
+    public static void main(String[] args) throws Exception {
+        String[] sizes = (args.length > 0 ? args[0] : "100000").split(",");
+        int perSet = args.length > 1 ? Integer.parseInt(args[1]) : 300;
+        long seed = args.length > 2 ? Long.parseLong(args[2]) : 1;
+        Path work = args.length > 3 ? Files.createDirectories(Path.of(args[3])) : Files.createTempDirectory("peerdex-scale");
+        List<Path> sources = CorpusGenerator.defaultSources();
+        long t = System.nanoTime();
+        CorpusGenerator generator = CorpusGenerator.load(sources, Integer.MAX_VALUE);
+        System.out.printf(Locale.ROOT, "sentence pool: %d sentences, %d real words and identifiers from %s (%.1f s)%n",
+                generator.sentenceCount(), generator.realVocabulary(), sources, (System.nanoTime() - t) / 1e9);
+        System.out.printf(Locale.ROOT, "heap max %d MB, %d cores%n", Runtime.getRuntime().maxMemory() >> 20,
+                Runtime.getRuntime().availableProcessors());
+        try {
+            for (String s : sizes) run(generator, Integer.parseInt(s.trim()), perSet, seed, work);
+        } finally {
+            BenchPeers.deleteTree(work);
+        }
+        System.exit(0);
+    }
+
+    private static void run(CorpusGenerator generator, int n, int perSet, long seed, Path work) throws Exception {
+        Path dump = work.resolve("scale-" + n + ".xml");
+        long t0 = System.nanoTime();
+        try (OutputStream out = Files.newOutputStream(dump)) {
+            generator.write(out, seed, n);
+        }
+        System.out.printf(Locale.ROOT, "%n== %d documents: dump %.0f MB written in %.1f s%n", n, Files.size(dump) / 1e6,
+                (System.nanoTime() - t0) / 1e9);
+        long heapBefore = heapAfterGc();
+
+        Path peerdexDir = Files.createDirectories(work.resolve("peerdex-" + n));
+        Path luceneDir = Files.createDirectories(work.resolve("lucene-" + n));
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        try (PeerStorage storage = PeerStorage.openLevelDb(peerdexDir, new Partitions(4))) {
+            ImportJobs jobs = new ImportJobs(storage, pool, 500, null);
+            long p0 = System.nanoTime();
+            String id = jobs.start(ImportKind.MEDIAWIKI, "scale " + n,
+                    MediaWikiDump.source(new ImportInput.File(dump), null, false)).id();
+            ImportProgress p;
+            long lastPrint = p0;
+            while ((p = jobs.get(id).orElseThrow()).running()) {
+                LockSupport.parkNanos(20_000_000);
+                if (System.nanoTime() - lastPrint > 30e9) {
+                    lastPrint = System.nanoTime();
+                    System.out.printf(Locale.ROOT, "  peerdex: %d documents after %.0f s%n", p.imported(), (lastPrint - p0) / 1e9);
+                }
+            }
+            double peerdexSecs = (System.nanoTime() - p0) / 1e9;
+            jobs.close();
+            if (!p.state().equals("finished")) throw new IllegalStateException("import ended " + p.state() + ": " + p.error());
+            long docs = p.imported();
+            long peerdexHeap = heapAfterGc() - heapBefore;
+            long peerdexBytes = storage.store().approximateSize();
+            long postings = storage.rwi().totalPostings();
+            System.out.printf(Locale.ROOT, "  peerdex: %d documents in %.1f s, %d postings%n", docs, peerdexSecs, postings);
+
+            List<String> sentences = new ArrayList<>();
+            long l0 = System.nanoTime();
+            Analyzer analyzer = new StandardAnalyzer();
+            long luceneDocs;
+            try (FSDirectory dir = FSDirectory.open(luceneDir)) {
+                luceneDocs = luceneIndex(dir, analyzer, dump, seed, sentences);
+                double luceneSecs = (System.nanoTime() - l0) / 1e9;
+                System.out.printf(Locale.ROOT, "  lucene: %d documents in %.1f s%n", luceneDocs, luceneSecs);
+                try (DirectoryReader reader = DirectoryReader.open(dir)) {
+                    long luceneHeap = heapAfterGc() - heapBefore - peerdexHeap;
+                    long luceneBytes = SearchBenchmark.treeBytes(luceneDir);
+                    IndexSearcher searcher = new IndexSearcher(reader);
+                    Map<String, Float> boosts = Map.of("title", 4f, "headings", 2f, "url", 2f, "body", 1f);
+                    String[] fields = boosts.keySet().stream().sorted().toArray(String[]::new);
+                    MultiFieldQueryParser or = new MultiFieldQueryParser(fields, analyzer, boosts);
+                    MultiFieldQueryParser and = new MultiFieldQueryParser(fields, analyzer, boosts);
+                    and.setDefaultOperator(QueryParser.Operator.AND);
+                    LocalIndexSource index = new LocalIndexSource(storage, Runnable::run);
+                    Map<String, Function<String, List<String>>> systems = new LinkedHashMap<>();
+                    systems.put("peerdex-index", q -> SearchBenchmark.peerdexIndex(index, storage, q));
+                    systems.put("lucene-fields", q -> SearchBenchmark.lucene(searcher, or, q));
+                    systems.put("lucene-fields-and", q -> SearchBenchmark.lucene(searcher, and, q));
+                    Map<String, Map<Integer, Latency>> lat = new LinkedHashMap<>();
+                    Map<Integer, List<String>> queries = new LinkedHashMap<>();
+                    for (int w = 1; w <= 3; w++) queries.put(w, queries(sentences, w, perSet, new SplittableRandom(seed + w)));
+                    for (var e : systems.entrySet()) {
+                        for (List<String> qs : queries.values()) for (int i = 0; i < Math.min(50, qs.size()); i++) e.getValue().apply(qs.get(i));
+                        Map<Integer, Latency> byLength = new LinkedHashMap<>();
+                        for (var q : queries.entrySet()) byLength.put(q.getKey(), time(e.getValue(), q.getValue()));
+                        lat.put(e.getKey(), byLength);
+                    }
+                    double peerdexRate = docs / peerdexSecs;
+                    double luceneRate = luceneDocs / luceneSecs;
+                    System.out.printf(Locale.ROOT, "%n  %-18s %10s %12s %10s%n", "system", "docs/s", "bytes/doc", "heap MB");
+                    System.out.printf(Locale.ROOT, "  %-18s %10.0f %12.0f %10.0f   (whole store: postings, URL words, metadata, text; %.1f bytes/posting)%n",
+                            "peerdex", peerdexRate, (double) peerdexBytes / docs, peerdexHeap / 1e6, (double) peerdexBytes / postings);
+                    System.out.printf(Locale.ROOT, "  %-18s %10.0f %12.0f %10.0f   (reader open)%n", "lucene", luceneRate,
+                            (double) luceneBytes / luceneDocs, luceneHeap / 1e6);
+                    System.out.printf(Locale.ROOT, "  %-18s %5s %9s %9s%n", "system", "words", "p50 ms", "p99 ms");
+                    lat.forEach((sys, m) -> m.forEach((w, l) -> System.out.printf(Locale.ROOT, "  %-18s %5d %9.3f %9.3f%n",
+                            sys, w, l.p50(), l.p99())));
+                    System.out.printf(Locale.ROOT, "  goals at %d documents (peerdex / lucene-fields):%n", n);
+                    System.out.printf(Locale.ROOT, "    indexing %.2fx (goal >= 1.0)   size %.2fx (goal <= 1.5)%n",
+                            peerdexRate / luceneRate, ((double) peerdexBytes / docs) / ((double) luceneBytes / luceneDocs));
+                    for (int w = 1; w <= 3; w++) {
+                        Latency pd = lat.get("peerdex-index").get(w);
+                        Latency lf = lat.get("lucene-fields").get(w);
+                        Latency la = lat.get("lucene-fields-and").get(w);
+                        System.out.printf(Locale.ROOT, "    %d-word p50 %.1fx (goal <= 2)   p99 %.1fx (goal <= 3)   [vs lucene-fields-and: p50 %.1fx, p99 %.1fx]%n",
+                                w, pd.p50() / lf.p50(), pd.p99() / lf.p99(), pd.p50() / la.p50(), pd.p99() / la.p99());
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            Files.deleteIfExists(dump);
+            BenchPeers.deleteTree(peerdexDir);
+            BenchPeers.deleteTree(luceneDir);
+        }
+    }
+
+    /**
+     * Indexes the dump into Lucene with the importer's own parse ({@code MediaWikiDump}, {@code WikiText}, articles
+     * only, redirects skipped) and keeps a seeded reservoir sample of body sentences for the queries.
+     */
+    static long luceneIndex(FSDirectory dir, Analyzer analyzer, Path dump, long seed, List<String> sample) throws IOException {
+        SplittableRandom random = new SplittableRandom(seed);
+        long[] seen = {0};
+        long[] docs = {0};
+        String[] base = {"https://scale.test/wiki/"};
+        try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(analyzer)); InputStream in = Files.newInputStream(dump)) {
+            MediaWikiDump.read(in, info -> {
+                if (!info.articleBase().isEmpty()) base[0] = info.articleBase();
+            }, page -> {
+                if (page.redirect() != null || page.namespace() != 0) return;
+                WikiText.Result t = WikiText.convert(page.text());
+                String url = MediaWikiDump.pageUrl(base[0], page.title());
+                Document d = new Document();
+                d.add(new StringField("id", url, Field.Store.YES));
+                d.add(new TextField("title", page.title(), Field.Store.NO));
+                d.add(new TextField("headings", String.join("\n", t.headings()), Field.Store.NO));
+                d.add(new TextField("url", url.substring(base[0].length()).replaceAll("[^A-Za-z0-9]+", " "), Field.Store.NO));
+                d.add(new TextField("body", t.text(), Field.Store.NO));
+                try {
+                    w.addDocument(d);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+                docs[0]++;
+                for (String s : t.text().split("(?<=[.!?])\\s+")) {
+                    if (s.length() < 20) continue;
+                    long k = seen[0]++;
+                    if (sample.size() < SAMPLED_SENTENCES) sample.add(s);
+                    else {
+                        long j = random.nextLong(k + 1);
+                        if (j < SAMPLED_SENTENCES) sample.set((int) j, s);
+                    }
+                }
+            }, () -> false);
+            w.commit();
+        }
+        return docs[0];
+    }
+
+    /** {@code n} consecutive words (the benchmark's own split) of a random sampled sentence. */
+    static List<String> queries(List<String> sentences, int n, int count, SplittableRandom random) {
+        List<String> out = new ArrayList<>();
+        for (int attempt = 0; out.size() < count && attempt < count * 100 && !sentences.isEmpty(); attempt++) {
+            List<String> words = SearchBenchmark.words(sentences.get(random.nextInt(sentences.size())));
+            if (words.size() < n) continue;
+            int at = random.nextInt(words.size() - n + 1);
+            out.add(String.join(" ", words.subList(at, at + n)));
+        }
+        return out;
+    }
+
+    private static Latency time(Function<String, List<String>> system, List<String> queries) {
+        double[] ms = new double[queries.size()];
+        for (int i = 0; i < queries.size(); i++) {
+            long t = System.nanoTime();
+            system.apply(queries.get(i));
+            ms[i] = (System.nanoTime() - t) / 1e6;
+        }
+        return new Latency(Percentiles.of(ms, 50), Percentiles.of(ms, 99));
+    }
+
+    private static long heapAfterGc() {
+        for (int i = 0; i < 3; i++) System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}
