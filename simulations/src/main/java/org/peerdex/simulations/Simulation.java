@@ -188,7 +188,7 @@ public final class Simulation implements AutoCloseable {
             this.population = Population.build(n, scenario.hostile(), none, placement, idRandom, hostileRandom,
                     frequent, keyring);
             this.open = new OpenMembershipNet(keyring, population, scenario.admission(), net, rt, this::peer,
-                    settings.acceptRemoteIndex(), scenario.seed(), placement.positionsPerPeer());
+                    settings.acceptRemoteIndex(), scenario.seed(), placement.positionsPerPeer(), placement.tag());
         } else {
             this.population = Population.build(n, scenario.hostile(), scenario.admission(), placement, idRandom,
                     hostileRandom, frequent);

@@ -42,7 +42,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
     public sealed interface Command {}
 
     /** From the endpoint: a signed hello (the envelope's key is the record's key); answered with a HelloReply. */
-    record Greeted(SignedPeerRecord record, ActorRef<V1.HelloReply> replyTo) implements Command {}
+    record Greeted(SignedPeerRecord record, String placement, ActorRef<V1.HelloReply> replyTo) implements Command {}
 
     /** From the endpoint: the sender's own leaving record. */
     record Left(SignedPeerRecord record) implements Command {}
@@ -76,8 +76,8 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
             this.timeout = timeout;
         }
 
-        CompletionStage<V1.HelloReply> greeted(SignedPeerRecord r) {
-            return AskPattern.ask(ref.get(), reply -> new Greeted(r, reply), timeout, system.scheduler());
+        CompletionStage<V1.HelloReply> greeted(SignedPeerRecord r, String placement) {
+            return AskPattern.ask(ref.get(), reply -> new Greeted(r, placement, reply), timeout, system.scheduler());
         }
 
         void left(SignedPeerRecord r) {
@@ -140,7 +140,8 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
         Membership.Settings ms = new Membership.Settings(network, address, settings.acceptIndex(), settings.seeds(),
                 settings.minWorkBits(), settings.clockSkew(), settings.probeFailures(), settings.recordValidity(),
                 settings.maxPeers(), settings.maxCandidates(), settings.maxPerPrefix(), settings.maxPerArc(),
-                settings.arcBits(), settings.helloPeers(), CHECKS_PER_TICK, settings.positionsPerPeer());
+                settings.arcBits(), settings.helloPeers(), CHECKS_PER_TICK, settings.positionsPerPeer(),
+                settings.placement());
         this.membership = new Membership(ms, client.keys(), new HttpTransport(), new Links(), new Addresses(),
                 System::currentTimeMillis, new SplittableRandom());
         handle.ref.set(ctx.getSelf());
@@ -154,7 +155,7 @@ public final class OpenMembership extends AbstractBehavior<OpenMembership.Comman
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(Greeted.class, m -> {
-                    m.replyTo().tell(membership.greeted(m.record()));
+                    m.replyTo().tell(membership.greeted(m.record(), m.placement()));
                     return this;
                 })
                 .onMessage(Left.class, m -> {

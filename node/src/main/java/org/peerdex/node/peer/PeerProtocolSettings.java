@@ -4,6 +4,8 @@ import com.typesafe.config.Config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.protocol.ring.Placement;
 
 /** The {@code peerdex.peer} config section (see node's reference.conf for every key and its default). */
 public record PeerProtocolSettings(String host, int port, String advertise, List<String> seeds, int workBits,
@@ -13,7 +15,8 @@ public record PeerProtocolSettings(String host, int port, String advertise, List
                                    Duration blockFor, Duration probeInterval, int probeFailures, Duration recordValidity,
                                    int maxPeers, int maxCandidates, int maxPerPrefix, int maxPerArc, int arcBits,
                                    AddressPrefix prefixes, boolean allowPrivateAddresses, int helloPeers,
-                                   boolean acceptIndex, double passiveStoreRate, int positionsPerPeer) {
+                                   boolean acceptIndex, double passiveStoreRate, int positionsPerPeer,
+                                   String placement) {
 
     /** on, off, or auto: private peer addresses only for a peer that is itself on a private or loopback address. */
     private static boolean allowPrivate(Config c) {
@@ -40,6 +43,8 @@ public record PeerProtocolSettings(String host, int port, String advertise, List
                 new AddressPrefix(c.getInt("prefix-bits-v4"), c.getInt("prefix-bits-v6")),
                 allowPrivate(c), c.getInt("hello-peers"),
                 root.getBoolean("peerdex.dht.accept-remote-index"), c.getDouble("passive-store-rate"),
-                root.getInt("peerdex.index.positions-per-peer"));
+                root.getInt("peerdex.index.positions-per-peer"),
+                new Placement(new Partitions(root.getInt("peerdex.index.partition-exponent")),
+                        root.getInt("peerdex.index.redundancy"), root.getInt("peerdex.index.positions-per-peer")).tag());
     }
 }

@@ -169,7 +169,7 @@ public final class PeerServer extends AllDirectives {
             case "hello": {
                 V1.Hello h = wire.read(body, V1.Hello.class);
                 if (!key.equals(h.record().key())) throw new IllegalArgumentException("the record is not the signer's");
-                return membership.greeted(h.record()).thenApply(r -> r);
+                return membership.greeted(h.record(), h.placement()).thenApply(r -> r);
             }
             case "leave": {
                 V1.Leave l = wire.read(body, V1.Leave.class);

@@ -38,6 +38,14 @@ public record Placement(Partitions partitions, int redundancy, int positionsPerP
         return new Placement(new Partitions(Partitions.DEFAULT_EXPONENT), DEFAULT_REDUNDANCY);
     }
 
+    /**
+     * The parameters peers of one network must agree on, as a short text ("p16.r3.v16": partitions, R, positions
+     * per peer): the open network's hellos carry it, and a peer of other parameters is not admitted.
+     */
+    public String tag() {
+        return "p" + partitions.count() + ".r" + redundancy + ".v" + positionsPerPeer;
+    }
+
     /** The ring of these peers at this placement's positions per peer. */
     public Ring ring(Collection<PeerId> peers) {
         return Ring.of(peers, positionsPerPeer);

@@ -59,10 +59,21 @@ public final class V1 {
 
     // ---------------------------------------------------------------- membership
 
-    /** {@code hello}: here I am; the reply is signed over this request's nonce, so it answers a fresh challenge. */
-    public record Hello(@JsonProperty("record") SignedPeerRecord record) implements Body {
+    /**
+     * {@code hello}: here I am; the reply is signed over this request's nonce, so it answers a fresh challenge.
+     * {@code placement}: the network's placement parameters as the sender runs them ({@code Placement.tag()}, e.g.
+     * "p16.r3.v16"; "" unsaid): a peer of other parameters would look for data where the others do not put it.
+     */
+    public record Hello(@JsonProperty("record") SignedPeerRecord record,
+                        @JsonProperty("placement") String placement) implements Body {
         public Hello {
             if (record == null) throw new IllegalArgumentException("hello needs a record");
+            placement = placement == null ? "" : placement;
+            if (placement.length() > 64) throw new IllegalArgumentException("placement of at most 64 characters");
+        }
+
+        public Hello(SignedPeerRecord record) {
+            this(record, "");
         }
     }
 
@@ -72,10 +83,17 @@ public final class V1 {
      */
     public record HelloReply(@JsonProperty("record") SignedPeerRecord record,
                              @JsonProperty("peers") List<SignedPeerRecord> peers,
-                             @JsonProperty("admitted") boolean admitted) implements Body {
+                             @JsonProperty("admitted") boolean admitted,
+                             @JsonProperty("placement") String placement) implements Body {
         public HelloReply {
             if (record == null) throw new IllegalArgumentException("hello reply needs a record");
             peers = peers == null ? List.of() : List.copyOf(peers);
+            placement = placement == null ? "" : placement;
+            if (placement.length() > 64) throw new IllegalArgumentException("placement of at most 64 characters");
+        }
+
+        public HelloReply(SignedPeerRecord record, List<SignedPeerRecord> peers, boolean admitted) {
+            this(record, peers, admitted, "");
         }
     }
 

@@ -56,6 +56,8 @@ public final class OpenMembershipNet {
     private final AdmissionRules rules;
     /** points per peer on the ring: the admission's arc bound counts each */
     private final int positionsPerPeer;
+    /** the placement parameters every peer's hellos carry */
+    private final String placementTag;
     private final VirtualNetwork net;
     private final SimRuntime rt;
     private final IntFunction<DhtPeer> peers;
@@ -73,8 +75,9 @@ public final class OpenMembershipNet {
      */
     public OpenMembershipNet(Keyring keyring, Population population, AdmissionRules rules, VirtualNetwork net,
                              SimRuntime rt, IntFunction<DhtPeer> peers, boolean acceptIndex, long seed,
-                             int positionsPerPeer) {
+                             int positionsPerPeer, String placementTag) {
         this.positionsPerPeer = positionsPerPeer;
+        this.placementTag = placementTag;
         this.keyring = keyring;
         this.population = population;
         this.rules = rules;
@@ -125,7 +128,7 @@ public final class OpenMembershipNet {
         return (ctx, peer) -> {
             Membership.Settings settings = new Membership.Settings(NETWORK, addresses[i], acceptIndex, seeds, 0,
                     CLOCK_SKEW, PROBE_FAILURES, RECORD_VALIDITY, MAX_PEERS, MAX_CANDIDATES, rules.maxPerPrefix(),
-                    rules.maxPerArc(), rules.arcBits(), HELLO_PEERS, CHECKS_PER_TICK, positionsPerPeer);
+                    rules.maxPerArc(), rules.arcBits(), HELLO_PEERS, CHECKS_PER_TICK, positionsPerPeer, placementTag);
             SplittableRandom random = new SplittableRandom(seed ^ (0x9E37_79B9_7F4A_7C15L * (i + 1)) ^ start);
             Duration first = Duration.ofMillis(random.nextLong(PROBE_INTERVAL.toMillis()));
             ActorRef<VirtualMembership.Command> ref = ctx.spawn(VirtualMembership.create(settings,

@@ -91,7 +91,7 @@ public final class VirtualMembership {
             return Behaviors.receive(Command.class)
                     .onMessage(Hello.class, h -> {
                         if (silent.getAsBoolean()) return Behaviors.same();
-                        V1.HelloReply reply = m.greeted(h.hello().record());
+                        V1.HelloReply reply = m.greeted(h.hello().record(), h.hello().placement());
                         h.replyTo().tell(new Answer(h.call(), reply, keys.publicKey(),
                                 Challenge.sign(keys, h.nonce(), reply)));
                         return Behaviors.same();

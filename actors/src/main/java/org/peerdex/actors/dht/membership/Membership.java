@@ -77,8 +77,9 @@ public final class Membership {
     public record Settings(String network, String address, boolean acceptIndex, List<String> seeds, int minWorkBits,
                            Duration clockSkew, int probeFailures, Duration recordValidity, int maxPeers,
                            int maxCandidates, int maxPerPrefix, int maxPerArc, int arcBits, int helloPeers,
-                           int checksPerTick, int positionsPerPeer) {
+                           int checksPerTick, int positionsPerPeer, String placement) {
         public Settings {
+            placement = placement == null ? "" : placement;
             seeds = List.copyOf(seeds);
         }
     }
@@ -175,6 +176,18 @@ public final class Membership {
 
     /** A signed hello arrived (the transport checked that its sender holds the record's key): the reply to send. */
     public V1.HelloReply greeted(SignedPeerRecord r) {
+        return greeted(r, "");
+    }
+
+    /**
+     * A signed hello whose sender runs the network's placement as {@code placement} ("" unsaid): a peer of other
+     * parameters is answered (so it learns ours) but not taken as a candidate.
+     */
+    public V1.HelloReply greeted(SignedPeerRecord r, String placement) {
+        if (otherPlacement(placement)) {
+            countRefused("other placement");
+            return new V1.HelloReply(self, List.of(), false, settings.placement());
+        }
         Optional<PeerId> id = r.peerId();
         boolean known = id.isPresent() && members.containsKey(id.get());
         Optional<String> problem = believable(r);
@@ -188,7 +201,7 @@ public final class Membership {
                 offer(r);
             }
         }
-        return new V1.HelloReply(self, sample(settings.helloPeers()), known);
+        return new V1.HelloReply(self, sample(settings.helloPeers()), known, settings.placement());
     }
 
     /** A peer's own leaving record arrived. */
@@ -235,7 +248,7 @@ public final class Membership {
     }
 
     private void hello(Call call) {
-        transport.hello(call, new V1.Hello(self));
+        transport.hello(call, new V1.Hello(self, settings.placement()));
     }
 
     /** The answer to a hello of this peer: a reply, or a failure (then {@code reply} is null). */
@@ -254,6 +267,13 @@ public final class Membership {
         }
         V1.HelloReply body = reply.body();
         SignedPeerRecord theirs = body.record();
+        if (otherPlacement(body.placement())) {
+            // it answers, but places data by other parameters: never in this ring, and its lists are not taken
+            countRefused("other placement");
+            if (mem != null) drop(probedId, "runs placement " + body.placement());
+            else if (probedId != null) candidates.remove(probedId);
+            return;
+        }
         answersSeen++;
         if (body.admitted()) reachedBySomeone = true;
         // the reply was signed over our fresh nonce by the key of the record it carries: the record is proven at
@@ -275,6 +295,11 @@ public final class Membership {
             if (id.isEmpty() || id.get().equals(keys.id()) || members.containsKey(id.get())) continue;
             if (believable(r).isEmpty()) offer(r);
         }
+    }
+
+    /** Whether a peer said it runs other placement parameters than this one (unsaid counts as the same). */
+    private boolean otherPlacement(String theirs) {
+        return theirs != null && !theirs.isEmpty() && !settings.placement().isEmpty() && !theirs.equals(settings.placement());
     }
 
     /** A record is offered for checking: kept in a bounded list, the oldest offers dropped first. */

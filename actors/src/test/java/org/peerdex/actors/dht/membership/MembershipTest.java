@@ -48,6 +48,10 @@ class MembershipTest {
     };
 
     private Membership peer(String address, List<String> seeds, Answers how) {
+        return peer(address, seeds, how, "p16.r3.v16");
+    }
+
+    private Membership peer(String address, List<String> seeds, Answers how, String placement) {
         PeerKeys keys = PeerKeys.generate(0);
         Membership[] self = new Membership[1];
         Membership.Transport transport = new Membership.Transport() {
@@ -60,7 +64,7 @@ class MembershipTest {
                         self[0].answered(call, null, new TimeoutException("no answer"));
                         return;
                     }
-                    V1.HelloReply reply = there.greeted(hello.record());
+                    V1.HelloReply reply = there.greeted(hello.record(), hello.placement());
                     String signer = a == Answers.SIGNED ? keysAt.get(call.address()).publicKey()
                             : PeerKeys.generate(0).publicKey();
                     if (call.expectedKey().isPresent() && !call.expectedKey().get().equals(signer)) {
@@ -91,7 +95,7 @@ class MembershipTest {
             }
         };
         Membership.Settings s = new Membership.Settings("test", address, true, seeds, 0, Duration.ofMinutes(1), 3,
-                Duration.ofMinutes(30), 100, 100, 2, 4, 6, 32, 8, 16);
+                Duration.ofMinutes(30), 100, 100, 2, 4, 6, 32, 8, 16, placement);
         Membership m = new Membership(s, keys, transport, listener, ADDRESSES, () -> now[0], new SplittableRandom(1));
         self[0] = m;
         byAddress.put(address, m);
@@ -132,6 +136,20 @@ class MembershipTest {
         rounds(6);
         assertEquals("passive", silent.status().role());
         assertEquals("active", honest.status().role());
+    }
+
+    @Test
+    void aPeerOfOtherPlacementParametersIsNeverAdmittedEitherWay() {
+        Membership seed = peer("198.51.100.1:7000", List.of(), Answers.SIGNED);
+        List<String> seeds = List.of("198.51.100.1:7000");
+        Membership other = peer("198.18.0.2:7000", seeds, Answers.SIGNED, "p16.r3.v1"); // one position per peer
+        Membership same = peer("198.18.0.3:7000", seeds, Answers.SIGNED);
+        rounds(6);
+        assertTrue(seed.isAdmitted(same.id()) && same.isAdmitted(seed.id()));
+        assertFalse(seed.isAdmitted(other.id()), "it would place data where the others do not look");
+        assertFalse(other.isAdmitted(seed.id()));
+        assertFalse(same.isAdmitted(other.id()), "not through another peer's list either");
+        assertTrue(seed.status().refusedByReason().getOrDefault("other placement", 0L) > 0, seed.status().toString());
     }
 
     @Test
