@@ -14,8 +14,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.peerdex.node.PeerNode;
 import org.peerdex.node.http.Json;
 
 /**
@@ -60,6 +62,18 @@ public final class BenchPeers {
     }
 
     /** Deletes a directory tree, deepest first. */
+    /** Closes the benchmark's peers (a failure to close one does not keep the others open) and deletes their data. */
+    public static void closeAll(List<PeerNode> nodes, Path root) {
+        for (PeerNode n : nodes) {
+            try {
+                n.close();
+            } catch (Exception ignored) {
+                // shutting down the benchmark's peers
+            }
+        }
+        deleteTree(root);
+    }
+
     public static void deleteTree(Path dir) {
         if (!Files.exists(dir)) return;
         try (Stream<Path> s = Files.walk(dir)) {

@@ -108,14 +108,7 @@ public final class NetworkBenchmark {
             System.out.printf(Locale.ROOT, "per query: %.1f messages, %.0f bytes; naive (both posting lists shipped) %.0f bytes; ratio %.3f%n",
                     (double) messages / qs.size(), (double) bytes / qs.size(), (double) naive / qs.size(), (double) bytes / naive);
         } finally {
-            for (PeerNode n : nodes) {
-                try {
-                    n.close();
-                } catch (Exception ignored) {
-                    // shutting down the benchmark's peers
-                }
-            }
-            BenchPeers.deleteTree(root);
+            BenchPeers.closeAll(nodes, root);
         }
         System.exit(0);
     }

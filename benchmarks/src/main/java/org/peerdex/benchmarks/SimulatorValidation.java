@@ -153,14 +153,7 @@ public final class SimulatorValidation {
             }
             return new RealRun(out, ringToQueries, searcher.clusterAddress().toString());
         } finally {
-            for (PeerNode n : nodes) {
-                try {
-                    n.close();
-                } catch (Exception ignored) {
-                    // shutting down the benchmark's peers
-                }
-            }
-            BenchPeers.deleteTree(root);
+            BenchPeers.closeAll(nodes, root);
         }
     }
 
