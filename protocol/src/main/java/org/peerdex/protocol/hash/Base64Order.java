@@ -80,6 +80,14 @@ public final class Base64Order {
         }
     }
 
+    public static byte[] sha256(byte[] data) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(data);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every JVM", e);
+        }
+    }
+
     /** The first {@code n} characters of the enhanced-Base64 MD5 of {@code s}. */
     public static String md5Prefix(String s, int n) {
         return encode(md5(s)).substring(0, n);

@@ -3,8 +3,6 @@ package org.peerdex.protocol.hash;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.random.RandomGenerator;
 import org.peerdex.protocol.ring.RingPosition;
 
@@ -45,15 +43,7 @@ public record PeerId(String value) implements Comparable<PeerId> {
     public long position(int i) {
         if (i == 0) return position();
         if (i < 0) throw new IllegalArgumentException("negative position index " + i);
-        return RingPosition.ofDigest(sha256((value + "#" + i).getBytes(StandardCharsets.US_ASCII)));
-    }
-
-    private static byte[] sha256(byte[] data) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return RingPosition.ofDigest(Base64Order.sha256((value + "#" + i).getBytes(StandardCharsets.US_ASCII)));
     }
 
     @JsonValue

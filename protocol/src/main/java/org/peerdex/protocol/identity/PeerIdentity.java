@@ -2,7 +2,6 @@ package org.peerdex.protocol.identity;
 
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
-import java.security.MessageDigest;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.spec.X509EncodedKeySpec;
@@ -83,11 +82,7 @@ public final class PeerIdentity {
     }
 
     public static byte[] sha256(byte[] data) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(data);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return Base64Order.sha256(data);
     }
 
     public static String sha256Hex(byte[] data) {

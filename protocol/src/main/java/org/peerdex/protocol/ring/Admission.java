@@ -84,8 +84,9 @@ public final class Admission {
 
     /** The arc of each of the peer's points (an arc twice when two points share it). */
     int[] arcsOf(PeerId id) {
+        long[] points = Ring.positionsOf(id, positionsPerPeer);
         int[] out = new int[positionsPerPeer];
-        for (int i = 0; i < positionsPerPeer; i++) out[i] = (int) (id.position(i) >>> (63 - arcBits));
+        for (int i = 0; i < positionsPerPeer; i++) out[i] = (int) (points[i] >>> (63 - arcBits));
         return out;
     }
 

@@ -21,7 +21,7 @@ import org.peerdex.protocol.hash.WordHash;
  */
 public record Placement(Partitions partitions, int redundancy, int positionsPerPeer) {
     public static final int DEFAULT_REDUNDANCY = 3;
-    /** LoadBalanceTest: 16 key-derived positions per peer give a holder max/mean of 1.6 at 1,000 peers */
+    /** LoadBalanceTest: 16 key-derived positions per peer give a holder max/mean of 1.48 at 1,000 peers */
     public static final int DEFAULT_POSITIONS_PER_PEER = 16;
 
     public Placement {

@@ -148,13 +148,17 @@ public final class Ring {
     }
 
     public boolean contains(PeerId peer) {
-        int i = Arrays.binarySearch(positions, peer.position());
-        if (i < 0) return false;
+        return pointAt(peer.position(), peer) >= 0;
+    }
+
+    /** The index of {@code peer}'s point at {@code position}, or -1. */
+    private int pointAt(long position, PeerId peer) {
+        int i = Arrays.binarySearch(positions, position);
+        if (i < 0) return -1;
         // several points may share a position (equal 10-character prefixes); scan the run
-        int lo = i;
-        while (lo > 0 && positions[lo - 1] == positions[i]) lo--;
-        for (int j = lo; j < positions.length && positions[j] == positions[i]; j++) if (owners[j].equals(peer)) return true;
-        return false;
+        while (i > 0 && positions[i - 1] == position) i--;
+        for (int j = i; j < positions.length && positions[j] == position; j++) if (owners[j].equals(peer)) return j;
+        return -1;
     }
 
     /** The peers, each once, in the order of their first point on the ring. */
@@ -179,16 +183,8 @@ public final class Ring {
         int[] out = new int[positionsPerPeer];
         int n = 0;
         for (int v = 0; v < positionsPerPeer; v++) {
-            int i = Arrays.binarySearch(positions, own[v]);
-            if (i < 0) continue;
-            int lo = i;
-            while (lo > 0 && positions[lo - 1] == own[v]) lo--;
-            for (int j = lo; j < positions.length && positions[j] == own[v]; j++) {
-                if (owners[j].equals(peer)) {
-                    out[n++] = j;
-                    break;
-                }
-            }
+            int j = pointAt(own[v], peer);
+            if (j >= 0) out[n++] = j;
         }
         int[] sorted = Arrays.copyOf(out, n);
         Arrays.sort(sorted);

@@ -143,7 +143,7 @@ final class RebalancePlanner {
                 PeerId origin = scan.origin(value, at);
                 int bucket = Digests.bucketOf(position);
                 long hash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
-                char kind = held ? 'p' : 'c';
+                char kind = RangeDigest.postingsKind(held);
                 for (PeerId h : holders) {
                     if (h.equals(self)) continue;
                     // a digest covers its whole range (the receiver counts all of it): a holder new to one position
@@ -185,7 +185,7 @@ final class RebalancePlanner {
             if (!held && mode != Mode.FULL) return;
             PeerId origin = scan.origin(md.holder());
             int bucket = Digests.bucketOfMetadata(md.urlHash());
-            char kind = held ? 'm' : 'd';
+            char kind = RangeDigest.metadataKind(held);
             for (PeerId h : holders) {
                 if (h.equals(self)) continue;
                 if (!heldInAll(h, md.urlHash().position(), bases)) {

@@ -852,7 +852,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 int at = PostingCodec.holderOffset(value);
                 List<PeerId> holders = scan.holders(position);
                 // the kind the planner gave it: held here, or this peer's own crawl held elsewhere
-                char kind = active && scan.selfHolds() ? 'p' : 'c';
+                char kind = RangeDigest.postingsKind(active && scan.selfHolds());
                 RangeDigest.Range range = new RangeDigest.Range(kind, scan.origin(value, at), bucket);
                 Posting p = null;
                 for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
@@ -871,7 +871,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             storage.metadata().scanAll(position -> wantedMetadata[Digests.bucketOf(position)], md -> {
                 PeerId origin = scan.origin(md.holder());
                 List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
-                char kind = active && holders.contains(self) ? 'm' : 'd';
+                char kind = RangeDigest.metadataKind(active && holders.contains(self));
                 RangeDigest.Range range = new RangeDigest.Range(kind, origin, Digests.bucketOfMetadata(md.urlHash()));
                 for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
                     if (!w.getValue().contains(range)) continue;

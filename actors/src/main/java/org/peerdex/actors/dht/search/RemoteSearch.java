@@ -140,11 +140,6 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     /** A confirmation request: per key, the URLs asked and, for each, which of its other holders this is. */
     private record Confirming(PeerId peer, Map<RangeKey, List<UrlHash>> asked) {}
 
-    /** What the other holders said of one posting so far. */
-    private static final class Verdict {
-        int pending;
-        boolean has;
-    }
 
     private record TimedOut(long requestId) implements Command, LocalOnly {}
 
@@ -211,8 +206,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private final Map<UrlHash, UrlMetadata> metadata = new HashMap<>();
     /** per key and URL, the peers whose lookup replies carried that posting (a confirmation comes from another) */
     private final Map<RangeKey, Map<UrlHash, Set<PeerId>>> sentBy = new HashMap<>();
-    /** per key and URL being confirmed: the other holders' answers so far */
-    private final Map<RangeKey, Map<UrlHash, Verdict>> verdicts = new HashMap<>();
+    /** per key and URL being confirmed: how many other holders have yet to answer */
+    private final Map<RangeKey, Map<UrlHash, Integer>> pendingAnswers = new HashMap<>();
     /** per key, its holders in the order confirmations ask them */
     private final Map<RangeKey, List<PeerId>> confirmOrder = new HashMap<>();
     /** confirmation requests in flight (their own ids; replies and timeouts are told apart by them) */
@@ -411,12 +406,16 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 scala.reflect.ClassTag$.MODULE$.apply(type));
     }
 
+    /** A key's postings for exactly these URLs (those the holder has). */
+    private static ShardOwner.Lookup exactLookup(RangeKey key, List<UrlHash> urls) {
+        return new ShardOwner.Lookup(key, null, urls, Math.max(1, urls.size()));
+    }
+
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
         for (RangeKey k : keys) {
             if (phase == Phase.RAREST) {
-                List<UrlHash> urls = urlSets.get(k);
-                out.add(new ShardOwner.Lookup(k, null, urls, Math.max(1, urls.size())));
+                out.add(exactLookup(k, urlSets.get(k)));
             } else if (request.words().size() == 1) {
                 out.add(new ShardOwner.Lookup(k, null, null, settings.topK()));
             } else {
@@ -439,7 +438,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         Confirming c = confirming.remove(m.requestId());
         if (c != null) {
             timeouts++;
-            c.asked().forEach((k, urls) -> urls.forEach(u -> answeredOne(k, u, false, false)));
+            c.asked().forEach((k, urls) -> urls.forEach(u -> answeredOne(k, u, false)));
             return maybeAdvance();
         }
         Outstanding o = outstanding.remove(m.requestId());
@@ -534,10 +533,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             Set<UrlHash> missing = new HashSet<>(o.urls());
             missing.removeAll(metadata.keySet());
             if (!missing.isEmpty()) retryMetadata(new Outstanding(o.peer(), List.of(), List.copyOf(missing), o.attempt()));
-            if (!found.isEmpty()) {
-                if (firstResult < 0) firstResult = elapsedMillis();
-                replyTo.tell(new Found(found));
-            }
+            if (!found.isEmpty()) emit(found);
         }
         return maybeAdvance();
     }
@@ -712,14 +708,14 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         needs.forEach((k, urls) -> {
             for (UrlHash u : urls) {
                 Set<PeerId> sent = senders(k, u);
-                Verdict v = new Verdict();
+                int asked = 0;
                 for (PeerId h : confirmOrder(k)) {
                     if (sent.contains(h) || view.owner(h).isEmpty()) continue;
-                    v.pending++;
+                    asked++;
                     byPeer.computeIfAbsent(h, x -> new LinkedHashMap<>()).computeIfAbsent(k, x -> new ArrayList<>()).add(u);
                 }
-                if (v.pending == 0) confirmed(u, k);
-                else verdicts.computeIfAbsent(k, x -> new HashMap<>()).put(u, v);
+                if (asked == 0) confirmed(u, k);
+                else pendingAnswers.computeIfAbsent(k, x -> new HashMap<>()).put(u, asked);
             }
         });
         byPeer.forEach((peer, asks) -> {
@@ -730,7 +726,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 for (RangeKey k : keys.subList(i, Math.min(keys.size(), i + settings.maxKeysPerRequest()))) {
                     List<UrlHash> urls = List.copyOf(asks.get(k));
                     part.put(k, urls);
-                    ls.add(new ShardOwner.Lookup(k, null, urls, urls.size()));
+                    ls.add(exactLookup(k, urls));
                 }
                 long id = nextRequest++;
                 confirming.put(id, new Confirming(peer, part));
@@ -765,23 +761,28 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         c.asked().forEach((k, urls) -> {
             boolean authoritative = ok && heldThroughout(c.peer(), k);
             Set<UrlHash> here = has.getOrDefault(k, Set.of());
-            for (UrlHash u : urls) answeredOne(k, u, here.contains(u), authoritative && !here.contains(u));
+            for (UrlHash u : urls) answeredOne(k, u, authoritative && !here.contains(u));
         });
         return maybeAdvance();
     }
 
-    /** One other holder's word on a posting: it has it, or denies it (with authority), or said nothing. */
-    private void answeredOne(RangeKey k, UrlHash u, boolean has, boolean denies) {
-        Map<UrlHash, Verdict> byUrl = verdicts.get(k);
-        Verdict v = byUrl == null ? null : byUrl.get(u);
-        if (v == null) return; // decided already
+    /**
+     * One other holder answered on a posting (or failed to): a denial by a holder that held the key throughout
+     * refutes it at once; once every one asked has answered otherwise, it stands.
+     */
+    private void answeredOne(RangeKey k, UrlHash u, boolean denies) {
+        Map<UrlHash, Integer> byUrl = pendingAnswers.get(k);
+        Integer pending = byUrl == null ? null : byUrl.get(u);
+        if (pending == null) return; // decided already
         if (denies) {
             byUrl.remove(u);
             refute(u);
             return;
         }
-        v.has |= has;
-        if (--v.pending > 0) return;
+        if (pending > 1) {
+            byUrl.put(u, pending - 1);
+            return;
+        }
         byUrl.remove(u);
         confirmed(u, k); // confirmed, or nobody could say
     }
@@ -804,10 +805,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (!waiting.isEmpty()) return;
         unconfirmed.remove(url);
         RemoteCandidate c = candidates.get(url);
-        if (c != null && c.metadata() != null) {
-            if (firstResult < 0) firstResult = elapsedMillis();
-            replyTo.tell(new Found(List.of(c)));
-        }
+        if (c != null && c.metadata() != null) emit(List.of(c));
     }
 
     /** No other holder has one of the candidate's postings: it is dropped and the best in reserve takes its place. */
@@ -815,7 +813,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (unconfirmed.remove(url) == null) return;
         candidates.remove(url);
         refuted++;
-        ctx.getLog().debug("candidate {} refuted: no second holder has its postings", url);
+        ctx.getLog().debug("candidate {} refuted: a holder of one of its keys does not have its posting", url);
         if (!reserve.isEmpty() && phase == Phase.METADATA) admit(List.of(reserve.remove(0)));
     }
 
@@ -863,6 +861,12 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             byPeer.computeIfAbsent(h, x -> new ArrayList<>()).add(u);
         }
         byPeer.forEach((peer, urls) -> sendMetadata(peer, urls, o.attempt() + 1));
+    }
+
+    /** Candidates ready to be shown (metadata in, postings confirmed): streamed to the caller. */
+    private void emit(List<RemoteCandidate> ready) {
+        if (firstResult < 0) firstResult = elapsedMillis();
+        replyTo.tell(new Found(ready));
     }
 
     private long elapsedMillis() {

@@ -8,7 +8,6 @@ import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.protocol.ring.RingPosition;
-import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /**
  * The positions a peer holds in a ring, as a few sorted ranges: the holders of a position depend only on its

@@ -27,6 +27,16 @@ public record RangeDigest(char kind, PeerId origin, int bucket, int count, long 
         return kind == 'p' || kind == 'm' || kind == 'c' || kind == 'd';
     }
 
+    /** The kind a posting's range has for its sender: 'p' if the sender holds its position, else 'c' (its crawl). */
+    public static char postingsKind(boolean senderHolds) {
+        return senderHolds ? 'p' : 'c';
+    }
+
+    /** The kind a metadata record's range has for its sender: 'm' if the sender holds its position, else 'd'. */
+    public static char metadataKind(boolean senderHolds) {
+        return senderHolds ? 'm' : 'd';
+    }
+
     /** Whether entries of this kind are postings ('p', 'c') rather than metadata ('m', 'd'). */
     public static boolean isPostings(char kind) {
         return kind == 'p' || kind == 'c';
