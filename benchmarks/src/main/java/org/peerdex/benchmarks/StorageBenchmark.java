@@ -58,7 +58,10 @@ public final class StorageBenchmark {
 
     /** One result row. */
     record Row(String engine, long postings, double writeSeconds, double scanSeconds, long scanned,
-               double wordScanSeconds, long wordScanned, long bytes) {}
+               double wordScanSeconds, long wordScanned, long bytes, Folded folded) {}
+
+    /** The same reads after every posting was folded into blocks, the fold's time and the compacted size. */
+    record Folded(double foldSeconds, double scanSeconds, double wordScanSeconds, long wordScanned, long bytes) {}
 
     private static final Comparator<Posting> KEY_ORDER = (a, b) -> {
         int c = Arrays.compareUnsigned(HashBytes.pack(a.word().value()), HashBytes.pack(b.word().value()));
@@ -106,16 +109,40 @@ public final class StorageBenchmark {
         rwi.scanAll(p -> scanned[0] += p.hitCount() > 0 ? 1 : 0);
         long scanNanos = System.nanoTime() - t0;
 
-        SplittableRandom q = new SplittableRandom(3);
         long[] wordScanned = {0};
+        long wordNanos = wordScans(rwi, wordScanned);
+        long bytes = dir == null ? store.approximateSize() : compactedSize(store, dir);
+        // the same reads on blocks: everything folded, as the background folder leaves a quiet index
         t0 = System.nanoTime();
-        for (int i = 0; i < WORD_SCANS; i++) rwi.scan(words[q.nextInt(WORDS)], p -> wordScanned[0]++);
-        long wordNanos = System.nanoTime() - t0;
-        long bytes = dir == null ? store.approximateSize() : -1;
+        long folded = rwi.foldAll();
+        long foldNanos = System.nanoTime() - t0;
+        System.err.printf("  %s: folded %,d postings in %.1f s%n", engine, folded, foldNanos / 1e9);
+        t0 = System.nanoTime();
+        long[] scannedFolded = {0};
+        rwi.scanAll(p -> scannedFolded[0] += p.hitCount() > 0 ? 1 : 0);
+        long scanFoldedNanos = System.nanoTime() - t0;
+        if (scannedFolded[0] != scanned[0]) throw new IllegalStateException("folding changed the postings");
+        long[] wordScannedFolded = {0};
+        long wordFoldedNanos = wordScans(rwi, wordScannedFolded);
+        if (wordScannedFolded[0] != wordScanned[0]) throw new IllegalStateException("folding changed a word's postings");
+        long bytesFolded = dir == null ? store.approximateSize() : compactedSize(store, dir);
         store.close();
-        if (dir != null) bytes = directorySize(dir);
         return new Row(engine, written, writeNanos / 1e9, scanNanos / 1e9, scanned[0], wordNanos / 1e9,
-                wordScanned[0], bytes);
+                wordScanned[0], bytes, new Folded(foldNanos / 1e9, scanFoldedNanos / 1e9, wordFoldedNanos / 1e9,
+                wordScannedFolded[0], bytesFolded));
+    }
+
+    private long wordScans(ReverseWordIndex rwi, long[] count) {
+        SplittableRandom q = new SplittableRandom(3);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < WORD_SCANS; i++) rwi.scan(words[q.nextInt(WORDS)], p -> count[0]++);
+        return System.nanoTime() - t0;
+    }
+
+    /** The directory's size once LevelDB compacted everything (what deletes and overwrites leave is gone). */
+    private static long compactedSize(KeyValueStore store, Path dir) {
+        if (store instanceof LevelDbStore level) level.compact();
+        return directorySize(dir);
     }
 
     /** The naive baseline: every posting its own put (two keys, as the RWI writes), no batch. */
@@ -139,7 +166,7 @@ public final class StorageBenchmark {
             written += k;
         }
         store.close();
-        return new Row("LevelDB, one posting per write", written, writeNanos / 1e9, 0, 0, 0, 0, directorySize(dir));
+        return new Row("LevelDB, one posting per write", written, writeNanos / 1e9, 0, 0, 0, 0, directorySize(dir), null);
     }
 
     private static long directorySize(Path dir) {
@@ -201,6 +228,19 @@ public final class StorageBenchmark {
                     row.scanned() == 0 ? "-" : String.format("%,.0f", row.scanned() / row.scanSeconds()),
                     row.wordScanned() == 0 ? "-" : String.format("%,.0f", row.wordScanned() / row.wordScanSeconds()),
                     row.bytes(), (double) row.bytes() / row.postings());
+        }
+        System.out.println();
+        System.out.println("the same postings folded into blocks (layout 2's folded tier; the rows above read them as"
+                + " fresh single entries, as layout 1 stored them):");
+        System.out.printf("%-32s %12s %14s %16s %12s %10s %14s%n", "engine", "folded/s", "scanned/s", "word-scan/s",
+                "bytes", "B/posting", "vs fresh bytes");
+        for (Row row : rows) {
+            Folded f = row.folded();
+            if (f == null) continue;
+            System.out.printf("%-32s %,12.0f %,14.0f %,16.0f %,12d %10.1f %13.2fx%n", row.engine(),
+                    row.postings() / f.foldSeconds(), row.scanned() / f.scanSeconds(),
+                    f.wordScanned() / f.wordScanSeconds(), f.bytes(), (double) f.bytes() / row.postings(),
+                    (double) f.bytes() / row.bytes());
         }
         Row level = find(rows, "LevelDB (iq80)");
         Row mem = find(rows, "MemoryStore");

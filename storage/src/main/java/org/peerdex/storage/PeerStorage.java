@@ -13,6 +13,7 @@ import org.peerdex.storage.kv.Keyspace;
 import org.peerdex.storage.kv.LevelDbStore;
 import org.peerdex.storage.kv.MemoryStore;
 import org.peerdex.storage.meta.UrlMetadataStore;
+import org.peerdex.storage.rwi.PostingFolder;
 import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /** Everything a peer keeps on disk, over one key-value store: RWI, URL metadata, settings. */
@@ -23,6 +24,8 @@ public final class PeerStorage implements AutoCloseable {
     private final IndexWriter writer;
     private final IndexStats stats = new IndexStats();
     private final Blacklist blacklist;
+    /** Folds fresh postings into blocks in the background on disk; null in memory (whoever wants blocks folds) */
+    private final PostingFolder folder;
 
     public PeerStorage(KeyValueStore store, Partitions partitions, long writeBufferBytes, boolean syncWrites) {
         this.store = store;
@@ -37,6 +40,7 @@ public final class PeerStorage implements AutoCloseable {
         this.writer = new IndexWriter(store, rwi, metadata, stats, writeBufferBytes, syncWrites);
         stats.set(metadata.count(), rwi.totalPostings());
         this.blacklist = new Blacklist(store);
+        this.folder = store instanceof LevelDbStore ? PostingFolder.start(rwi) : null;
     }
 
     /** Opens (or creates) the LevelDB store under {@code dataDir/index}. */
@@ -87,9 +91,23 @@ public final class PeerStorage implements AutoCloseable {
         return Keys.of(Keyspace.SETTINGS, name.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** How folding fresh postings into blocks goes: for the status page (a migration from layout 1 shows here). */
+    public record FoldStatus(int layout, boolean folding, long foldedPostings, long freshWritesSinceRound) {}
+
+    public FoldStatus foldStatus() {
+        return new FoldStatus(StoreLayout.CURRENT, folder != null && folder.folding(), rwi.foldedEntries(),
+                rwi.freshWrites());
+    }
+
+    /** Fresh postings folded into blocks since this storage opened (in memory only by explicit folds). */
+    public long foldedPostings() {
+        return rwi.foldedEntries();
+    }
+
     @Override
     public void close() {
         try {
+            if (folder != null) folder.close();
             writer.flush();
         } finally {
             store.close();

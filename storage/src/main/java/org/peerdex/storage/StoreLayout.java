@@ -14,10 +14,18 @@ import org.peerdex.storage.kv.Keyspace;
  *
  * <p>Layout 1: one LevelDB key per posting ({@code 'r'} word ‖ URL, {@code 'x'} URL ‖ word), CBOR metadata,
  * the keyspaces of {@link Keyspace}.
+ *
+ * <p>Layout 2: postings in blocks ({@code 'w'} word ‖ highest URL → rwi.PostingBlock) with a fresh tier of single
+ * postings and tombstones ({@code 'r'}) folded into them in the background; the rest as in layout 1. A layout-1
+ * store is migrated when it opens: its postings are exactly a layout-2 fresh tier with no blocks yet, so the stamp
+ * moves to 2 at once (a layout-1 build then refuses it instead of missing every folded posting) and the background
+ * folder moves them into blocks, logging its progress; the index answers in full all along.
  */
 public final class StoreLayout {
     /** The layout this build writes and reads. */
-    public static final int CURRENT = 1;
+    public static final int CURRENT = 2;
+    /** Layouts this build migrates on open. */
+    private static final int MIGRATES_FROM = 1;
     private static final byte[] KEY = Keys.of(Keyspace.SETTINGS, "layout".getBytes(StandardCharsets.US_ASCII));
 
     private StoreLayout() {}
@@ -41,7 +49,13 @@ public final class StoreLayout {
         return store.get(KEY).map(StoreLayout::parse);
     }
 
-    /** Checks the stamp of {@code store} and stamps it with {@link #CURRENT} when it has none. */
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StoreLayout.class);
+
+    /**
+     * Checks the stamp of {@code store}: stamps it with {@link #CURRENT} when it has none (a new store, or one written
+     * before stamps, which is layout 1 and reads as a layout-2 store with nothing folded yet), migrates layout 1, and
+     * refuses any other layout.
+     */
     public static void check(KeyValueStore store) {
         Optional<Integer> found = of(store);
         if (found.isEmpty()) {
@@ -50,6 +64,12 @@ public final class StoreLayout {
         }
         int v = found.get();
         if (v == CURRENT) return;
+        if (v == MIGRATES_FROM) {
+            log.info("the index is in store layout {}: migrating it to layout {} (postings are folded into blocks in"
+                    + " the background; searches see every posting meanwhile)", v, CURRENT);
+            stamp(store, CURRENT);
+            return;
+        }
         if (v > CURRENT) {
             throw new UnreadableLayoutException(v, "the index was written by a newer Peerdex (store layout " + v
                     + "); this version reads layout " + CURRENT + " only: run the newer version, or start this one"

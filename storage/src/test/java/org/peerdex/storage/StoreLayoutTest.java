@@ -25,7 +25,7 @@ class StoreLayoutTest {
     }
 
     @Test
-    void aNewStoreIsStampedAndAStoreWithoutAStampIsTakenAsLayoutOneAndStamped(@TempDir Path dir) {
+    void aNewStoreIsStampedAndAStoreWithoutAStampIsTakenAsLayoutOneAndMigrated(@TempDir Path dir) {
         try (PeerStorage s = open(dir.resolve("new"))) {
             assertEquals(Optional.of(StoreLayout.CURRENT), StoreLayout.of(s.store()));
         }
@@ -38,8 +38,49 @@ class StoreLayoutTest {
             assertEquals(Optional.empty(), StoreLayout.of(s.store()));
         }
         try (PeerStorage s = open(old)) {
-            assertEquals(Optional.of(1), StoreLayout.of(s.store()));
+            assertEquals(Optional.of(StoreLayout.CURRENT), StoreLayout.of(s.store()));
             assertEquals(1, s.stats().documents(), "its documents are read as before");
+        }
+    }
+
+    /**
+     * A store written in layout 1 (one key per posting, stamp 1) opens with every posting readable, is stamped 2 at
+     * once (so a layout-1 build refuses it), and folds into blocks with every posting unchanged.
+     */
+    @Test
+    void aLayoutOneStoreIsMigratedToBlocksWithEveryPostingKept(@TempDir Path dir) {
+        Path db = dir.resolve("db");
+        java.util.Random r = new java.util.Random(11);
+        java.util.List<org.peerdex.storage.rwi.Posting> written = new java.util.ArrayList<>();
+        try (KeyValueStore raw = LevelDbStore.open(db, 1 << 20)) {
+            // layout 1 as its build wrote it: 'r' word ‖ URL → posting and 'x' URL ‖ word per posting, stamp "1"
+            org.peerdex.storage.rwi.ReverseWordIndex layoutOne = new org.peerdex.storage.rwi.ReverseWordIndex(raw, PARTITIONS);
+            for (org.peerdex.protocol.hash.WordHash w : TestPostings.words(5)) {
+                for (int u = 0; u < 600; u++) {
+                    if (r.nextInt(3) == 0) written.add(TestPostings.random(r, w, TestPostings.url(u)));
+                }
+            }
+            layoutOne.add(written, true);
+            StoreLayout.stamp(raw, 1);
+            try (KeyValueStore.Cursor c = raw.scanPrefix(new byte[] {Keyspace.POSTING_BLOCKS})) {
+                assertTrue(!c.next(), "layout 1 has no blocks");
+            }
+        }
+        try (PeerStorage s = open(db)) {
+            assertEquals(Optional.of(StoreLayout.CURRENT), StoreLayout.of(s.store()), "stamped at once");
+            assertEquals(written.size(), s.rwi().totalPostings(), "readable before any fold");
+            s.rwi().foldAll();
+            try (KeyValueStore.Cursor c = s.store().scanPrefix(new byte[] {Keyspace.RWI})) {
+                assertTrue(!c.next(), "every posting folded");
+            }
+            for (org.peerdex.storage.rwi.Posting p : written) {
+                assertEquals(Optional.of(p), s.rwi().get(p.word(), p.url()));
+            }
+            assertEquals(written.size(), s.rwi().totalPostings());
+        }
+        try (KeyValueStore raw = LevelDbStore.open(db, 1 << 20);
+             KeyValueStore.Cursor c = raw.scanPrefix(new byte[] {Keyspace.POSTING_BLOCKS})) {
+            assertTrue(c.next(), "the blocks are on disk");
         }
     }
 

@@ -60,6 +60,16 @@ class QueryEvaluatorTest {
         storage = PeerStorage.openLevelDb(dir, new Partitions(4));
         CorpusIndexer.Result indexed = CorpusIndexer.index(storage, CORPUS, BASE, 100_000);
         linkRank = HostPageRank.compute(indexed.hostEdges());
+        // both tiers of the index: everything folded into blocks, then a slice written again as fresh entries
+        // (the same postings, replacing the folded ones) and a few pages deleted (tombstones over blocks)
+        storage.rwi().foldAll();
+        List<UrlHash> all = new ArrayList<>(indexed.urls().values());
+        for (int i = 0; i < all.size(); i += 7) {
+            List<org.peerdex.storage.rwi.Posting> again = new ArrayList<>();
+            for (var w : storage.rwi().wordsOf(all.get(i))) storage.rwi().get(w, all.get(i)).ifPresent(again::add);
+            storage.rwi().add(again, false);
+        }
+        for (int i = 3; i < all.size(); i += 101) storage.rwi().deleteUrl(all.get(i));
         // some of the user's feedback, so that post-ranking takes part in the order
         feedback = new FeedbackStore(storage.store());
         List<UrlHash> urls = new ArrayList<>(indexed.urls().values());

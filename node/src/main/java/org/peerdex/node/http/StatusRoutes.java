@@ -58,6 +58,9 @@ public final class StatusRoutes {
         s.put("position", ctx.peerId().position());
         s.put("documents", ctx.storage().stats().documents());
         s.put("postings", ctx.storage().stats().postings());
+        var fold = ctx.storage().foldStatus();
+        s.put("indexLayout", Map.of("layout", fold.layout(), "folding", fold.folding(),
+                "foldedPostings", fold.foldedPostings(), "freshWritesSinceFold", fold.freshWritesSinceRound()));
         s.put("pagesPerMinute", services.crawl().pagesPerMinute());
         DhtPeer dht = services.network().dht();
         PeerView view = dht == null ? null : dht.view().get();

@@ -23,7 +23,7 @@ final class IndexObservers {
     void written(byte[] key, byte[] value) {
         if (observers.isEmpty() || !KeyValueStore.isObservedKey(key)) return;
         for (KeyValueStore.IndexObserver o : observers) {
-            if (value == null) o.deleted(key);
+            if (value == null || key[0] == Keyspace.RWI && Keyspace.isTombstone(value)) o.deleted(key);
             else o.put(key, value);
         }
     }

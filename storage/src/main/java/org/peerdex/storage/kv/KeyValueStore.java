@@ -36,14 +36,16 @@ public interface KeyValueStore extends AutoCloseable {
     /** True if a key names an index entry, which {@link #indexGeneration()} counts writes of. */
     static boolean isIndexKey(byte[] key) {
         return key.length > 0 && (key[0] == Keyspace.RWI || key[0] == Keyspace.URL_WORDS || key[0] == Keyspace.META
-                || key[0] == Keyspace.LEARNED_META);
+                || key[0] == Keyspace.LEARNED_META || key[0] == Keyspace.POSTING_BLOCKS);
     }
 
     /**
      * Sees every write of a posting ({@code 'r'} keys) or URL metadata ({@code 'm'} keys) after the store applied
      * it, in the order of the writes, so that a structure derived from the index (anti-entropy digests) can follow
      * it write by write instead of scanning again. Called on the writer's thread while the store holds its write
-     * lock: it must be quick and must not write to the store.
+     * lock: it must be quick and must not write to the store. A posting written as {@link Keyspace#TOMBSTONE} is
+     * seen as deleted; the writes of a {@link #newQuietBatch() quiet batch} (folding, which changes no posting) are
+     * not seen.
      */
     interface IndexObserver {
         void put(byte[] key, byte[] value);
@@ -79,6 +81,19 @@ public interface KeyValueStore extends AutoCloseable {
     }
 
     Batch newBatch();
+
+    /**
+     * A batch whose writes {@link IndexObserver}s do not see: for rewrites that leave every posting as it was (the
+     * reverse word index folding fresh postings into blocks deletes the fresh entries it folded).
+     */
+    Batch newQuietBatch();
+
+    /**
+     * Runs {@code work} while no other thread can write a posting or URL metadata (the keys observers see); the
+     * work may write itself. For read-modify-writes of postings that must not lose a concurrent write. Keep it short:
+     * every writer of the index waits.
+     */
+    <T> T exclusive(java.util.function.Supplier<T> work);
 
     /** An iterator over entries that must be closed. */
     interface Cursor extends AutoCloseable {

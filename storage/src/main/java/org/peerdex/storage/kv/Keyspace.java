@@ -2,8 +2,16 @@ package org.peerdex.storage.kv;
 
 /** The first byte of every key names what the entry is; one LevelDB database holds them all. */
 public final class Keyspace {
-    /** word hash ‖ URL hash → posting */
+    /**
+     * word hash ‖ URL hash → posting, or {@link #TOMBSTONE}: postings written since their word's blocks were last
+     * folded (the fresh tier of the reverse word index; see rwi.ReverseWordIndex)
+     */
     public static final byte RWI = 'r';
+    /**
+     * word hash ‖ the highest URL hash the block covers → a block of up to 128 postings of one vertical partition
+     * (rwi.PostingBlock): the folded tier of the reverse word index
+     */
+    public static final byte POSTING_BLOCKS = 'w';
     /** URL hash ‖ word hash → nothing: which words a URL has, for deletes */
     public static final byte URL_WORDS = 'x';
     /** URL hash → URL metadata */
@@ -37,6 +45,17 @@ public final class Keyspace {
     public static final byte LINKS = 'l';
     /** entry id → postings and metadata a Replicator still owes a target peer (kept until acknowledged) */
     public static final byte OUTBOX = 'o';
+
+    /**
+     * The value of a {@link #RWI} entry that deletes the posting its key names from the folded tier; every stored
+     * posting starts with its codec's version byte (1 or more), so this single zero byte is never a posting.
+     */
+    public static final byte[] TOMBSTONE = {0};
+
+    /** True if {@code value}, stored under a {@link #RWI} key, deletes its posting. */
+    public static boolean isTombstone(byte[] value) {
+        return value.length == 1 && value[0] == 0;
+    }
 
     private Keyspace() {}
 }

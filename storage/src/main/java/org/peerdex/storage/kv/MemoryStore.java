@@ -25,13 +25,13 @@ public final class MemoryStore implements KeyValueStore {
     @Override
     public synchronized void put(byte[] key, byte[] value) {
         // keep copies, as LevelDB does: a caller may reuse its arrays
-        putOwned(key.clone(), value.clone());
+        putOwned(key.clone(), value.clone(), true);
     }
 
     /** Stores arrays nobody else holds (a batch's copies). */
-    private void putOwned(byte[] key, byte[] value) {
+    private void putOwned(byte[] key, byte[] value, boolean observed) {
         byte[] old = map.put(key, value);
-        observers.written(key, value);
+        if (observed) observers.written(key, value);
         // after the write: a reader that saw the old generation rebuilds later, never keeps a stale copy
         if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
         bytes.addAndGet(value.length + (old == null ? key.length : -old.length));
@@ -39,23 +39,38 @@ public final class MemoryStore implements KeyValueStore {
 
     @Override
     public synchronized void delete(byte[] key) {
+        delete(key, true);
+    }
+
+    private void delete(byte[] key, boolean observed) {
         byte[] old = map.remove(key);
-        if (old != null) observers.written(key, null);
+        if (old != null && observed) observers.written(key, null);
         if (old != null && KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
         if (old != null) bytes.addAndGet(-(key.length + old.length));
     }
 
     @Override
     public Batch newBatch() {
-        return new MemBatch();
+        return new MemBatch(true);
+    }
+
+    @Override
+    public Batch newQuietBatch() {
+        return new MemBatch(false);
     }
 
     @Override
     public synchronized void write(Batch batch, boolean sync) {
-        for (Op op : ((MemBatch) batch).ops) {
-            if (op.value == null) delete(op.key);
-            else putOwned(op.key, op.value);
+        MemBatch b = (MemBatch) batch;
+        for (Op op : b.ops) {
+            if (op.value == null) delete(op.key, b.observed);
+            else putOwned(op.key, op.value, b.observed);
         }
+    }
+
+    @Override
+    public synchronized <T> T exclusive(java.util.function.Supplier<T> work) {
+        return work.get();
     }
 
     @Override
@@ -117,6 +132,11 @@ public final class MemoryStore implements KeyValueStore {
 
     private static final class MemBatch implements Batch {
         final List<Op> ops = new ArrayList<>();
+        final boolean observed;
+
+        MemBatch(boolean observed) {
+            this.observed = observed;
+        }
 
         @Override
         public Batch put(byte[] key, byte[] value) {

@@ -83,6 +83,27 @@ public final class PostingCodec {
                 lang.toString(), doctype, linksLocal, linksOther, urlLength, urlComponents, expiresAt);
     }
 
+    /** The fields of an encoded posting a block's ceiling keeps, without decoding the rest. */
+    public record Summary(int flags, int hitCount, int wordsInText, int firstPosition, int lastModified) {}
+
+    public static Summary summary(byte[] value) {
+        Varint.Reader r = new Varint.Reader(value, 0);
+        int version = r.readByte();
+        if (version != VERSION) throw new IllegalArgumentException("unknown posting version " + version);
+        int flags = r.readInt();
+        int hits = r.readInt();
+        int n = r.readInt();
+        int first = -1;
+        for (int i = 0; i < n; i++) {
+            int d = r.readInt();
+            if (i == 0) first = d;
+        }
+        int wordsInText = r.readInt();
+        r.read(); // words in title
+        int lastModified = r.readInt();
+        return new Summary(flags, hits, wordsInText, first < 0 ? wordsInText : first, lastModified);
+    }
+
     /** The flags of an encoded posting, without decoding the rest. */
     public static int flags(byte[] value) {
         Varint.Reader r = new Varint.Reader(value, 0);

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.peerdex.protocol.hash.UrlHash;
@@ -16,18 +17,45 @@ import org.peerdex.storage.kv.Keys;
 import org.peerdex.storage.kv.Keyspace;
 
 /**
- * The reverse word index: key {@code 'r' ‖ word ‖ url} (hashes packed to 9 bytes each) → compact posting. A
- * prefix scan returns a word's postings sorted by URL hash, hence grouped by vertical partition, so intersection
- * is a merge join. A second keyspace {@code 'x' ‖ url ‖ word} lets a URL's postings be deleted.
+ * The reverse word index, in two tiers over one sorted store. The <em>folded</em> tier holds each word's postings
+ * as {@link PostingBlock}s of up to 128, sorted by URL hash, each block of one vertical partition, under key
+ * {@code 'w' ‖ word ‖ the highest URL hash it covers}, so a (word, partition) is one contiguous key range (the DHT
+ * hands off, digests and serves exactly those) and a search seeks past whole blocks; each block carries the ceiling
+ * of its postings' features for score bounds. The <em>fresh</em> tier holds what was written since: key
+ * {@code 'r' ‖ word ‖ url} (hashes packed to 9 bytes each) → posting, or a {@link Keyspace#TOMBSTONE} that deletes
+ * the folded posting under the same key. Every read merges the tiers ({@link PostingStream}), a fresh entry winning,
+ * so what is stored is the same whatever has been folded; {@link #fold} moves fresh entries into their blocks in the
+ * background (atomic batches with no posting changed, which the index observers do not see). A write is one fresh
+ * entry, as before blocks; what a crash may lose is unchanged (nothing written). A third keyspace
+ * {@code 'x' ‖ url ‖ word} lets a URL's postings be deleted.
  */
 public final class ReverseWordIndex {
     private static final byte[] EMPTY = new byte[0];
+    private static final int P = HashBytes.PACKED;
+    private static final int KEY = PostingStream.KEY;
     private final KeyValueStore store;
     private final Partitions partitions;
+    /** fresh entries written since the last fold round began (the store's observers count them) */
+    private final AtomicLong freshWrites = new AtomicLong();
+    private final AtomicLong folded = new AtomicLong();
+    private final boolean counting;
 
     public ReverseWordIndex(KeyValueStore store, Partitions partitions) {
         this.store = store;
         this.partitions = partitions;
+        this.counting = store.addIndexObserver(new KeyValueStore.IndexObserver() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                if (key[0] == Keyspace.RWI) freshWrites.incrementAndGet();
+            }
+
+            @Override
+            public void deleted(byte[] key) {
+                if (key[0] == Keyspace.RWI) freshWrites.incrementAndGet();
+            }
+        });
+        // a store opened with fresh entries (written before a crash, or by layout 1) folds them on the first round
+        freshWrites.set(1);
     }
 
     public Partitions partitions() {
@@ -54,19 +82,154 @@ public final class ReverseWordIndex {
         return k;
     }
 
-    private static byte[] wordPrefix(WordHash word) {
-        return Keys.of(Keyspace.RWI, HashBytes.pack(word.value()));
-    }
-
     /** Adds postings to a batch (the caller writes it); a later posting for the same word and URL replaces it. */
     public void addTo(KeyValueStore.Batch batch, Posting p) {
         batch.put(key(p.word(), p.url()), PostingCodec.encode(p));
         batch.put(urlWordKey(p.url(), p.word()), EMPTY);
     }
 
+    /** Deletes a posting in a batch: a tombstone, since the posting may sit in a block. */
     public void deleteTo(KeyValueStore.Batch batch, WordHash word, UrlHash url) {
-        batch.delete(key(word, url));
+        batch.put(key(word, url), Keyspace.TOMBSTONE);
         batch.delete(urlWordKey(url, word));
+    }
+
+    /** What one {@link #fold} step did: fresh entries folded, blocks written, and where the next step starts (null: the end). */
+    public record FoldStep(int folded, int blocksWritten, byte[] resume) {}
+
+    /** Fresh entries at most one {@link #fold} step takes: it holds every writer of the index while it works. */
+    public static final int FOLD_STEP = 4096;
+
+    /**
+     * Folds up to {@code limit} fresh entries, from logical key {@code from} on, into their blocks, in one atomic
+     * write while no other posting write can happen: each fresh entry goes to the block of its partition that covers
+     * its URL (a new block when its partition has none), a block is merged with its fresh entries (a fresh posting
+     * replaces the folded one, a tombstone deletes it) and cut into blocks of {@link PostingBlock#TARGET} when it
+     * grows past {@link PostingBlock#MAX}. Changes no posting: observers do not see it.
+     */
+    public FoldStep fold(byte[] from, int limit) {
+        return store.exclusive(() -> {
+            KeyValueStore.Batch batch = store.newQuietBatch();
+            int n = 0;
+            int[] blocks = {0};
+            byte[] last = null;
+            Group group = null;
+            boolean more;
+            try (KeyValueStore.Cursor c = store.scan(Keys.of(Keyspace.RWI, from), Keys.prefixEnd(new byte[] {Keyspace.RWI}))) {
+                while ((more = c.next()) && n < limit) {
+                    byte[] k = c.key();
+                    if (group == null || !group.covers(k)) {
+                        if (group != null) blocks[0] += group.writeTo(batch);
+                        group = openGroup(k);
+                    }
+                    group.fresh.add(new PostingBlock.Entry(Arrays.copyOfRange(k, URL_OFFSET, URL_OFFSET + P), c.value()));
+                    batch.delete(k);
+                    last = k;
+                    n++;
+                }
+            }
+            if (group != null) blocks[0] += group.writeTo(batch);
+            if (n > 0) store.write(batch, false);
+            folded.addAndGet(n);
+            return new FoldStep(n, blocks[0], more && last != null ? Arrays.copyOfRange(last, 1, 1 + KEY) : null);
+        });
+    }
+
+    /** Folds every fresh entry (in steps); returns how many. */
+    public long foldAll() {
+        freshWrites.set(0);
+        long n = 0;
+        byte[] at = new byte[KEY];
+        while (at != null) {
+            FoldStep s = fold(at, FOLD_STEP);
+            n += s.folded();
+            at = s.resume();
+        }
+        return n;
+    }
+
+    /** Fresh entries written since the last fold round began (an estimate the folder's schedule reads). */
+    public long freshWrites() {
+        return counting ? freshWrites.get() : 1;
+    }
+
+    /** Marks the start of a fold round. */
+    public void foldRoundStarting() {
+        freshWrites.set(0);
+    }
+
+    /** Fresh entries folded since this index was opened. */
+    public long foldedEntries() {
+        return folded.get();
+    }
+
+    /** The block a fresh entry goes to: the one of its partition that covers its URL, or a new one. */
+    private Group openGroup(byte[] freshKey) {
+        byte[] word = Arrays.copyOfRange(freshKey, WORD_OFFSET, URL_OFFSET);
+        int partition = partitionOf(freshKey, URL_OFFSET);
+        byte[] seek = freshKey.clone();
+        seek[0] = Keyspace.POSTING_BLOCKS;
+        try (KeyValueStore.Cursor c = store.scan(seek, Keys.prefixEnd(Keys.of(Keyspace.POSTING_BLOCKS, word)))) {
+            if (c.next() && partitionOf(c.key(), URL_OFFSET) == partition) {
+                return new Group(word, c.key().clone(), PostingBlock.decode(c.value()));
+            }
+        }
+        return new Group(word, Keys.of(Keyspace.POSTING_BLOCKS, word, partitionEnd(partition)), null);
+    }
+
+    /** A block (or a new one) and the fresh entries folded into it. */
+    private static final class Group {
+        final byte[] word;
+        final byte[] blockKey;
+        final PostingBlock block;
+        final List<PostingBlock.Entry> fresh = new ArrayList<>();
+
+        Group(byte[] word, byte[] blockKey, PostingBlock block) {
+            this.word = word;
+            this.blockKey = blockKey;
+            this.block = block;
+        }
+
+        /** True if a later fresh key (keys come in order) falls into this block: same word, URL at most its end. */
+        boolean covers(byte[] freshKey) {
+            return Arrays.equals(freshKey, WORD_OFFSET, URL_OFFSET, word, 0, P)
+                    && Arrays.compareUnsigned(freshKey, URL_OFFSET, URL_OFFSET + P, blockKey, URL_OFFSET, URL_OFFSET + P) <= 0;
+        }
+
+        /** Writes the merged block (cut when too large) to the batch; returns the blocks written. */
+        int writeTo(KeyValueStore.Batch batch) {
+            List<PostingBlock.Entry> merged = new ArrayList<>((block == null ? 0 : block.size()) + fresh.size());
+            int i = 0;
+            int j = 0;
+            int bn = block == null ? 0 : block.size();
+            while (i < bn || j < fresh.size()) {
+                int c = i >= bn ? 1 : j >= fresh.size() ? -1 : block.compareUrl(i, fresh.get(j).packedUrl(), 0);
+                if (c < 0) {
+                    merged.add(new PostingBlock.Entry(block.packedUrl(i), block.value(i)));
+                    i++;
+                } else {
+                    if (c == 0) i++;
+                    PostingBlock.Entry f = fresh.get(j++);
+                    if (!Keyspace.isTombstone(f.value())) merged.add(f);
+                }
+            }
+            if (merged.isEmpty()) {
+                if (block != null) batch.delete(blockKey);
+                return 0;
+            }
+            int parts = merged.size() <= PostingBlock.MAX ? 1 : (merged.size() + PostingBlock.TARGET - 1) / PostingBlock.TARGET;
+            int at = 0;
+            for (int part = 0; part < parts; part++) {
+                int end = merged.size() * (part + 1) / parts;
+                List<PostingBlock.Entry> slice = merged.subList(at, end);
+                // every block but the last ends at its last URL; the last keeps the range's end
+                byte[] key = part + 1 < parts ? Keys.of(Keyspace.POSTING_BLOCKS, word, slice.get(slice.size() - 1).packedUrl())
+                        : blockKey;
+                batch.put(key, PostingBlock.encode(slice));
+                at = end;
+            }
+            return parts;
+        }
     }
 
     /** Adds postings in one atomic batch. */
@@ -78,12 +241,23 @@ public final class ReverseWordIndex {
 
     /** The posting of one word in one document, if there is one. */
     public Optional<Posting> get(WordHash word, UrlHash url) {
-        return store.get(key(word, url)).map(v -> PostingCodec.decode(word, url, v));
+        return getEncoded(word, url).map(v -> PostingCodec.decode(word, url, v));
     }
 
     /** The stored (encoded) posting of one word in one document: for callers that read a field or two of it. */
     public Optional<byte[]> getEncoded(WordHash word, UrlHash url) {
-        return store.get(key(word, url));
+        byte[] k = key(word, url);
+        Optional<byte[]> fresh = store.get(k);
+        if (fresh.isPresent()) return Keyspace.isTombstone(fresh.get()) ? Optional.empty() : fresh;
+        // the block that covers the URL: the first whose highest URL is at or above it
+        k[0] = Keyspace.POSTING_BLOCKS;
+        byte[] wordEnd = Keys.prefixEnd(Arrays.copyOfRange(k, 0, 1 + P));
+        try (KeyValueStore.Cursor c = store.scan(k, wordEnd)) {
+            if (!c.next()) return Optional.empty();
+            PostingBlock b = PostingBlock.decode(c.value());
+            int i = b.seek(0, k, 1 + P);
+            return i < b.size() && b.compareUrl(i, k, 1 + P) == 0 ? Optional.of(b.value(i)) : Optional.empty();
+        }
     }
 
     /** All postings of a word, sorted by URL hash. */
@@ -94,8 +268,13 @@ public final class ReverseWordIndex {
     }
 
     public void scan(WordHash word, Consumer<Posting> sink) {
-        byte[] prefix = wordPrefix(word);
-        scanRange(word, prefix, Keys.prefixEnd(prefix), sink);
+        try (PostingStream ps = PostingStream.ofWord(store, HashBytes.pack(word.value()))) {
+            for (; !ps.exhausted(); ps.next()) sink.accept(decodeCurrent(ps));
+        }
+    }
+
+    private static Posting decodeCurrent(PostingStream ps) {
+        return decode(ps.key(), ps.value());
     }
 
     /** The postings of one (word, partition): a contiguous key range, since the partition is a URL-hash prefix. */
@@ -106,35 +285,47 @@ public final class ReverseWordIndex {
     }
 
     public void scan(WordHash word, int partition, Consumer<Posting> sink) {
-        byte[] prefix = wordPrefix(word);
-        byte[] from = Keys.concat(prefix, partitionStart(partition));
-        byte[] to = partition + 1 < partitions.count()
-                ? Keys.concat(prefix, partitionStart(partition + 1)) : Keys.prefixEnd(prefix);
-        scanRange(word, from, to, sink);
-    }
-
-    private byte[] partitionStart(int partition) {
-        if (partitions.exponent() == 0) return new byte[0];
-        long start = (long) partition << (63 - partitions.exponent());
-        return HashBytes.pack(RingPosition.toHashPrefix(start) + "AA");
-    }
-
-    private void scanRange(WordHash word, byte[] from, byte[] to, Consumer<Posting> sink) {
-        try (KeyValueStore.Cursor c = store.scan(from, to)) {
-            while (c.next()) {
-                byte[] k = c.key();
-                UrlHash url = new UrlHash(HashBytes.unpack(k, 1 + HashBytes.PACKED));
-                sink.accept(PostingCodec.decode(word, url, c.value()));
-            }
+        byte[] w = HashBytes.pack(word.value());
+        byte[] from = Keys.concat(w, partitionStart(partition));
+        byte[] to = partition + 1 < partitions.count() ? Keys.concat(w, partitionStart(partition + 1)) : wordEnd(w);
+        try (PostingStream ps = new PostingStream(store, from, to)) {
+            for (; !ps.exhausted(); ps.next()) sink.accept(decodeCurrent(ps));
         }
     }
 
-    /** Number of postings of a word (a key-only scan). */
+    /** The first packed URL hash of a partition. */
+    private byte[] partitionStart(int partition) {
+        byte[] u = new byte[P];
+        int e = partitions.exponent();
+        if (e > 0) u[0] = (byte) (partition << (8 - e));
+        return u;
+    }
+
+    /** The last packed URL hash of a partition: the highest a block of it may cover. */
+    private byte[] partitionEnd(int partition) {
+        byte[] u = new byte[P];
+        Arrays.fill(u, (byte) 0xff);
+        int e = partitions.exponent();
+        if (e > 0) u[0] = (byte) (((partition + 1) << (8 - e)) - 1);
+        return u;
+    }
+
+    private int partitionOf(byte[] packedUrl, int off) {
+        int e = partitions.exponent();
+        return e == 0 ? 0 : (packedUrl[off] & 0xff) >>> (8 - e);
+    }
+
+    /** The first logical key after every key of a packed word, or null after the last word. */
+    private static byte[] wordEnd(byte[] packedWord) {
+        byte[] end = Keys.prefixEnd(packedWord);
+        return end == null ? null : Arrays.copyOf(end, KEY);
+    }
+
+    /** Number of postings of a word (merging the tiers, decoding no posting). */
     public int count(WordHash word) {
-        byte[] prefix = wordPrefix(word);
         int n = 0;
-        try (KeyValueStore.Cursor c = store.scan(prefix, Keys.prefixEnd(prefix))) {
-            while (c.next()) n++;
+        try (PostingStream ps = PostingStream.ofWord(store, HashBytes.pack(word.value()))) {
+            for (; !ps.exhausted(); ps.next()) n++;
         }
         return n;
     }
@@ -159,10 +350,7 @@ public final class ReverseWordIndex {
     public int deleteUrl(UrlHash url) {
         List<WordHash> words = wordsOf(url);
         KeyValueStore.Batch batch = store.newBatch();
-        for (WordHash w : words) {
-            batch.delete(key(w, url));
-            batch.delete(urlWordKey(url, w));
-        }
+        for (WordHash w : words) deleteTo(batch, w, url);
         store.write(batch, false);
         return words.size();
     }
@@ -170,10 +358,7 @@ public final class ReverseWordIndex {
     /** Deletes single postings (after a hand-off or when a cached entry expires). */
     public void delete(Collection<Posting> postings) {
         KeyValueStore.Batch batch = store.newBatch();
-        for (Posting p : postings) {
-            batch.delete(key(p.word(), p.url()));
-            batch.delete(urlWordKey(p.url(), p.word()));
-        }
+        for (Posting p : postings) deleteTo(batch, p.word(), p.url());
         store.write(batch, false);
     }
 
@@ -183,16 +368,10 @@ public final class ReverseWordIndex {
     }
 
     public void scanAll(Predicate<Posting> filter, Consumer<Posting> sink) {
-        byte[] prefix = {Keyspace.RWI};
-        try (KeyValueStore.Cursor c = store.scanPrefix(prefix)) {
-            while (c.next()) {
-                byte[] k = c.key();
-                WordHash w = new WordHash(HashBytes.unpack(k, 1));
-                UrlHash u = new UrlHash(HashBytes.unpack(k, 1 + HashBytes.PACKED));
-                Posting p = PostingCodec.decode(w, u, c.value());
-                if (filter.test(p)) sink.accept(p);
-            }
-        }
+        scanEntries((k, v) -> {
+            Posting p = decode(k, v);
+            if (filter.test(p)) sink.accept(p);
+        });
     }
 
     /** Receives the raw entries of {@link #scanEntries}: the arrays are valid during the call only. */
@@ -206,8 +385,8 @@ public final class ReverseWordIndex {
      * ({@link #decode}) only the postings they keep.
      */
     public void scanEntries(EntrySink sink) {
-        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.RWI})) {
-            while (c.next()) sink.accept(c.key(), c.value());
+        try (PostingStream ps = new PostingStream(store, new byte[KEY], null)) {
+            for (; !ps.exhausted(); ps.next()) sink.accept(ps.key(), ps.value());
         }
     }
 
@@ -228,29 +407,32 @@ public final class ReverseWordIndex {
         byte[] urlTo = partition + 1 < partitions.count() ? partitionStart(partition + 1) : null;
         for (int top = 0; top < 1 << e; top++) {
             int prefix = (top << wordBits) | low;
-            byte[] to = prefix + 1 == 1 << bucketBits ? Keys.prefixEnd(new byte[] {Keyspace.RWI}) : bucketKey(prefix + 1, bucketBits);
+            byte[] to = prefix + 1 == 1 << bucketBits ? null : bucketKey(prefix + 1, bucketBits);
             byte[] at = bucketKey(prefix, bucketBits);
-            while (true) {
+            while (at != null) {
                 // the next word of the range, then only its postings in the partition
                 byte[] word;
-                try (KeyValueStore.Cursor c = store.scan(at, to)) {
-                    if (!c.next()) break;
-                    word = Arrays.copyOf(c.key(), URL_OFFSET);
+                try (PostingStream ps = new PostingStream(store, at, to)) {
+                    if (ps.exhausted()) break;
+                    word = Arrays.copyOfRange(ps.key(), WORD_OFFSET, URL_OFFSET);
                 }
-                byte[] end = urlTo == null ? Keys.prefixEnd(word) : Keys.concat(word, urlTo);
-                try (KeyValueStore.Cursor c = store.scan(Keys.concat(word, urlFrom), end)) {
-                    while (c.next()) sink.accept(c.key(), c.value());
+                byte[] end = urlTo == null ? wordEnd(word) : Keys.concat(word, urlTo);
+                try (PostingStream ps = new PostingStream(store, Keys.concat(word, urlFrom), end)) {
+                    for (; !ps.exhausted(); ps.next()) sink.accept(ps.key(), ps.value());
                 }
-                at = Keys.prefixEnd(word);
-                if (at == null) break;
+                at = wordEnd(word);
             }
         }
     }
 
-    /** The first posting key whose packed word hash starts with the {@code bits}-bit {@code prefix}. */
+    /** The first logical key whose packed word hash starts with the {@code bits}-bit {@code prefix}. */
     private static byte[] bucketKey(int prefix, int bits) {
         int v = prefix << (24 - bits);
-        return new byte[] {Keyspace.RWI, (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+        byte[] k = new byte[KEY];
+        k[0] = (byte) (v >>> 16);
+        k[1] = (byte) (v >>> 8);
+        k[2] = (byte) v;
+        return k;
     }
 
     /** True if {@code key} is the key of a posting. */
@@ -285,12 +467,13 @@ public final class ReverseWordIndex {
         return d != 0 && d <= RingPosition.distance(fromExclusive, toInclusive);
     }
 
-    /** Total postings (a full key scan; for status, cache it). */
+    /** Total postings (a full scan; for status, cache it). */
     public long totalPostings() {
         long n = 0;
-        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {Keyspace.RWI})) {
-            while (c.next()) n++;
+        try (PostingStream ps = new PostingStream(store, new byte[KEY], null)) {
+            for (; !ps.exhausted(); ps.next()) n++;
         }
         return n;
     }
+
 }

@@ -203,6 +203,14 @@ class IndexWriterTest {
                 public Batch newBatch() {
                     return level.newBatch();
                 }
+
+                public Batch newQuietBatch() {
+                    return level.newQuietBatch();
+                }
+
+                public <T> T exclusive(java.util.function.Supplier<T> work) {
+                    return level.exclusive(work);
+                }
             };
             storage[0] = new PeerStorage(recording, new Partitions(4), 1L << 30, false);
             for (IndexedDocument d : docs) storage[0].writer().add(d);

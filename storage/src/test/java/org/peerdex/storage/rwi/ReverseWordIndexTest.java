@@ -40,13 +40,26 @@ class ReverseWordIndexTest {
         if (store != null) store.close();
     }
 
+    /** "+fold": postings are folded into blocks as they are added, so reads merge both tiers */
+    private boolean folding;
+
     private ReverseWordIndex open(String engine, int exponent) {
-        store = engine.equals("leveldb") ? LevelDbStore.open(dir.resolve("db"), 1 << 20) : new MemoryStore();
+        folding = engine.endsWith("+fold");
+        store = engine.startsWith("leveldb") ? LevelDbStore.open(dir.resolve("db"), 1 << 20) : new MemoryStore();
         return new ReverseWordIndex(store, new Partitions(exponent));
     }
 
-    /** Every word in about half of the URLs, with random features; added in batches of 500. */
-    private static List<Posting> fill(ReverseWordIndex rwi) {
+    /** Folds every fresh entry in small steps (so steps end inside blocks). */
+    static void foldInSteps(ReverseWordIndex rwi, int step) {
+        byte[] at = new byte[PostingStream.KEY];
+        while (at != null) at = rwi.fold(at, step).resume();
+    }
+
+    /**
+     * Every word in about half of the URLs, with random features; added in batches of 500. Folding, every other
+     * batch is folded into blocks as it comes, the last left fresh.
+     */
+    private List<Posting> fill(ReverseWordIndex rwi) {
         Random r = new Random(41);
         List<Posting> all = new ArrayList<>();
         List<WordHash> words = TestPostings.words(WORDS);
@@ -58,6 +71,7 @@ class ReverseWordIndexTest {
         java.util.Collections.shuffle(shuffled, r);
         for (int i = 0; i < shuffled.size(); i += 500) {
             rwi.add(shuffled.subList(i, Math.min(shuffled.size(), i + 500)), false);
+            if (folding && i / 500 % 2 == 0 && i + 500 < shuffled.size()) foldInSteps(rwi, 37);
         }
         return all;
     }
@@ -70,7 +84,7 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}, exponent {1}")
-    @CsvSource({"memory,4", "leveldb,4", "memory,0", "memory,8"})
+    @CsvSource({"memory,4", "leveldb,4", "memory,0", "memory,8", "memory+fold,4", "leveldb+fold,4", "memory+fold,0", "memory+fold,8"})
     void aBucketScanGivesExactlyThePostingsWhosePositionIsInTheBucket(String engine, int exponent) {
         ReverseWordIndex rwi = open(engine, exponent);
         List<Posting> all = fill(rwi);
@@ -93,7 +107,7 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}, exponent {1}")
-    @CsvSource({"memory,4", "leveldb,0", "memory,8"})
+    @CsvSource({"memory,4", "leveldb,0", "memory,8", "memory+fold,4", "leveldb+fold,0", "memory+fold,8"})
     void rawEntriesGiveEveryPostingWithItsPositionFromTheKey(String engine, int exponent) {
         ReverseWordIndex rwi = open(engine, exponent);
         List<Posting> all = fill(rwi);
@@ -111,7 +125,7 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}, exponent {1}")
-    @CsvSource({"memory,4", "leveldb,4", "memory,0", "leveldb,8"})
+    @CsvSource({"memory,4", "leveldb,4", "memory,0", "leveldb,8", "memory+fold,4", "leveldb+fold,4", "memory+fold,0", "leveldb+fold,8"})
     void postingsOfAWordAreAllOfThemSortedByUrlHash(String engine, int exponent) {
         ReverseWordIndex rwi = open(engine, exponent);
         List<Posting> all = fill(rwi);
@@ -131,7 +145,7 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}, exponent {1}")
-    @CsvSource({"memory,4", "leveldb,4", "memory,0", "memory,1", "leveldb,8"})
+    @CsvSource({"memory,4", "leveldb,4", "memory,0", "memory,1", "leveldb,8", "memory+fold,4", "leveldb+fold,4", "memory+fold,1", "leveldb+fold,8"})
     void postingsOfAPartitionAreExactlyThoseWhoseUrlFallsInIt(String engine, int exponent) {
         ReverseWordIndex rwi = open(engine, exponent);
         List<Posting> all = fill(rwi);
@@ -151,7 +165,7 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"memory", "leveldb"})
+    @CsvSource({"memory", "leveldb", "memory+fold", "leveldb+fold"})
     void deleteUrlRemovesEveryPostingOfThatUrlAndNoOther(String engine) {
         ReverseWordIndex rwi = open(engine, 4);
         List<Posting> all = fill(rwi);
@@ -169,7 +183,7 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"memory", "leveldb"})
+    @CsvSource({"memory", "leveldb", "memory+fold", "leveldb+fold"})
     void deleteSinglePostingsAndReplaceOnReAdd(String engine) {
         ReverseWordIndex rwi = open(engine, 4);
         List<Posting> all = fill(rwi);
@@ -187,7 +201,7 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"memory", "leveldb"})
+    @CsvSource({"memory", "leveldb", "memory+fold", "leveldb+fold"})
     void scanRingReturnsExactlyThePostingsWhosePositionIsInTheRange(String engine) {
         ReverseWordIndex rwi = open(engine, 4);
         List<Posting> all = fill(rwi);
@@ -215,7 +229,7 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"memory", "leveldb"})
+    @CsvSource({"memory", "leveldb", "memory+fold", "leveldb+fold"})
     void rangesOfNeighboursPartitionTheRing(String engine) {
         ReverseWordIndex rwi = open(engine, 4);
         List<Posting> all = fill(rwi);
@@ -230,7 +244,7 @@ class ReverseWordIndexTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"memory", "leveldb"})
+    @CsvSource({"memory", "leveldb", "memory+fold", "leveldb+fold"})
     void urlHashesAtTheEdgesOfPartitionsLandInTheRightOne(String engine) {
         ReverseWordIndex rwi = open(engine, 4);
         WordHash w = WordHash.of("edge");

@@ -1,0 +1,135 @@
+package org.peerdex.storage.rwi;
+
+import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A block of the reverse word index's folded tier: up to {@link #TARGET} postings of one word in one vertical
+ * partition, sorted by URL hash, stored under one key. Layout: a version byte, the count, the block's ceiling (the
+ * largest hit count, every flag any posting has, the smallest text length and first position, the newest date: what
+ * a bound on any posting's score needs), the packed URL hashes (9 bytes each, one array, so a search moves through a
+ * block by comparing bytes), each posting's encoded length, and the postings as {@link PostingCodec} wrote them (so
+ * a reader that wants a field or two of one posting reads it in place).
+ */
+public final class PostingBlock {
+    /** Postings a block is cut to when the fold writes it. */
+    public static final int TARGET = 128;
+    /** Postings a block may hold before the fold splits it. */
+    public static final int MAX = 2 * TARGET;
+    private static final int VERSION = 2;
+
+    /** The largest values any posting of the block has (the smallest, for text length and first position). */
+    public record Ceiling(int maxHitCount, int flags, int minWordsInText, int minFirstPosition, int maxLastModified) {}
+
+    private final int count;
+    private final Ceiling ceiling;
+    private final byte[] data;
+    private final int urlsAt;
+    private final int[] valueStart;
+
+    private PostingBlock(byte[] data) {
+        this.data = data;
+        Varint.Reader r = new Varint.Reader(data, 0);
+        int version = r.readByte();
+        if (version != VERSION) throw new IllegalArgumentException("unknown posting block version " + version);
+        count = r.readInt();
+        if (count < 0 || count > MAX * 4) throw new IllegalArgumentException("posting block of " + count);
+        ceiling = new Ceiling(r.readInt(), r.readInt(), r.readInt(), r.readInt(), r.readInt());
+        urlsAt = r.position();
+        r.skip(count * HashBytes.PACKED);
+        valueStart = new int[count + 1];
+        int[] lengths = new int[count];
+        for (int i = 0; i < count; i++) lengths[i] = r.readInt();
+        int at = r.position();
+        for (int i = 0; i < count; i++) {
+            valueStart[i] = at;
+            at += lengths[i];
+        }
+        valueStart[count] = at;
+        if (at != data.length) throw new IllegalArgumentException("posting block of " + data.length + " bytes, expected " + at);
+    }
+
+    /** Reads a stored block. */
+    public static PostingBlock decode(byte[] stored) {
+        return new PostingBlock(stored);
+    }
+
+    /** One entry to encode: a packed URL hash and the posting's encoded value. */
+    public record Entry(byte[] packedUrl, byte[] value) {}
+
+    /** Encodes entries sorted by URL hash (not checked here: the fold merges sorted runs). */
+    public static byte[] encode(List<Entry> entries) {
+        int maxHits = 0;
+        int flags = 0;
+        int minWords = Integer.MAX_VALUE;
+        int minFirst = Integer.MAX_VALUE;
+        int maxDate = 0;
+        for (Entry e : entries) {
+            PostingCodec.Summary s = PostingCodec.summary(e.value());
+            maxHits = Math.max(maxHits, s.hitCount());
+            flags |= s.flags();
+            minWords = Math.min(minWords, s.wordsInText());
+            minFirst = Math.min(minFirst, s.firstPosition());
+            maxDate = Math.max(maxDate, s.lastModified());
+        }
+        if (entries.isEmpty()) {
+            minWords = 0;
+            minFirst = 0;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + entries.size() * 32);
+        out.write(VERSION);
+        Varint.write(out, entries.size());
+        Varint.write(out, maxHits);
+        Varint.write(out, flags);
+        Varint.write(out, minWords);
+        Varint.write(out, minFirst);
+        Varint.write(out, maxDate);
+        for (Entry e : entries) out.writeBytes(e.packedUrl());
+        for (Entry e : entries) Varint.write(out, e.value().length);
+        for (Entry e : entries) out.writeBytes(e.value());
+        return out.toByteArray();
+    }
+
+    public int size() {
+        return count;
+    }
+
+    public Ceiling ceiling() {
+        return ceiling;
+    }
+
+    /** Compares entry {@code i}'s URL with {@code packedUrl} at {@code off} (unsigned, as URL hashes sort). */
+    public int compareUrl(int i, byte[] packedUrl, int off) {
+        int at = urlsAt + i * HashBytes.PACKED;
+        return Arrays.compareUnsigned(data, at, at + HashBytes.PACKED, packedUrl, off, off + HashBytes.PACKED);
+    }
+
+    /** Copies entry {@code i}'s packed URL hash into {@code out} at {@code off}. */
+    public void copyUrl(int i, byte[] out, int off) {
+        System.arraycopy(data, urlsAt + i * HashBytes.PACKED, out, off, HashBytes.PACKED);
+    }
+
+    public byte[] packedUrl(int i) {
+        byte[] u = new byte[HashBytes.PACKED];
+        copyUrl(i, u, 0);
+        return u;
+    }
+
+    /** Entry {@code i}'s encoded posting (a copy). */
+    public byte[] value(int i) {
+        return Arrays.copyOfRange(data, valueStart[i], valueStart[i + 1]);
+    }
+
+    /** The first entry at or after {@code from} whose URL is at or after {@code packedUrl}; {@link #size()} if none. */
+    public int seek(int from, byte[] packedUrl, int off) {
+        int lo = from;
+        int hi = count;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareUrl(mid, packedUrl, off) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+}

@@ -1,0 +1,126 @@
+package org.peerdex.storage.rwi;
+
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Folds the reverse word index's fresh entries into blocks in the background, on one daemon thread: a round starts
+ * when {@link #THRESHOLD} fresh entries were written since the last one began, or when some were and the index has
+ * been quiet for a check interval (so a peer that stopped crawling ends up folded, and a store opened with fresh
+ * entries, a layout-1 store among them, is folded soon after start). A round walks the fresh tier in steps of
+ * {@link ReverseWordIndex#FOLD_STEP}, each an atomic write, with a short pause between so writers are never held
+ * long; it logs its progress. A failed step (a full disk) is logged and the round ends; nothing is lost, the entries
+ * stay fresh.
+ */
+public final class PostingFolder implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PostingFolder.class);
+    /** Fresh entries that start a round at once. */
+    public static final long THRESHOLD = 200_000;
+    private static final long CHECK_MILLIS = 2_000;
+    private static final long LOG_MILLIS = 10_000;
+
+    private final ReverseWordIndex rwi;
+    private final Thread thread;
+    private volatile boolean stopped;
+    private volatile long folded;
+    private volatile boolean folding;
+
+    private PostingFolder(ReverseWordIndex rwi) {
+        this.rwi = rwi;
+        this.thread = new Thread(this::run, "peerdex-posting-folder");
+        thread.setDaemon(true);
+    }
+
+    /** Starts folding {@code rwi} in the background. */
+    public static PostingFolder start(ReverseWordIndex rwi) {
+        PostingFolder f = new PostingFolder(rwi);
+        f.thread.start();
+        return f;
+    }
+
+    /** Fresh entries folded by this folder so far. */
+    public long folded() {
+        return folded;
+    }
+
+    /** True while a round runs. */
+    public boolean folding() {
+        return folding;
+    }
+
+    private void run() {
+        long seen = -1;
+        while (!stopped) {
+            try {
+                long writes = rwi.freshWrites();
+                boolean quiet = writes == seen;
+                if (writes >= THRESHOLD || writes > 0 && quiet) {
+                    round();
+                    seen = -1;
+                } else {
+                    seen = writes;
+                }
+                synchronized (this) {
+                    if (!stopped) wait(CHECK_MILLIS);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                log.warn("folding postings into blocks failed (they stay as written, and are folded later): {}",
+                        e.toString());
+                sleepQuietly();
+            }
+        }
+    }
+
+    private void round() throws InterruptedException {
+        rwi.foldRoundStarting();
+        folding = true;
+        long start = System.nanoTime();
+        long lastLog = System.currentTimeMillis();
+        long n = 0;
+        int blocks = 0;
+        try {
+            byte[] at = new byte[PostingStream.KEY];
+            while (at != null && !stopped) {
+                ReverseWordIndex.FoldStep s = rwi.fold(at, ReverseWordIndex.FOLD_STEP);
+                n += s.folded();
+                blocks += s.blocksWritten();
+                folded += s.folded();
+                at = s.resume();
+                if (System.currentTimeMillis() - lastLog > LOG_MILLIS) {
+                    log.info("folding postings into blocks: {} so far this round ({} blocks written)", n, blocks);
+                    lastLog = System.currentTimeMillis();
+                }
+                if (at != null) Thread.sleep(1); // writers get the index between steps
+            }
+        } finally {
+            folding = false;
+        }
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        if (n >= 10_000 || ms > 1_000) log.info("folded {} postings into {} blocks in {} ms", n, blocks, ms);
+    }
+
+    private void sleepQuietly() {
+        try {
+            Thread.sleep(CHECK_MILLIS * 5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the folder and waits for its step to end (before the store closes). */
+    @Override
+    public void close() {
+        stopped = true;
+        synchronized (this) {
+            notifyAll();
+        }
+        try {
+            thread.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
