@@ -99,6 +99,13 @@ public interface KeyValueStore extends AutoCloseable {
     interface Cursor extends AutoCloseable {
         boolean next();
 
+        /**
+         * Moves so that the following {@link #next()} gives the first entry at or after {@code key} (still below
+         * the cursor's end), reading the store as the cursor did before: cheaper than a new cursor, and consistent
+         * with what it read so far.
+         */
+        void seek(byte[] key);
+
         byte[] key();
 
         byte[] value();

@@ -303,6 +303,11 @@ public final class LevelDbStore implements KeyValueStore {
             }
 
             @Override
+            public void seek(byte[] key) {
+                it.seek(key);
+            }
+
+            @Override
             public byte[] key() {
                 return k;
             }

@@ -78,8 +78,8 @@ public final class MemoryStore implements KeyValueStore {
         NavigableMap<byte[], byte[]> view = to == null ? map.tailMap(from, true)
                 : Keys.compare(from, to) >= 0 ? Collections.emptyNavigableMap()
                 : map.subMap(from, true, to, false);
-        Iterator<Map.Entry<byte[], byte[]>> it = view.entrySet().iterator();
         return new Cursor() {
+            Iterator<Map.Entry<byte[], byte[]>> it = view.entrySet().iterator();
             Map.Entry<byte[], byte[]> e;
 
             @Override
@@ -87,6 +87,13 @@ public final class MemoryStore implements KeyValueStore {
                 if (!it.hasNext()) return false;
                 e = it.next();
                 return true;
+            }
+
+            @Override
+            public void seek(byte[] key) {
+                if (Keys.compare(key, from) <= 0) it = view.entrySet().iterator();
+                else if (to != null && Keys.compare(key, to) >= 0) it = Collections.emptyIterator();
+                else it = view.tailMap(key, true).entrySet().iterator();
             }
 
             @Override

@@ -92,16 +92,17 @@ public final class PostingStream implements AutoCloseable {
         int steps = 0;
         while (freshKey != null && compare(freshKey, 1, key, 0) < 0) {
             if (++steps > STEPS_BEFORE_SEEK) {
-                fresh.close();
-                openFresh(key);
+                fresh.seek(Keys.of(Keyspace.RWI, key));
+                stepFresh();
                 break;
             }
             stepFresh();
         }
-        // block tier: within the block that covers the key, else seek the block that does
+        // block tier: within the block that covers the key, else seek the block that does (the cursors keep the
+        // store as it was when the stream opened: a fold since cannot move a posting out of the stream's sight)
         if (block != null && compare(blockKey, 1, key, 0) < 0) {
-            blocks.close();
-            openBlocks(key);
+            blocks.seek(Keys.of(Keyspace.POSTING_BLOCKS, key));
+            positionBlocks(key);
         } else if (block != null && Arrays.equals(blockKey, 1, 1 + P, key, 0, P)) {
             index = block.seek(index, key, P);
             if (index >= block.size()) stepBlock();
@@ -163,6 +164,11 @@ public final class PostingStream implements AutoCloseable {
 
     private void openBlocks(byte[] from) {
         blocks = store.scan(Keys.of(Keyspace.POSTING_BLOCKS, from), blocksEnd);
+        positionBlocks(from);
+    }
+
+    /** On the first block entry at or after {@code from}, the cursor just placed at the block covering it. */
+    private void positionBlocks(byte[] from) {
         block = null;
         nextBlock();
         if (block != null && Arrays.equals(blockKey, 1, 1 + P, from, 0, P)) {

@@ -408,19 +408,27 @@ public final class ReverseWordIndex {
         for (int top = 0; top < 1 << e; top++) {
             int prefix = (top << wordBits) | low;
             byte[] to = prefix + 1 == 1 << bucketBits ? null : bucketKey(prefix + 1, bucketBits);
-            byte[] at = bucketKey(prefix, bucketBits);
-            while (at != null) {
-                // the next word of the range, then only its postings in the partition
-                byte[] word;
-                try (PostingStream ps = new PostingStream(store, at, to)) {
-                    if (ps.exhausted()) break;
-                    word = Arrays.copyOfRange(ps.key(), WORD_OFFSET, URL_OFFSET);
+            // one stream over the range's words: it jumps to each word's partition, then to the next word
+            try (PostingStream ps = new PostingStream(store, bucketKey(prefix, bucketBits), to)) {
+                byte[] target = new byte[KEY];
+                while (!ps.exhausted()) {
+                    byte[] k = ps.key();
+                    if (Arrays.compareUnsigned(k, URL_OFFSET, URL_OFFSET + P, urlFrom, 0, P) < 0) {
+                        System.arraycopy(k, WORD_OFFSET, target, 0, P);
+                        System.arraycopy(urlFrom, 0, target, P, P);
+                        ps.advanceTo(target);
+                        continue;
+                    }
+                    if (urlTo == null || Arrays.compareUnsigned(k, URL_OFFSET, URL_OFFSET + P, urlTo, 0, P) < 0) {
+                        sink.accept(k, ps.value());
+                        ps.next();
+                        continue;
+                    }
+                    // past the partition: the next word
+                    byte[] next = wordEnd(Arrays.copyOfRange(k, WORD_OFFSET, URL_OFFSET));
+                    if (next == null) break;
+                    ps.advanceTo(next);
                 }
-                byte[] end = urlTo == null ? wordEnd(word) : Keys.concat(word, urlTo);
-                try (PostingStream ps = new PostingStream(store, Keys.concat(word, urlFrom), end)) {
-                    for (; !ps.exhausted(); ps.next()) sink.accept(ps.key(), ps.value());
-                }
-                at = wordEnd(word);
             }
         }
     }

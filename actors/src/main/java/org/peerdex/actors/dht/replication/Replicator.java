@@ -755,7 +755,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         stats.repairRounds.incrementAndGet();
         stats.lastRebalanceMillis = env.millis();
         if (m.error() != null) {
-            ctx.getLog().warn("rebalance failed: {}", m.error().toString());
+            ctx.getLog().warn("rebalance failed: {}", m.error().toString(), m.error());
         } else if (view != null && view.ring().members().equals(m.plan().ring().members())) {
             Plan plan = m.plan();
             if (m.mode() != Mode.HELD) {
