@@ -82,6 +82,57 @@ class LanguageDetectorTest {
         assertTrue(right * 100 >= all * 90, "only " + right + " of " + all + " paragraphs named");
     }
 
+    /**
+     * The Latin-script shortcut answers exactly as Lingua on real text: every UDHR paragraph, two- and
+     * twelve-paragraph passages, and passages that switch language halfway (close calls), in all 37 languages; it
+     * answers most Latin-script texts itself and leaves every other script to Lingua.
+     */
+    @Test
+    void theLatinScriptShortcutAnswersAsLinguaDoes() {
+        List<String> latin = LanguageDetector.LatinTrigrams.CODES;
+        List<String> differ = new ArrayList<>();
+        int latinTexts = 0;
+        int answered = 0;
+        for (int i = 0; i < LanguageDetector.LANGUAGES.size(); i++) {
+            String code = LanguageDetector.LANGUAGES.get(i);
+            List<String> paras = udhr(code);
+            List<String> other = udhr(LanguageDetector.LANGUAGES.get((i + 1) % LanguageDetector.LANGUAGES.size()));
+            List<String> texts = new ArrayList<>(paras);
+            texts.add(String.join(" ", paras.subList(0, 2)));
+            texts.add(String.join(" ", paras));
+            texts.add(paras.get(0) + " " + other.get(0));
+            texts.add(paras.get(1) + " " + paras.get(2) + " " + other.get(1));
+            for (String t : texts) {
+                String lingua = LanguageDetector.detectByLingua(t);
+                String shortcut = LanguageDetector.detectByShortcut(t);
+                if (latin.contains(code)) latinTexts++;
+                if (shortcut == null) continue;
+                answered++;
+                if (!latin.contains(code)) differ.add(code + " taken by the shortcut: " + t.substring(0, 40));
+                if (!shortcut.equals(lingua)) {
+                    differ.add(code + ": Lingua '" + lingua + "', shortcut '" + shortcut + "': " + t.substring(0, 40));
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "Latin-script shortcut: answered %d of %d Latin-script texts%n", answered,
+                latinTexts);
+        assertTrue(differ.isEmpty(), "shortcut and Lingua differ: " + differ);
+        assertTrue(answered * 100 >= latinTexts * 60, "shortcut answered only " + answered + " of " + latinTexts);
+    }
+
+    /** Where the answer must be "", the shortcut says "" or leaves the text to Lingua: it never names a language. */
+    @Test
+    void theLatinScriptShortcutNamesNoLanguageForSharedWords() {
+        for (String s : List.of("Hotel Restaurant Pizza Taxi Camping Parking Bar Golf Sauna",
+                "Internet Computer Software Hardware Server Online Download Video Radio",
+                "Mozart Beethoven Bach Chopin Vivaldi Haydn Schubert Brahms", "Home | Login | Search",
+                "https://example.org/index.html?id=42 info@example.org www.example.org/a/b/c/d/e/f")) {
+            String shortcut = LanguageDetector.detectByShortcut(s);
+            assertTrue(shortcut == null || shortcut.isEmpty(), s + " -> " + shortcut);
+            assertEquals("", LanguageDetector.detect(s), s);
+        }
+    }
+
     @Test
     void shortOrLanguagelessTextIsUnknown() {
         for (String s : List.of("", "   ", "OK", "Home | Login | Search", "Berlin 2026", "iPhone 15 Pro Max 256GB",
