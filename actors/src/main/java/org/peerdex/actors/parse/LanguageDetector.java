@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Semaphore;
 import java.util.regex.Pattern;
@@ -107,15 +109,13 @@ public final class LanguageDetector {
     /**
      * Lingua's low-accuracy answer for text in the Latin script, from Lingua's own models but with one table lookup
      * a trigram for all 25 Latin-script languages, where Lingua looks each trigram up once a language, behind one
-     * shared monitor (the import profile: 59% of indexing CPU in those lookups). It takes only text on which Lingua's
-     * character rules cannot decide or narrow the candidates, so that Lingua itself would score exactly these
-     * languages: every letter Latin, and fewer non-ASCII characters than half the words (Lingua's rules count words
-     * with characters unique to a language, and characters shared by a few, against half the words). The scores are
-     * Lingua's: the sum over the text's distinct all-letter trigrams of the log probability, backing off to the
-     * bigram and unigram models where the jar has them (the shaded jars keep only trigrams; then, as in Lingua, a
-     * trigram a language lacks adds nothing). Sums differ from Lingua's only by the order of float additions, so a
-     * lead within {@link #GUARD} of {@link LanguageDetector#MIN_RELATIVE_DISTANCE} is left to Lingua, as is every
-     * other text.
+     * shared monitor (the import profile: 59% of indexing CPU in those lookups). It repeats Lingua 1.2.2's steps for
+     * such text: the clean-up (lower case, no punctuation or digits), the two character rules (characters unique to
+     * a language decide; characters a few languages share narrow the candidates), then the sum over the text's
+     * distinct all-letter trigrams of each candidate's log probability, backing off to the bigram and unigram models
+     * where the jar has them (the shaded jars keep only trigrams; then, as in Lingua, a trigram a language lacks adds
+     * nothing). Sums differ from Lingua's only by the order of float additions, so a lead within {@link #GUARD} of
+     * {@link LanguageDetector#MIN_RELATIVE_DISTANCE} is left to Lingua, as is text with a letter of another script.
      */
     static final class LatinTrigrams {
         /** The pinned languages written in the Latin script: the candidates Lingua keeps for Latin text. */
@@ -165,23 +165,83 @@ public final class LanguageDetector {
                 }
                 c[n++] = ch;
             }
+            // Lingua's two character rules, on words split at spaces: a word votes for the language it has the most
+            // characters unique to, and those votes decide when fewer than half the words have none; a language
+            // that at least half as many (word, character) pairs as there are words point to, through characters
+            // few languages share, keeps the candidates to those languages
             int words = 0;
             int latinWords = 0;
-            int nonAscii = 0;
-            boolean latin = true;
-            for (int i = 0; i <= n; i++) {
-                if (i == n || c[i] == ' ') {
-                    if (i > 0 && c[i - 1] != ' ') {
-                        words++;
-                        if (latin) latinWords++;
+            int unknownWords = 0;
+            int[] votes = new int[CODES.size()];
+            int[] shared = new int[CODES.size()];
+            int[] inWord = new int[CODES.size()];
+            for (int i = 0, start = -1; i <= n; i++) {
+                if (i < n && c[i] != ' ') {
+                    if (start < 0) start = i;
+                    continue;
+                }
+                if (start < 0) continue;
+                words++;
+                boolean latin = true;
+                int touched = 0;
+                for (int j = start; j < i; j++) {
+                    char ch = c[j];
+                    if (ch <= 0x7F) {
+                        if (!Character.isLetter(ch)) latin = false;
+                        continue;
                     }
-                    latin = true;
+                    if (Character.UnicodeScript.of(ch) != Character.UnicodeScript.LATIN) {
+                        latin = false;
+                        continue;
+                    }
+                    int unique = UNIQUE.getOrDefault(ch, 0);
+                    for (int m = unique; m != 0; m &= m - 1) inWord[Integer.numberOfTrailingZeros(m)]++;
+                    touched |= unique;
+                    int sharedBy = SHARED.getOrDefault(ch, 0);
+                    if (sharedBy != 0 && firstIn(c, start, j, ch)) { // Lingua: the word contains it
+                        for (int m = sharedBy; m != 0; m &= m - 1) shared[Integer.numberOfTrailingZeros(m)]++;
+                    }
+                }
+                if (latin) latinWords++;
+                if (touched == 0) {
+                    unknownWords++;
                 } else {
-                    if (c[i] > 0x7F) nonAscii++;
-                    if (Character.UnicodeScript.of(c[i]) != Character.UnicodeScript.LATIN) latin = false;
+                    int top = -1;
+                    int next = 0;
+                    for (int m = touched; m != 0; m &= m - 1) {
+                        int l = Integer.numberOfTrailingZeros(m);
+                        if (top < 0 || inWord[l] > inWord[top]) {
+                            next = top < 0 ? 0 : inWord[top];
+                            top = l;
+                        } else if (inWord[l] > next) {
+                            next = inWord[l];
+                        }
+                    }
+                    if (inWord[top] > next) votes[top]++;
+                    else unknownWords++;
+                    for (int m = touched; m != 0; m &= m - 1) inWord[Integer.numberOfTrailingZeros(m)] = 0;
+                }
+                start = -1;
+            }
+            if (latinWords == 0) return null; // no Latin word: Lingua would keep every language as a candidate
+            int topVotes = unknownWords * 2 < words ? 0 : unknownWords; // Lingua drops "unknown" below half
+            int topVoted = -1; // -1: "unknown" leads
+            boolean tie = false;
+            for (int l = 0; l < votes.length; l++) {
+                if (votes[l] == 0) continue;
+                if (votes[l] > topVotes) {
+                    topVotes = votes[l];
+                    topVoted = l;
+                    tie = false;
+                } else if (votes[l] == topVotes) {
+                    tie = true;
                 }
             }
-            if (latinWords == 0 || nonAscii * 2 >= words) return null;
+            if (topVoted >= 0 && !tie) return CODES.get(topVoted);
+            int candidates = 0;
+            for (int l = 0; l < shared.length; l++) if (shared[l] >= words / 2.0) candidates |= 1 << l;
+            if (candidates == 0) candidates = ALL;
+            if (Integer.bitCount(candidates) == 1) return CODES.get(Integer.numberOfTrailingZeros(candidates));
 
             long[] keys = new long[Math.max(0, n - 2)];
             int k = 0;
@@ -194,14 +254,15 @@ public final class LanguageDetector {
             float[] sums = new float[CODES.size()];
             for (int i = 0; i < k; i++) {
                 if (i > 0 && keys[i] == keys[i - 1]) continue; // Lingua counts each distinct trigram once
-                int found = tri.add(keys[i], sums, 0);
+                int found = tri.add(keys[i], sums, ALL & ~candidates);
                 if (found != ALL) found = Tables.BIGRAMS.add(keys[i] >>> 16, sums, found);
                 if (found != ALL) Tables.UNIGRAMS.add(keys[i] >>> 32, sums, found);
             }
             int best = -1;
             int second = -1;
             for (int l = 0; l < sums.length; l++) {
-                if (!(sums[l] < 0)) continue; // Lingua drops a language no trigram was found for
+                // Lingua scores only the candidates, and drops a language no trigram was found for
+                if ((candidates & 1 << l) == 0 || !(sums[l] < 0)) continue;
                 if (best < 0 || sums[l] > sums[best]) {
                     second = best;
                     best = l;
@@ -214,6 +275,51 @@ public final class LanguageDetector {
             double lead = 1.0 - (double) (sums[best] / sums[second]); // Lingua's confidences, as float ratios
             if (Math.abs(lead - MIN_RELATIVE_DISTANCE) < GUARD) return null;
             return lead < MIN_RELATIVE_DISTANCE ? "" : CODES.get(best);
+        }
+
+        /** Whether {@code ch} is not among {@code c[from..to)}. */
+        private static boolean firstIn(char[] c, int from, int to, char ch) {
+            for (int i = from; i < to; i++) if (c[i] == ch) return false;
+            return true;
+        }
+
+        /**
+         * Lingua 1.2.2's characters unique to one language ({@code Language.uniqueCharacters}) among {@link #CODES}:
+         * character to the bit of its language.
+         */
+        private static final Map<Character, Integer> UNIQUE = masks(new String[][] {
+            {"ca", "Ïï"}, {"cs", "ĚěŘřŮů"}, {"de", "ß"}, {"es", "¿¡"}, {"hu", "ŐőŰű"}, {"lt", "ĖėĮįŲų"},
+            {"lv", "ĢģĶķĻļŅņ"}, {"pl", "ŁłŃńŚśŹź"}, {"ro", "Țţ"}, {"sk", "ĹĺĽľŔŕ"},
+            {"vi", "ẰằẦầẲẳẨẩẴẵẪẫẮắẤấẠạẶặẬậỀềẺẻỂểẼẽỄễẾếỆệỈỉĨĩỊịƠơỒồỜờỎỏỔổỞởỖỗỠỡỐốỚớỘộỢợƯưỪừỦủỬửŨũỮữỨứỤụỰựỲỳỶỷỸỹỴỵ"}});
+
+        /**
+         * Lingua 1.2.2's Latin characters shared by a few languages ({@code Constant.CHARS_TO_LANGUAGES_MAPPING},
+         * languages as written there; those outside {@link #CODES} are dropped, as Lingua drops non-candidates):
+         * character to the bits of its languages.
+         */
+        private static final Map<Character, Integer> SHARED = masks(new String[][] {
+            {"pt vi", "Ãã"}, {"lt pl", "ĄąĘę"}, {"pl ro", "Żż"}, {"fr ro", "Îî"}, {"eu es", "Ññ"},
+            {"cs sk", "ŇňŤť"}, {"ro vi", "Ăă"}, {"az tr", "İıĞğ"}, {"vi yo", "ẸẹỌọ"}, {"is tr", "ÐðÞþ"},
+            {"fr hu", "Ûû"}, {"mi yo", "Ōō"}, {"lv mi yo", "ĀāĒēĪī"}, {"az ro tr", "Şş"}, {"cs ro sk", "Ďď"},
+            {"bs hr pl", "Ćć"}, {"bs hr vi", "Đđ"}, {"it vi yo", "Ìì"}, {"nb da nn", "Øø"},
+            {"lv lt mi yo", "Ūū"}, {"af sq nl fr", "Ëë"}, {"fr it vi yo", "ÈèÙù"}, {"af fr pt vi", "Êê"},
+            {"et hu pt vi", "Õõ"}, {"fr pt sk vi", "Ôô"}, {"ca it vi yo", "Òò"}, {"nb da is nn", "Ææ"},
+            {"nb da nn sv", "Åå"}, {"cs is sk tr vi", "Ýý"}, {"et fi de sk sv", "Ää"},
+            {"ca fr it pt vi", "Àà"}, {"fr pt ro tr vi", "Ââ"}, {"az ca et de hu es tr", "Üü"},
+            {"bs cs hr lv lt sk sl", "ČčŠšŽž"}, {"sq az eu ca fr pt tr", "Çç"},
+            {"az et fi de hu is sv tr", "Öö"}, {"ca hu is ga pl pt sk es vi yo", "Óó"},
+            {"ca cs is ga hu pt sk es vi yo", "ÁáÍíÚú"}, {"ca cs fr hu is ga it pt sk es vi yo", "Éé"}});
+
+        private static Map<Character, Integer> masks(String[][] table) {
+            Map<Character, Integer> masks = new HashMap<>();
+            for (String[] row : table) {
+                int mask = 0;
+                for (String code : row[0].split(" ")) {
+                    if (CODES.contains(code)) mask |= 1 << CODES.indexOf(code);
+                }
+                for (char ch : row[1].toCharArray()) masks.merge(ch, mask, (a, b) -> a | b);
+            }
+            return Map.copyOf(masks);
         }
 
         /** Kotlin's trim(): Java whitespace and Unicode space separators. */
