@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 /**
  * The language of a text, by Lingua (n-gram models, low-accuracy mode) restricted to {@link #LANGUAGES}. Returns an
  * ISO 639-1 code, or "" when the text is too short or no language is clearly ahead: a wrong code would put a page
- * under the wrong {@code lang:} filter on every peer that receives its postings.
+ * under the wrong {@code lang:} filter on every peer that receives its postings. Latin-script text is scored by
+ * {@link LatinTrigrams}, which gives Lingua's answer at a fraction of its cost; other text goes to Lingua itself.
  */
 public final class LanguageDetector {
     /**
@@ -62,7 +63,8 @@ public final class LanguageDetector {
      * Detections running at once, at most one a core. Lingua 1.2 enters one shared monitor for every n-gram it looks
      * up, so 32 fetch threads detecting at once spent most of that time queued on the monitor (the wide-crawl
      * profile: 584 s of monitor waits in a 276 s crawl, docs/operations.md); more detections than cores gain nothing
-     * on CPU-bound work, and the threads waiting here park once instead of contending per n-gram.
+     * on CPU-bound work, and the threads waiting here park once instead of contending per n-gram. The Latin-script
+     * shortcut takes no slot: it reads immutable tables.
      */
     private static final Semaphore SLOTS =
             new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors()));
@@ -158,8 +160,8 @@ public final class LanguageDetector {
                     continue;
                 }
                 space = false;
-                Character.UnicodeScript script = Character.UnicodeScript.of(ch);
-                if (script != Character.UnicodeScript.LATIN && script != Character.UnicodeScript.COMMON
+                Character.UnicodeScript script = ch <= 0x7F ? null : Character.UnicodeScript.of(ch);
+                if (script != null && script != Character.UnicodeScript.LATIN && script != Character.UnicodeScript.COMMON
                         && script != Character.UnicodeScript.INHERITED) {
                     return null; // another script: Lingua's rules and other candidates apply
                 }
@@ -513,7 +515,7 @@ public final class LanguageDetector {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             // one ideograph or syllable says as much as a few Latin letters
-            if (Character.isIdeographic(c) || Character.UnicodeBlock.of(c) == Character.UnicodeBlock.HANGUL_SYLLABLES) {
+            if (Character.isIdeographic(c) || c >= 0xAC00 && c <= 0xD7AF) { // the Hangul Syllables block
                 n += 3;
             } else if (Character.isLetter(c)) {
                 n++;
