@@ -129,7 +129,7 @@ public final class LanguageDetector {
 
         private LatinTrigrams() {}
 
-        /** Loaded on first use from Lingua's model files; null tables (no trigram models found) disable the shortcut. */
+        /** Loaded on first use from Lingua's model files; a null table (unreadable, no trigrams) disables this. */
         private static final class Tables {
             static final NgramTable TRIGRAMS = NgramTable.load("trigrams", 3);
             static final NgramTable BIGRAMS = NgramTable.load("bigrams", 2);
@@ -139,7 +139,7 @@ public final class LanguageDetector {
         /** The answer Lingua would give, or null when the text is not one this shortcut may answer. */
         static String detect(String text) {
             NgramTable tri = Tables.TRIGRAMS;
-            if (tri == null) return null;
+            if (tri == null || Tables.BIGRAMS == null || Tables.UNIGRAMS == null) return null;
             String lower = text.toLowerCase(Locale.ROOT);
             int from = 0;
             int to = lower.length();
@@ -160,9 +160,9 @@ public final class LanguageDetector {
                     continue;
                 }
                 space = false;
-                Character.UnicodeScript script = ch <= 0x7F ? null : Character.UnicodeScript.of(ch);
-                if (script != null && script != Character.UnicodeScript.LATIN && script != Character.UnicodeScript.COMMON
-                        && script != Character.UnicodeScript.INHERITED) {
+                Character.UnicodeScript script = ch <= 0x7F ? null : Character.UnicodeScript.of(ch); // ASCII: Latin
+                if (script != null && script != Character.UnicodeScript.LATIN
+                        && script != Character.UnicodeScript.COMMON && script != Character.UnicodeScript.INHERITED) {
                     return null; // another script: Lingua's rules and other candidates apply
                 }
                 c[n++] = ch;
