@@ -34,7 +34,9 @@ import org.peerdex.actors.parse.LanguageDetector;
  * low-accuracy on the first 1,000 characters, as the detector was) and the detector; then the share of identical
  * answers and the disagreements. Run from the repository root (for the UDHR texts): {@code java -cp
  * benchmarks/target/peerdex-benchmarks.jar org.peerdex.benchmarks.LanguageDetectionBenchmark [PER_SOURCE=400]
- * [ROUNDS=2]}.
+ * [ROUNDS=2]}; ROUNDS 0 checks agreement only. Lingua's full jar first on the class path ({@code -cp
+ * lingua-1.2.2.jar:benchmarks/target/peerdex-benchmarks.jar}) brings back the bigram and unigram models that the
+ * shaded jar leaves out, which Lingua backs off to for a trigram a language lacks.
  */
 public final class LanguageDetectionBenchmark {
     private LanguageDetectionBenchmark() {}
@@ -109,7 +111,7 @@ public final class LanguageDetectionBenchmark {
                     e.getKey(), texts.size(), avgChars, answers);
             System.out.printf(Locale.ROOT, "agreement %d/%d = %.2f%%; differences (reference->new) %s%n", agree,
                     texts.size(), 100.0 * agree / texts.size(), differ);
-            for (int threads : new int[] {1, 2}) {
+            for (int threads : rounds > 0 ? new int[] {1, 2} : new int[0]) {
                 double ref = time(texts, Reference::detect, threads, rounds);
                 double now = time(texts, LanguageDetector::detect, threads, rounds);
                 System.out.printf(Locale.ROOT, "%d thread(s): reference %.0f us/call (%.0f calls/s), detector %.0f"
