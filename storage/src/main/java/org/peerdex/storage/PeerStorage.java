@@ -40,7 +40,7 @@ public final class PeerStorage implements AutoCloseable {
         this.writer = new IndexWriter(store, rwi, metadata, stats, writeBufferBytes, syncWrites);
         stats.set(metadata.count(), rwi.totalPostings());
         this.blacklist = new Blacklist(store);
-        this.folder = store instanceof LevelDbStore ? PostingFolder.start(rwi) : null;
+        this.folder = store instanceof LevelDbStore ? PostingFolder.start(rwi, stats::postings) : null;
     }
 
     /** Opens (or creates) the LevelDB store under {@code dataDir/index}. */

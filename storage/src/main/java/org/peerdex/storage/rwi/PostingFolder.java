@@ -1,14 +1,18 @@
 package org.peerdex.storage.rwi;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Folds the reverse word index's fresh entries into blocks in the background, on one daemon thread: a round starts
- * when {@link #THRESHOLD} fresh entries were written since the last one began, or when some were and the index has
- * been quiet for a check interval (so a peer that stopped crawling ends up folded, and a store opened with fresh
- * entries, a layout-1 store among them, is folded soon after start). A round walks the fresh tier in steps of
+ * when fresh writes since the last one began reach {@link #THRESHOLD} or a tenth of the index, whichever is more, or
+ * when there were some and the index has been quiet for a check interval (so a peer that stopped crawling ends up
+ * folded, and a store opened with fresh entries, a layout-1 store among them, is folded soon after start). A round
+ * rewrites every block that receives a fresh entry, so rounds wait for a tenth of the index: as the index grows, each
+ * posting is rewritten about ten times in all (a geometric series, as in LevelDB's own levels) instead of once a
+ * round. A round walks the fresh tier in steps of
  * {@link ReverseWordIndex#FOLD_STEP}, each an atomic write, with a short pause between so writers are never held
  * long; it logs its progress. A failed step (a full disk) is logged and the round ends; nothing is lost, the entries
  * stay fresh.
@@ -21,20 +25,22 @@ public final class PostingFolder implements AutoCloseable {
     private static final long LOG_MILLIS = 10_000;
 
     private final ReverseWordIndex rwi;
+    private final LongSupplier postings;
     private final Thread thread;
     private volatile boolean stopped;
     private volatile long folded;
     private volatile boolean folding;
 
-    private PostingFolder(ReverseWordIndex rwi) {
+    private PostingFolder(ReverseWordIndex rwi, LongSupplier postings) {
         this.rwi = rwi;
+        this.postings = postings;
         this.thread = new Thread(this::run, "peerdex-posting-folder");
         thread.setDaemon(true);
     }
 
-    /** Starts folding {@code rwi} in the background. */
-    public static PostingFolder start(ReverseWordIndex rwi) {
-        PostingFolder f = new PostingFolder(rwi);
+    /** Starts folding {@code rwi} in the background; {@code postings} tells about how many the index holds. */
+    public static PostingFolder start(ReverseWordIndex rwi, LongSupplier postings) {
+        PostingFolder f = new PostingFolder(rwi, postings);
         f.thread.start();
         return f;
     }
@@ -55,7 +61,7 @@ public final class PostingFolder implements AutoCloseable {
             try {
                 long writes = rwi.freshWrites();
                 boolean quiet = writes == seen;
-                if (writes >= THRESHOLD || writes > 0 && quiet) {
+                if (writes >= Math.max(THRESHOLD, postings.getAsLong() / 10) || writes > 0 && quiet) {
                     round();
                     seen = -1;
                 } else {
