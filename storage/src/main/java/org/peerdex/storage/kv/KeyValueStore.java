@@ -65,6 +65,13 @@ public interface KeyValueStore extends AutoCloseable {
         return key.length > 0 && (key[0] == Keyspace.RWI || key[0] == Keyspace.META);
     }
 
+    /**
+     * Compacts the keys {@code from <= key < to} now: what deletes and overwrites left there is dropped, so iterators
+     * no longer step over it (LevelDB's iterators skip deleted entries one by one until compaction removes them). A
+     * store without such debris does nothing. Blocks while it works.
+     */
+    default void compact(byte[] from, byte[] to) {}
+
     /** Bytes on disk (or held in memory), approximately. */
     long approximateSize();
 

@@ -2,6 +2,7 @@ package org.peerdex.storage.rwi;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.peerdex.storage.kv.Keyspace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,6 +105,9 @@ public final class PostingFolder implements AutoCloseable {
         } finally {
             folding = false;
         }
+        // the folded entries are deletes now, which LevelDB's iterators step over one by one until a compaction
+        // drops them: every read of a word's fresh entries would walk them. Compacted at once, they are gone
+        if (n > 0 && !stopped) rwi.store().compact(new byte[] {Keyspace.RWI}, new byte[] {(byte) (Keyspace.RWI + 1)});
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         if (n >= 10_000 || ms > 1_000) log.info("folded {} postings into {} blocks in {} ms", n, blocks, ms);
     }

@@ -135,7 +135,10 @@ public final class ReverseWordIndex {
         });
     }
 
-    /** Folds every fresh entry (in steps); returns how many. */
+    /**
+     * Folds every fresh entry (in steps), then compacts the fresh tier's key range so that reads do not step over
+     * the deletes the fold left; returns how many were folded.
+     */
     public long foldAll() {
         freshWrites.set(0);
         long n = 0;
@@ -145,6 +148,7 @@ public final class ReverseWordIndex {
             n += s.folded();
             at = s.resume();
         }
+        if (n > 0) store.compact(new byte[] {Keyspace.RWI}, new byte[] {(byte) (Keyspace.RWI + 1)});
         return n;
     }
 
