@@ -115,12 +115,16 @@ public final class ReverseWordIndex {
             byte[] last = null;
             Group group = null;
             boolean more;
-            try (KeyValueStore.Cursor c = store.scan(Keys.of(Keyspace.RWI, from), Keys.prefixEnd(new byte[] {Keyspace.RWI}))) {
+            // one cursor over the blocks for the whole step, seeking each group's block (nothing else writes blocks
+            // while the step runs, and its own writes wait in the batch)
+            try (KeyValueStore.Cursor c = store.scan(Keys.of(Keyspace.RWI, from), Keys.prefixEnd(new byte[] {Keyspace.RWI}));
+                 KeyValueStore.Cursor blockCursor = store.scan(new byte[] {Keyspace.POSTING_BLOCKS},
+                         Keys.prefixEnd(new byte[] {Keyspace.POSTING_BLOCKS}))) {
                 while ((more = c.next()) && n < limit) {
                     byte[] k = c.key();
                     if (group == null || !group.covers(k)) {
                         if (group != null) blocks[0] += group.writeTo(batch);
-                        group = openGroup(k);
+                        group = openGroup(k, blockCursor);
                     }
                     group.fresh.add(new PostingBlock.Entry(Arrays.copyOfRange(k, URL_OFFSET, URL_OFFSET + P), c.value()));
                     batch.delete(k);
@@ -168,14 +172,16 @@ public final class ReverseWordIndex {
     }
 
     /** The block a fresh entry goes to: the one of its partition that covers its URL, or a new one. */
-    private Group openGroup(byte[] freshKey) {
+    private Group openGroup(byte[] freshKey, KeyValueStore.Cursor blocks) {
         byte[] word = Arrays.copyOfRange(freshKey, WORD_OFFSET, URL_OFFSET);
         int partition = partitionOf(freshKey, URL_OFFSET);
         byte[] seek = freshKey.clone();
         seek[0] = Keyspace.POSTING_BLOCKS;
-        try (KeyValueStore.Cursor c = store.scan(seek, Keys.prefixEnd(Keys.of(Keyspace.POSTING_BLOCKS, word)))) {
-            if (c.next() && partitionOf(c.key(), URL_OFFSET) == partition) {
-                return new Group(word, c.key().clone(), PostingBlock.decode(c.value()));
+        blocks.seek(seek);
+        if (blocks.next()) {
+            byte[] k = blocks.key();
+            if (Arrays.equals(k, WORD_OFFSET, URL_OFFSET, word, 0, P) && partitionOf(k, URL_OFFSET) == partition) {
+                return new Group(word, k.clone(), PostingBlock.decode(blocks.value()));
             }
         }
         return new Group(word, Keys.of(Keyspace.POSTING_BLOCKS, word, partitionEnd(partition)), null);
