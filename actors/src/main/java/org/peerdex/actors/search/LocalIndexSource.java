@@ -104,7 +104,7 @@ public final class LocalIndexSource implements CandidateSource {
         Optional<Map<UrlHash, Double>> fb = feedback.values(FEEDBACK_SNAPSHOT);
         Scorer s = fb.map(m -> scorer.withFeedback(u -> m.getOrDefault(u, 0.0))).orElse(scorer);
         s.updateStats(stats);
-        QueryEvaluator.Evaluation e = QueryEvaluator.evaluate(storage.store(), q, df, s, k,
+        QueryEvaluator.Evaluation e = QueryEvaluator.evaluate(storage.rwi(), q, df, s, k,
                 System.currentTimeMillis() / 1000);
         return new Lookup(e, stats);
     }

@@ -2,12 +2,12 @@ package org.peerdex.actors.search;
 
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
-import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.PostingBlock;
 import org.peerdex.storage.rwi.PostingCodec;
 import org.peerdex.storage.rwi.PostingStream;
+import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /**
  * Streams one word's postings from the store in URL-hash order, one at a time, over both tiers of the index
@@ -21,10 +21,10 @@ final class PostingCursor implements AutoCloseable {
     private final PostingStream stream;
     private Posting decoded;
 
-    PostingCursor(KeyValueStore store, WordHash word) {
+    PostingCursor(ReverseWordIndex rwi, WordHash word) {
         this.word = word;
         this.packedWord = HashBytes.pack(word.value());
-        this.stream = PostingStream.ofWord(store, packedWord);
+        this.stream = rwi.stream(word);
     }
 
     /** True once the list has no posting at or after the position. */

@@ -9,7 +9,7 @@ import org.peerdex.actors.search.query.Query;
 import org.peerdex.actors.search.ranking.Scorer;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
-import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.rwi.ReverseWordIndex;
 import org.peerdex.storage.rwi.Posting;
 
 /**
@@ -46,12 +46,12 @@ public final class QueryEvaluator {
     private QueryEvaluator() {}
 
     /**
-     * Evaluates {@code q}'s terms (all must occur), exclusions and phrase positions over {@code store}'s postings,
+     * Evaluates {@code q}'s terms (all must occur), exclusions and phrase positions over {@code rwi}'s postings,
      * keeping the best {@code k} by {@code scorer} (whose statistics must already be the query's). Postings of
      * another language than the query's {@code lang:} and cached postings expired at {@code nowSeconds} count as
      * absent. {@code frequencies} gives each term's posting count (the rarest leads; 0 ends at once).
      */
-    public static Evaluation evaluate(KeyValueStore store, Query q, Map<String, Long> frequencies, Scorer scorer,
+    public static Evaluation evaluate(ReverseWordIndex rwi, Query q, Map<String, Long> frequencies, Scorer scorer,
                                       int k, long nowSeconds) {
         if (k < 1) throw new IllegalArgumentException("k must be positive");
         List<String> terms = q.terms();
@@ -62,8 +62,8 @@ public final class QueryEvaluator {
         PostingCursor[] cursors = new PostingCursor[n];
         PostingCursor[] exclusions = new PostingCursor[q.exclusions().size()];
         try {
-            for (int t = 0; t < n; t++) cursors[t] = new PostingCursor(store, WordHash.of(terms.get(t)));
-            for (int e = 0; e < exclusions.length; e++) exclusions[e] = new PostingCursor(store, WordHash.of(q.exclusions().get(e)));
+            for (int t = 0; t < n; t++) cursors[t] = new PostingCursor(rwi, WordHash.of(terms.get(t)));
+            for (int e = 0; e < exclusions.length; e++) exclusions[e] = new PostingCursor(rwi, WordHash.of(q.exclusions().get(e)));
             // the rarest term leads: the others only jump to its URLs
             Integer[] order = new Integer[n];
             for (int t = 0; t < n; t++) order[t] = t;

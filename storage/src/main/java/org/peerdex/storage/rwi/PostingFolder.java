@@ -83,6 +83,7 @@ public final class PostingFolder implements AutoCloseable {
 
     private void round() throws InterruptedException {
         rwi.foldRoundStarting();
+        boolean complete = false;
         folding = true;
         long start = System.nanoTime();
         long lastLog = System.currentTimeMillis();
@@ -102,12 +103,14 @@ public final class PostingFolder implements AutoCloseable {
                 }
                 if (at != null) Thread.sleep(1); // writers get the index between steps
             }
+            // the folded entries are deletes now, which LevelDB's iterators step over one by one until a compaction
+            // drops them: every read of a word's fresh entries would walk them. Compacted at once, most are gone
+            if (n > 0 && !stopped) rwi.store().compact(new byte[] {Keyspace.RWI}, new byte[] {(byte) (Keyspace.RWI + 1)});
+            complete = at == null;
         } finally {
             folding = false;
+            rwi.foldRoundEnded(complete);
         }
-        // the folded entries are deletes now, which LevelDB's iterators step over one by one until a compaction
-        // drops them: every read of a word's fresh entries would walk them. Compacted at once, they are gone
-        if (n > 0 && !stopped) rwi.store().compact(new byte[] {Keyspace.RWI}, new byte[] {(byte) (Keyspace.RWI + 1)});
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         if (n >= 10_000 || ms > 1_000) log.info("folded {} postings into {} blocks in {} ms", n, blocks, ms);
     }

@@ -42,6 +42,11 @@ public final class PostingStream implements AutoCloseable {
      * positioned on the first.
      */
     public PostingStream(KeyValueStore store, byte[] from, byte[] to) {
+        this(store, from, to, true);
+    }
+
+    /** As above; without {@code fresh} the fresh tier is known empty and not read. */
+    public PostingStream(KeyValueStore store, byte[] from, byte[] to, boolean fresh) {
         this.store = store;
         this.to = to;
         current[0] = Keyspace.RWI;
@@ -56,16 +61,24 @@ public final class PostingStream implements AutoCloseable {
         } else {
             this.blocksEnd = Keys.of(Keyspace.POSTING_BLOCKS, lastWordEnd);
         }
-        openFresh(from);
+        if (fresh) {
+            openFresh(from);
+        } else {
+            this.fresh = null;
+        }
         openBlocks(from);
         settle();
     }
 
     /** The postings of one word. */
     public static PostingStream ofWord(KeyValueStore store, byte[] packedWord) {
+        return ofWord(store, packedWord, true);
+    }
+
+    public static PostingStream ofWord(KeyValueStore store, byte[] packedWord, boolean fresh) {
         byte[] from = Arrays.copyOf(packedWord, KEY);
         byte[] end = Keys.prefixEnd(packedWord);
-        return new PostingStream(store, from, end == null ? null : Arrays.copyOf(end, KEY));
+        return new PostingStream(store, from, end == null ? null : Arrays.copyOf(end, KEY), fresh);
     }
 
     public boolean exhausted() {
@@ -91,7 +104,7 @@ public final class PostingStream implements AutoCloseable {
         // fresh tier: step a little, else seek
         int steps = 0;
         while (freshKey != null && compare(freshKey, 1, key, 0) < 0) {
-            if (++steps > STEPS_BEFORE_SEEK) {
+            if (++steps > STEPS_BEFORE_SEEK && fresh != null) {
                 fresh.seek(Keys.of(Keyspace.RWI, key));
                 stepFresh();
                 break;
@@ -153,7 +166,7 @@ public final class PostingStream implements AutoCloseable {
     }
 
     private void stepFresh() {
-        if (fresh.next()) {
+        if (fresh != null && fresh.next()) {
             freshKey = fresh.key();
             freshValue = fresh.value();
         } else {
@@ -240,7 +253,7 @@ public final class PostingStream implements AutoCloseable {
 
     @Override
     public void close() {
-        fresh.close();
+        if (fresh != null) fresh.close();
         blocks.close();
     }
 }

@@ -38,6 +38,10 @@ public final class ReverseWordIndex {
     /** fresh entries written since the last fold round began (the store's observers count them) */
     private final AtomicLong freshWrites = new AtomicLong();
     private final AtomicLong folded = new AtomicLong();
+    /** fold rounds running now */
+    private final java.util.concurrent.atomic.AtomicInteger rounds = new java.util.concurrent.atomic.AtomicInteger();
+    /** a round has walked the whole fresh tier since this index opened */
+    private volatile boolean roundCompleted;
     private final boolean counting;
 
     public ReverseWordIndex(KeyValueStore store, Partitions partitions) {
@@ -144,15 +148,21 @@ public final class ReverseWordIndex {
      * the deletes the fold left; returns how many were folded.
      */
     public long foldAll() {
-        freshWrites.set(0);
+        foldRoundStarting();
+        boolean complete = false;
         long n = 0;
-        byte[] at = new byte[KEY];
-        while (at != null) {
-            FoldStep s = fold(at, FOLD_STEP);
-            n += s.folded();
-            at = s.resume();
+        try {
+            byte[] at = new byte[KEY];
+            while (at != null) {
+                FoldStep s = fold(at, FOLD_STEP);
+                n += s.folded();
+                at = s.resume();
+            }
+            if (n > 0) store.compact(new byte[] {Keyspace.RWI}, new byte[] {(byte) (Keyspace.RWI + 1)});
+            complete = true;
+        } finally {
+            foldRoundEnded(complete);
         }
-        if (n > 0) store.compact(new byte[] {Keyspace.RWI}, new byte[] {(byte) (Keyspace.RWI + 1)});
         return n;
     }
 
@@ -161,9 +171,31 @@ public final class ReverseWordIndex {
         return counting ? freshWrites.get() : 1;
     }
 
-    /** Marks the start of a fold round. */
+    /** Marks the start of a fold round: it will walk the whole fresh tier, from its first key. */
     public void foldRoundStarting() {
+        rounds.incrementAndGet();
         freshWrites.set(0);
+    }
+
+    /** Marks the end of a round; {@code complete} if it walked the whole fresh tier. */
+    public void foldRoundEnded(boolean complete) {
+        if (complete) roundCompleted = true;
+        else freshWrites.incrementAndGet(); // what it left is still fresh
+        rounds.decrementAndGet();
+    }
+
+    /**
+     * True when the fresh tier holds nothing: a round walked all of it, none runs now, and nothing was written since
+     * that round began. Reads then leave the fresh tier alone: LevelDB would walk its folded (deleted) entries until a
+     * compaction drops them. A write racing this answer is one the read may or may not see, as with any write.
+     */
+    public boolean freshTierEmpty() {
+        return counting && roundCompleted && rounds.get() == 0 && freshWrites.get() == 0;
+    }
+
+    /** A stream over one word's postings in both tiers (the fresh tier only if it may hold any). */
+    public PostingStream stream(WordHash word) {
+        return PostingStream.ofWord(store, HashBytes.pack(word.value()), !freshTierEmpty());
     }
 
     /** Fresh entries folded since this index was opened. */
@@ -257,7 +289,7 @@ public final class ReverseWordIndex {
     /** The stored (encoded) posting of one word in one document: for callers that read a field or two of it. */
     public Optional<byte[]> getEncoded(WordHash word, UrlHash url) {
         byte[] k = key(word, url);
-        Optional<byte[]> fresh = store.get(k);
+        Optional<byte[]> fresh = freshTierEmpty() ? Optional.empty() : store.get(k);
         if (fresh.isPresent()) return Keyspace.isTombstone(fresh.get()) ? Optional.empty() : fresh;
         // the block that covers the URL: the first whose highest URL is at or above it
         k[0] = Keyspace.POSTING_BLOCKS;
@@ -278,7 +310,7 @@ public final class ReverseWordIndex {
     }
 
     public void scan(WordHash word, Consumer<Posting> sink) {
-        try (PostingStream ps = PostingStream.ofWord(store, HashBytes.pack(word.value()))) {
+        try (PostingStream ps = stream(word)) {
             for (; !ps.exhausted(); ps.next()) sink.accept(decodeCurrent(ps));
         }
     }
@@ -298,7 +330,7 @@ public final class ReverseWordIndex {
         byte[] w = HashBytes.pack(word.value());
         byte[] from = Keys.concat(w, partitionStart(partition));
         byte[] to = partition + 1 < partitions.count() ? Keys.concat(w, partitionStart(partition + 1)) : wordEnd(w);
-        try (PostingStream ps = new PostingStream(store, from, to)) {
+        try (PostingStream ps = new PostingStream(store, from, to, !freshTierEmpty())) {
             for (; !ps.exhausted(); ps.next()) sink.accept(decodeCurrent(ps));
         }
     }
@@ -334,7 +366,7 @@ public final class ReverseWordIndex {
     /** Number of postings of a word (merging the tiers, decoding no posting). */
     public int count(WordHash word) {
         int n = 0;
-        try (PostingStream ps = PostingStream.ofWord(store, HashBytes.pack(word.value()))) {
+        try (PostingStream ps = stream(word)) {
             for (; !ps.exhausted(); ps.next()) n++;
         }
         return n;
@@ -395,7 +427,7 @@ public final class ReverseWordIndex {
      * ({@link #decode}) only the postings they keep.
      */
     public void scanEntries(EntrySink sink) {
-        try (PostingStream ps = new PostingStream(store, new byte[KEY], null)) {
+        try (PostingStream ps = new PostingStream(store, new byte[KEY], null, !freshTierEmpty())) {
             for (; !ps.exhausted(); ps.next()) sink.accept(ps.key(), ps.value());
         }
     }
@@ -419,7 +451,7 @@ public final class ReverseWordIndex {
             int prefix = (top << wordBits) | low;
             byte[] to = prefix + 1 == 1 << bucketBits ? null : bucketKey(prefix + 1, bucketBits);
             // one stream over the range's words: it jumps to each word's partition, then to the next word
-            try (PostingStream ps = new PostingStream(store, bucketKey(prefix, bucketBits), to)) {
+            try (PostingStream ps = new PostingStream(store, bucketKey(prefix, bucketBits), to, !freshTierEmpty())) {
                 byte[] target = new byte[KEY];
                 while (!ps.exhausted()) {
                     byte[] k = ps.key();
@@ -488,7 +520,7 @@ public final class ReverseWordIndex {
     /** Total postings (a full scan; for status, cache it). */
     public long totalPostings() {
         long n = 0;
-        try (PostingStream ps = new PostingStream(store, new byte[KEY], null)) {
+        try (PostingStream ps = new PostingStream(store, new byte[KEY], null, !freshTierEmpty())) {
             for (; !ps.exhausted(); ps.next()) n++;
         }
         return n;

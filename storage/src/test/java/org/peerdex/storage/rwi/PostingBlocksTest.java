@@ -149,6 +149,33 @@ class PostingBlocksTest {
     }
 
     @Test
+    void aFoldedQuietIndexSkipsTheFreshTierAndAWriteTurnsItBackOn() {
+        ReverseWordIndex rwi = open("leveldb", 4);
+        Random r = new Random(9);
+        List<WordHash> words = TestPostings.words(2);
+        Model model = new Model();
+        List<Posting> ps = new ArrayList<>();
+        for (int i = 0; i < 800; i++) ps.add(TestPostings.random(r, words.get(i % 2), TestPostings.url(i)));
+        rwi.add(ps, false);
+        ps.forEach(model::put);
+        assertFalse(rwi.freshTierEmpty(), "opened with writes since: the fresh tier may hold postings");
+        rwi.foldAll();
+        assertTrue(rwi.freshTierEmpty());
+        check(rwi, model, words, r);
+        // a write after the round: it must be seen at once, a delete too
+        Posting late = TestPostings.random(r, words.get(0), TestPostings.url(5000));
+        rwi.add(List.of(late), false);
+        model.put(late);
+        Posting gone = ps.get(3);
+        rwi.delete(List.of(gone));
+        model.delete(gone.word(), gone.url());
+        assertFalse(rwi.freshTierEmpty());
+        check(rwi, model, words, r);
+        assertEquals(Optional.of(late), rwi.get(late.word(), late.url()));
+        assertEquals(Optional.empty(), rwi.get(gone.word(), gone.url()));
+    }
+
+    @Test
     void blockCeilingsBoundEveryPostingOfTheirBlock() {
         ReverseWordIndex rwi = open("memory", 0);
         Random r = new Random(3);
