@@ -26,7 +26,8 @@ public final class PostingBlock {
     private final Ceiling ceiling;
     private final byte[] data;
     private final int urlsAt;
-    private final int[] valueStart;
+    /** where each posting starts, read on the first {@link #value} (a jump through a block reads only its URLs) */
+    private int[] valueStart;
 
     private PostingBlock(byte[] data) {
         this.data = data;
@@ -37,17 +38,26 @@ public final class PostingBlock {
         if (count < 0 || count > MAX * 4) throw new IllegalArgumentException("posting block of " + count);
         ceiling = new Ceiling(r.readInt(), r.readInt(), r.readInt(), r.readInt(), r.readInt());
         urlsAt = r.position();
-        r.skip(count * HashBytes.PACKED);
-        valueStart = new int[count + 1];
+        if (urlsAt + (long) count * HashBytes.PACKED > data.length) {
+            throw new IllegalArgumentException("posting block of " + data.length + " bytes holds no " + count + " URLs");
+        }
+    }
+
+    private int[] valueStarts() {
+        if (valueStart != null) return valueStart;
+        Varint.Reader r = new Varint.Reader(data, urlsAt + count * HashBytes.PACKED);
+        int[] starts = new int[count + 1];
         int[] lengths = new int[count];
         for (int i = 0; i < count; i++) lengths[i] = r.readInt();
         int at = r.position();
         for (int i = 0; i < count; i++) {
-            valueStart[i] = at;
+            starts[i] = at;
             at += lengths[i];
         }
-        valueStart[count] = at;
+        starts[count] = at;
         if (at != data.length) throw new IllegalArgumentException("posting block of " + data.length + " bytes, expected " + at);
+        valueStart = starts;
+        return starts;
     }
 
     /** Reads a stored block. */
@@ -118,7 +128,8 @@ public final class PostingBlock {
 
     /** Entry {@code i}'s encoded posting (a copy). */
     public byte[] value(int i) {
-        return Arrays.copyOfRange(data, valueStart[i], valueStart[i + 1]);
+        int[] starts = valueStarts();
+        return Arrays.copyOfRange(data, starts[i], starts[i + 1]);
     }
 
     /** The first entry at or after {@code from} whose URL is at or after {@code packedUrl}; {@link #size()} if none. */
