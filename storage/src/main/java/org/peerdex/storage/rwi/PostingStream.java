@@ -17,6 +17,8 @@ public final class PostingStream implements AutoCloseable {
     public static final int KEY = 2 * HashBytes.PACKED;
     /** Fresh entries stepped over before a jump seeks instead (a seek costs about this many steps). */
     private static final int STEPS_BEFORE_SEEK = 64;
+    /** Blocks read in turn before a far jump seeks instead. */
+    private static final int BLOCKS_BEFORE_SEEK = 3;
     private static final int P = HashBytes.PACKED;
 
     private final KeyValueStore store;
@@ -114,8 +116,17 @@ public final class PostingStream implements AutoCloseable {
         // block tier: within the block that covers the key, else seek the block that does (the cursors keep the
         // store as it was when the stream opened: a fold since cannot move a posting out of the stream's sight)
         if (block != null && compare(blockKey, 1, key, 0) < 0) {
-            blocks.seek(Keys.of(Keyspace.POSTING_BLOCKS, key));
-            positionBlocks(key);
+            // the next few blocks are read in turn (a seek re-positions LevelDB's merging iterator on every level,
+            // which costs more than reading a block or two), then a seek
+            int hops = 0;
+            while (block != null && compare(blockKey, 1, key, 0) < 0 && hops++ < BLOCKS_BEFORE_SEEK) nextBlock();
+            if (block != null && compare(blockKey, 1, key, 0) < 0) {
+                blocks.seek(Keys.of(Keyspace.POSTING_BLOCKS, key));
+                positionBlocks(key);
+            } else if (block != null && Arrays.equals(blockKey, 1, 1 + P, key, 0, P)) {
+                index = block.seek(0, key, P);
+                if (index >= block.size()) stepBlock();
+            }
         } else if (block != null && Arrays.equals(blockKey, 1, 1 + P, key, 0, P)) {
             index = block.seek(index, key, P);
             if (index >= block.size()) stepBlock();
