@@ -95,7 +95,7 @@ public final class PeerStorage implements AutoCloseable {
     public record FoldStatus(int layout, boolean folding, long foldedPostings, long freshWritesSinceRound) {}
 
     public FoldStatus foldStatus() {
-        return new FoldStatus(StoreLayout.CURRENT, folder != null && folder.folding(), rwi.foldedEntries(),
+        return new FoldStatus(StoreLayout.CURRENT, rwi.folding(), rwi.foldedEntries(),
                 rwi.freshWrites());
     }
 

@@ -4,7 +4,6 @@ import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
-import org.peerdex.storage.rwi.PostingBlock;
 import org.peerdex.storage.rwi.PostingCodec;
 import org.peerdex.storage.rwi.PostingStream;
 import org.peerdex.storage.rwi.ReverseWordIndex;
@@ -70,20 +69,6 @@ final class PostingCursor implements AutoCloseable {
     Posting posting() {
         if (decoded == null) decoded = PostingCodec.decode(word, url(), stream.value());
         return decoded;
-    }
-
-    /**
-     * The ceiling of the block the cursor is in, valid for every posting up to {@link #blockEndUrl()}; null when
-     * fresh postings lie in that range (they carry no ceiling).
-     */
-    PostingBlock.Ceiling blockCeiling() {
-        return stream.blockCeiling();
-    }
-
-    /** The highest packed URL hash the current block covers, or null. */
-    byte[] blockEndUrl() {
-        byte[] end = stream.blockEnd();
-        return end == null ? null : java.util.Arrays.copyOfRange(end, HashBytes.PACKED, PostingStream.KEY);
     }
 
     @Override

@@ -47,10 +47,16 @@ public final class PostingCodec {
         return out.toByteArray();
     }
 
-    public static Posting decode(WordHash word, UrlHash url, byte[] value) {
+    /** A reader past the version byte of an encoded posting, which must be this codec's. */
+    private static Varint.Reader reader(byte[] value) {
         Varint.Reader r = new Varint.Reader(value, 0);
         int version = r.readByte();
         if (version != VERSION) throw new IllegalArgumentException("unknown posting version " + version);
+        return r;
+    }
+
+    public static Posting decode(WordHash word, UrlHash url, byte[] value) {
+        Varint.Reader r = reader(value);
         int flags = r.readInt();
         int hits = r.readInt();
         int n = r.readInt();
@@ -87,9 +93,7 @@ public final class PostingCodec {
     public record Summary(int flags, int hitCount, int wordsInText, int firstPosition, int lastModified) {}
 
     public static Summary summary(byte[] value) {
-        Varint.Reader r = new Varint.Reader(value, 0);
-        int version = r.readByte();
-        if (version != VERSION) throw new IllegalArgumentException("unknown posting version " + version);
+        Varint.Reader r = reader(value);
         int flags = r.readInt();
         int hits = r.readInt();
         int n = r.readInt();
@@ -106,9 +110,7 @@ public final class PostingCodec {
 
     /** The flags of an encoded posting, without decoding the rest. */
     public static int flags(byte[] value) {
-        Varint.Reader r = new Varint.Reader(value, 0);
-        int version = r.readByte();
-        if (version != VERSION) throw new IllegalArgumentException("unknown posting version " + version);
+        Varint.Reader r = reader(value);
         return r.readInt();
     }
 
@@ -117,9 +119,7 @@ public final class PostingCodec {
      * none (this peer's own crawl); without decoding the posting.
      */
     public static int holderOffset(byte[] value) {
-        Varint.Reader r = new Varint.Reader(value, 0);
-        int version = r.readByte();
-        if (version != VERSION) throw new IllegalArgumentException("unknown posting version " + version);
+        Varint.Reader r = reader(value);
         r.read(); // flags
         r.read(); // hit count
         int n = r.readInt();

@@ -29,8 +29,6 @@ public final class PostingFolder implements AutoCloseable {
     private final LongSupplier postings;
     private final Thread thread;
     private volatile boolean stopped;
-    private volatile long folded;
-    private volatile boolean folding;
 
     private PostingFolder(ReverseWordIndex rwi, LongSupplier postings) {
         this.rwi = rwi;
@@ -44,16 +42,6 @@ public final class PostingFolder implements AutoCloseable {
         PostingFolder f = new PostingFolder(rwi, postings);
         f.thread.start();
         return f;
-    }
-
-    /** Fresh entries folded by this folder so far. */
-    public long folded() {
-        return folded;
-    }
-
-    /** True while a round runs. */
-    public boolean folding() {
-        return folding;
     }
 
     private void run() {
@@ -84,7 +72,6 @@ public final class PostingFolder implements AutoCloseable {
     private void round() throws InterruptedException {
         rwi.foldRoundStarting();
         boolean complete = false;
-        folding = true;
         long start = System.nanoTime();
         long lastLog = System.currentTimeMillis();
         long n = 0;
@@ -95,7 +82,6 @@ public final class PostingFolder implements AutoCloseable {
                 ReverseWordIndex.FoldStep s = rwi.fold(at, ReverseWordIndex.FOLD_STEP);
                 n += s.folded();
                 blocks += s.blocksWritten();
-                folded += s.folded();
                 at = s.resume();
                 if (System.currentTimeMillis() - lastLog > LOG_MILLIS) {
                     log.info("folding postings into blocks: {} so far this round ({} blocks written)", n, blocks);
@@ -108,7 +94,6 @@ public final class PostingFolder implements AutoCloseable {
             if (n > 0 && !stopped) rwi.store().compact(new byte[] {Keyspace.RWI}, new byte[] {(byte) (Keyspace.RWI + 1)});
             complete = at == null;
         } finally {
-            folding = false;
             rwi.foldRoundEnded(complete);
         }
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

@@ -198,6 +198,11 @@ public final class ReverseWordIndex {
         return PostingStream.ofWord(store, HashBytes.pack(word.value()), !freshTierEmpty());
     }
 
+    /** True while a fold round runs (the background folder's or {@link #foldAll}'s). */
+    public boolean folding() {
+        return rounds.get() > 0;
+    }
+
     /** Fresh entries folded since this index was opened. */
     public long foldedEntries() {
         return folded.get();
