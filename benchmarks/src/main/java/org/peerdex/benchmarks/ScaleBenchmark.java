@@ -40,6 +40,7 @@ import org.peerdex.benchmarks.corpus.CorpusGenerator;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.simulations.report.Percentiles;
 import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.kv.KeyValueStore;
 
 /**
  * Peerdex next to Lucene 9 at scale: a {@link CorpusGenerator} dump of N pages imported through the node's
@@ -122,6 +123,7 @@ public final class ScaleBenchmark {
             // what the store settles at once LevelDB's compactions have dropped the folded entries
             long peerdexBytes = StorageBenchmark.compactedSize(storage.store(), peerdexDir.resolve("index"));
             long postings = storage.rwi().totalPostings();
+            printKeyspaces(storage.store(), docs);
             System.out.printf(Locale.ROOT, "  peerdex: %d documents in %.1f s, %d postings; %d postings left fresh folded"
                     + " in %.1f s (%d folded in the background during the import); %.0f MB on disk before the last fold,"
                     + " %.0f MB after it, %.0f MB live (every entry copied to a new store)%n", docs, peerdexSecs,
@@ -164,7 +166,7 @@ public final class ScaleBenchmark {
                     System.out.printf(Locale.ROOT, "%n  %-18s %10s %12s %10s%n", "system", "docs/s", "bytes/doc", "heap MB");
                     System.out.printf(Locale.ROOT, "  %-18s %10.0f %12.0f %10.0f   (whole store, folded, live entries: postings, URL words, metadata, text; %.1f bytes/posting)%n",
                             "peerdex", peerdexRate, (double) peerdexBytes / docs, peerdexHeap / 1e6, (double) peerdexBytes / postings);
-                    System.out.printf(Locale.ROOT, "  %-18s %10.0f %12.0f %10.0f   (reader open)%n", "lucene", luceneRate,
+                    System.out.printf(Locale.ROOT, "  %-18s %10.0f %12.0f %10.0f   (reader open; title and body stored)%n", "lucene", luceneRate,
                             (double) luceneBytes / luceneDocs, luceneHeap / 1e6);
                     System.out.printf(Locale.ROOT, "  %-18s %5s %9s %9s%n", "system", "words", "p50 ms", "p99 ms");
                     lat.forEach((sys, m) -> m.forEach((w, l) -> System.out.printf(Locale.ROOT, "  %-18s %5d %9.3f %9.3f%n",
@@ -190,6 +192,25 @@ public final class ScaleBenchmark {
     }
 
     /**
+     * Where the store's bytes go: entries and key and value bytes per keyspace (before LevelDB's own prefix sharing
+     * and block compression), per document.
+     */
+    static void printKeyspaces(KeyValueStore store, long docs) {
+        Map<Character, long[]> by = new java.util.TreeMap<>();
+        try (KeyValueStore.Cursor c = store.scan(new byte[0], new byte[] {(byte) 0xFF})) {
+            while (c.next()) {
+                long[] a = by.computeIfAbsent((char) c.key()[0], k -> new long[3]);
+                a[0]++;
+                a[1] += c.key().length;
+                a[2] += c.value().length;
+            }
+        }
+        System.out.printf(Locale.ROOT, "  peerdex keyspaces (raw key + value bytes per document):%n");
+        by.forEach((k, a) -> System.out.printf(Locale.ROOT, "    '%c' %,12d entries %,10.0f key B/doc %,10.0f value B/doc%n",
+                k, a[0], (double) a[1] / docs, (double) a[2] / docs));
+    }
+
+    /**
      * Indexes the dump into Lucene with the importer's own parse ({@code MediaWikiDump}, {@code WikiText}, articles
      * only, redirects skipped) and keeps a seeded reservoir sample of body sentences for the queries.
      */
@@ -207,10 +228,11 @@ public final class ScaleBenchmark {
                 String url = MediaWikiDump.pageUrl(base[0], page.title());
                 Document d = new Document();
                 d.add(new StringField("id", url, Field.Store.YES));
-                d.add(new TextField("title", page.title(), Field.Store.NO));
+                d.add(new TextField("title", page.title(), Field.Store.YES));
                 d.add(new TextField("headings", String.join("\n", t.headings()), Field.Store.NO));
                 d.add(new TextField("url", url.substring(base[0].length()).replaceAll("[^A-Za-z0-9]+", " "), Field.Store.NO));
-                d.add(new TextField("body", t.text(), Field.Store.NO));
+                // stored, as Peerdex keeps each page's text for snippets and phrase checks
+                d.add(new TextField("body", t.text(), Field.Store.YES));
                 try {
                     w.addDocument(d);
                 } catch (IOException e) {

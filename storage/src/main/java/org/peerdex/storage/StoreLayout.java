@@ -20,11 +20,16 @@ import org.peerdex.storage.kv.Keyspace;
  * store is migrated when it opens: its postings are exactly a layout-2 fresh tier with no blocks yet, so the stamp
  * moves to 2 at once (a layout-1 build then refuses it instead of missing every folded posting) and the background
  * folder moves them into blocks, logging its progress; the index answers in full all along.
+ *
+ * <p>Layout 3: as layout 2, and a document written whole keeps its words in one entry ({@code 'x'} URL → packed word
+ * hashes) instead of one key per posting; postings written alone keep theirs. A layout-2 store reads as a layout-3
+ * store whose documents all have per-posting keys, so it is stamped 3 on open (a layout-2 build would miss the words
+ * of documents written since, and refuses it).
  */
 public final class StoreLayout {
     /** The layout this build writes and reads. */
-    public static final int CURRENT = 2;
-    /** Layouts this build migrates on open. */
+    public static final int CURRENT = 3;
+    /** Layouts this build migrates on open: 1 (folded into blocks in the background) and 2 (nothing to do). */
     private static final int MIGRATES_FROM = 1;
     private static final byte[] KEY = Keys.of(Keyspace.SETTINGS, "layout".getBytes(StandardCharsets.US_ASCII));
 
@@ -53,8 +58,8 @@ public final class StoreLayout {
 
     /**
      * Checks the stamp of {@code store}: stamps it with {@link #CURRENT} when it has none (a new store, or one written
-     * before stamps, which is layout 1 and reads as a layout-2 store with nothing folded yet), migrates layout 1, and
-     * refuses any other layout.
+     * before stamps, which is layout 1 and reads as a layout-3 store with nothing folded yet), migrates layouts 1 and
+     * 2, and refuses any other layout.
      */
     public static void check(KeyValueStore store) {
         Optional<Integer> found = of(store);
@@ -67,6 +72,12 @@ public final class StoreLayout {
         if (v == MIGRATES_FROM) {
             log.info("the index is in store layout {}: migrating it to layout {} (postings are folded into blocks in"
                     + " the background; searches see every posting meanwhile)", v, CURRENT);
+            stamp(store, CURRENT);
+            return;
+        }
+        if (v == 2) {
+            log.info("the index is in store layout 2: stamped layout {} (documents written from now on keep their"
+                    + " words in one entry each)", CURRENT);
             stamp(store, CURRENT);
             return;
         }

@@ -84,6 +84,36 @@ class StoreLayoutTest {
         }
     }
 
+    /**
+     * A layout-2 store (one {@code 'x'} key per posting for every document) is stamped 3 on open, its documents' words
+     * read from those keys, and a document deleted or written again there leaves no posting behind.
+     */
+    @Test
+    void aLayoutTwoStoreIsStampedThreeAndItsPerPostingWordKeysStillServeDeletes(@TempDir Path dir) {
+        Path db = dir.resolve("db");
+        java.util.Random r = new java.util.Random(12);
+        java.util.List<org.peerdex.storage.rwi.Posting> written = new java.util.ArrayList<>();
+        try (KeyValueStore raw = LevelDbStore.open(db, 1 << 20)) {
+            org.peerdex.storage.rwi.ReverseWordIndex layoutTwo = new org.peerdex.storage.rwi.ReverseWordIndex(raw, PARTITIONS);
+            for (org.peerdex.protocol.hash.WordHash w : TestPostings.words(6)) {
+                for (int u = 0; u < 40; u++) if (r.nextBoolean()) written.add(TestPostings.random(r, w, TestPostings.url(u)));
+            }
+            layoutTwo.add(written, true);
+            layoutTwo.foldAll();
+            StoreLayout.stamp(raw, 2);
+        }
+        try (PeerStorage s = open(db)) {
+            assertEquals(Optional.of(3), StoreLayout.of(s.store()), "stamped 3 at once");
+            org.peerdex.protocol.hash.UrlHash victim = TestPostings.url(5);
+            long ofVictim = written.stream().filter(p -> p.url().equals(victim)).count();
+            assertTrue(ofVictim > 0);
+            assertEquals(ofVictim, s.rwi().wordsOf(victim).size());
+            assertEquals(ofVictim, s.rwi().deleteUrl(victim));
+            assertEquals(written.size() - ofVictim, s.rwi().totalPostings());
+            assertEquals(java.util.List.of(), s.rwi().wordsOf(victim));
+        }
+    }
+
     @Test
     void aStoreOfANewerLayoutIsRefusedWithAMessageAndLeftUntouched(@TempDir Path dir) {
         Path db = dir.resolve("db");

@@ -7,7 +7,6 @@ import java.util.Map;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.meta.UrlMetadataStore;
-import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /**
@@ -98,7 +97,7 @@ public final class IndexWriter {
             meta.putTo(batch, d.metadata());
             meta.putTextTo(batch, d.metadata().urlHash(), d.text());
             meta.putImagesTo(batch, d.metadata().urlHash(), d.images());
-            for (Posting p : d.postings()) rwi.addTo(batch, p);
+            rwi.addDocumentTo(batch, d.metadata().urlHash(), d.postings());
             postings += d.postings().size();
         }
         store.write(batch, sync);

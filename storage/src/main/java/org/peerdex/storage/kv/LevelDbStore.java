@@ -74,9 +74,12 @@ public final class LevelDbStore implements KeyValueStore {
         if (System.getProperty("leveldb.mmap") == null) System.setProperty("leveldb.mmap", "false");
     }
 
-    /** Opens (or creates) the store with iq80, the pure-Java LevelDB (no compression: no Snappy jar needed). */
+    /**
+     * Opens (or creates) the store with iq80, the pure-Java LevelDB, its table blocks compressed with the pure-Java
+     * Snappy (a table written uncompressed by an earlier version reads as before: each block names its compression).
+     */
     public static LevelDbStore open(Path dir, long cacheBytes) {
-        return open(dir, cacheBytes, Iq80DBFactory.factory, CompressionType.NONE);
+        return open(dir, cacheBytes, Iq80DBFactory.factory, CompressionType.SNAPPY);
     }
 
     /**

@@ -26,8 +26,9 @@ import org.peerdex.storage.kv.Keyspace;
  * the folded posting under the same key. Every read merges the tiers ({@link PostingStream}), a fresh entry winning,
  * so what is stored is the same whatever has been folded; {@link #fold} moves fresh entries into their blocks in the
  * background (atomic batches with no posting changed, which the index observers do not see). A write is one fresh
- * entry, as before blocks; what a crash may lose is unchanged (nothing written). A third keyspace
- * {@code 'x' ‖ url ‖ word} lets a URL's postings be deleted.
+ * entry, as before blocks; what a crash may lose is unchanged (nothing written). A third keyspace lets a URL's
+ * postings be deleted: {@code 'x' ‖ url} → the words of a document written whole ({@link #addDocumentTo}, one entry
+ * per document) and {@code 'x' ‖ url ‖ word} → nothing for a posting written alone ({@link #addTo}).
  */
 public final class ReverseWordIndex {
     private static final byte[] EMPTY = new byte[0];
@@ -43,6 +44,11 @@ public final class ReverseWordIndex {
     /** a round has walked the whole fresh tier since this index opened */
     private volatile boolean roundCompleted;
     private final boolean counting;
+    /** one fold step at a time (the background folder's and {@link #foldAll}'s): only a fold step writes blocks */
+    private final Object foldLock = new Object();
+    /** while a fold step reads and merges: fresh keys written meanwhile, which its commit must not delete */
+    private volatile boolean watching;
+    private final java.util.Set<java.nio.ByteBuffer> rewritten = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public ReverseWordIndex(KeyValueStore store, Partitions partitions) {
         this.store = store;
@@ -50,16 +56,23 @@ public final class ReverseWordIndex {
         this.counting = store.addIndexObserver(new KeyValueStore.IndexObserver() {
             @Override
             public void put(byte[] key, byte[] value) {
-                if (key[0] == Keyspace.RWI) freshWrites.incrementAndGet();
+                written(key);
             }
 
             @Override
             public void deleted(byte[] key) {
-                if (key[0] == Keyspace.RWI) freshWrites.incrementAndGet();
+                written(key);
             }
         });
         // a store opened with fresh entries (written before a crash, or by layout 1) folds them on the first round
         freshWrites.set(1);
+    }
+
+    /** A fresh entry was written (called with the store's observer monitor held). */
+    private void written(byte[] key) {
+        if (key[0] != Keyspace.RWI) return;
+        freshWrites.incrementAndGet();
+        if (watching) rewritten.add(java.nio.ByteBuffer.wrap(key));
     }
 
     public Partitions partitions() {
@@ -86,10 +99,35 @@ public final class ReverseWordIndex {
         return k;
     }
 
+    static byte[] documentWordsKey(UrlHash url) {
+        byte[] k = new byte[1 + HashBytes.PACKED];
+        k[0] = Keyspace.URL_WORDS;
+        HashBytes.packInto(url.value(), k, 1);
+        return k;
+    }
+
     /** Adds postings to a batch (the caller writes it); a later posting for the same word and URL replaces it. */
     public void addTo(KeyValueStore.Batch batch, Posting p) {
         batch.put(key(p.word(), p.url()), PostingCodec.encode(p));
         batch.put(urlWordKey(p.url(), p.word()), EMPTY);
+    }
+
+    /**
+     * Adds every posting of one document to a batch, replacing the document's word list: one {@code 'x' ‖ url} entry
+     * names all its words (packed word hashes), where {@link #addTo} writes one {@code 'x'} key per posting. The
+     * caller has deleted the postings of words the document no longer has (see {@link #wordsOf}).
+     */
+    public void addDocumentTo(KeyValueStore.Batch batch, UrlHash url, Collection<Posting> postings) {
+        java.util.TreeSet<String> words = new java.util.TreeSet<>();
+        for (Posting p : postings) {
+            if (!p.url().equals(url)) throw new IllegalArgumentException("posting of " + p.url() + " in document " + url);
+            batch.put(key(p.word(), url), PostingCodec.encode(p));
+            words.add(p.word().value());
+        }
+        byte[] list = new byte[words.size() * P];
+        int i = 0;
+        for (String w : words) HashBytes.packInto(w, list, P * i++);
+        batch.put(documentWordsKey(url), list);
     }
 
     /** Deletes a posting in a batch: a tombstone, since the posting may sit in a block. */
@@ -106,41 +144,73 @@ public final class ReverseWordIndex {
 
     /**
      * Folds up to {@code limit} fresh entries, from logical key {@code from} on, into their blocks, in one atomic
-     * write while no other posting write can happen: each fresh entry goes to the block of its partition that covers
-     * its URL (a new block when its partition has none), a block is merged with its fresh entries (a fresh posting
-     * replaces the folded one, a tombstone deletes it) and cut into blocks of {@link PostingBlock#TARGET} when it
-     * grows past {@link PostingBlock#MAX}. Changes no posting: observers do not see it.
+     * write: each fresh entry goes to the block of its partition that covers its URL (a new block when its partition
+     * has none), a block is merged with its fresh entries (a fresh posting replaces the folded one, a tombstone
+     * deletes it) and cut into blocks of {@link PostingBlock#TARGET} when it grows past {@link PostingBlock#MAX}.
+     * Changes no posting: observers do not see it.
+     *
+     * <p>Writers go on while a step reads and merges; only its commit holds them. A fresh entry written again meanwhile
+     * (a re-index, a delete) stays in the fresh tier, where it wins over the older version the step folded, and is
+     * folded by a later step: the commit deletes only the fresh entries nobody wrote since the step read them. A
+     * store whose writes cannot be observed holds every writer for the whole step.
      */
     public FoldStep fold(byte[] from, int limit) {
-        return store.exclusive(() -> {
-            KeyValueStore.Batch batch = store.newQuietBatch();
-            int n = 0;
-            int[] blocks = {0};
-            byte[] last = null;
-            Group group = null;
-            boolean more;
-            // one cursor over the blocks for the whole step, seeking each group's block (nothing else writes blocks
-            // while the step runs, and its own writes wait in the batch)
-            try (KeyValueStore.Cursor c = store.scan(Keys.of(Keyspace.RWI, from), Keys.prefixEnd(new byte[] {Keyspace.RWI}));
-                 KeyValueStore.Cursor blockCursor = store.scan(new byte[] {Keyspace.POSTING_BLOCKS},
-                         Keys.prefixEnd(new byte[] {Keyspace.POSTING_BLOCKS}))) {
-                while ((more = c.next()) && n < limit) {
-                    byte[] k = c.key();
-                    if (group == null || !group.covers(k)) {
-                        if (group != null) blocks[0] += group.writeTo(batch);
-                        group = openGroup(k, blockCursor);
-                    }
-                    group.fresh.add(new PostingBlock.Entry(Arrays.copyOfRange(k, URL_OFFSET, URL_OFFSET + P), c.value()));
-                    batch.delete(k);
-                    last = k;
-                    n++;
-                }
+        if (!counting) return store.exclusive(() -> foldStep(from, limit, false));
+        synchronized (foldLock) {
+            // set while no write is being applied: a write is then either visible to the step's cursors or recorded
+            store.exclusive(() -> {
+                rewritten.clear();
+                watching = true;
+                return null;
+            });
+            try {
+                return foldStep(from, limit, true);
+            } finally {
+                watching = false;
+                rewritten.clear();
             }
-            if (group != null) blocks[0] += group.writeTo(batch);
-            if (n > 0) store.write(batch, false);
-            folded.addAndGet(n);
-            return new FoldStep(n, blocks[0], more && last != null ? Arrays.copyOfRange(last, 1, 1 + KEY) : null);
-        });
+        }
+    }
+
+    private FoldStep foldStep(byte[] from, int limit, boolean concurrent) {
+        KeyValueStore.Batch batch = store.newQuietBatch();
+        List<byte[]> foldedKeys = new ArrayList<>();
+        int n = 0;
+        int blocks = 0;
+        byte[] last = null;
+        Group group = null;
+        boolean more;
+        // one cursor over the blocks for the whole step, seeking each group's block (only fold steps write blocks,
+        // one at a time, and this step's own writes wait in the batch)
+        try (KeyValueStore.Cursor c = store.scan(Keys.of(Keyspace.RWI, from), Keys.prefixEnd(new byte[] {Keyspace.RWI}));
+             KeyValueStore.Cursor blockCursor = store.scan(new byte[] {Keyspace.POSTING_BLOCKS},
+                     Keys.prefixEnd(new byte[] {Keyspace.POSTING_BLOCKS}))) {
+            while ((more = c.next()) && n < limit) {
+                byte[] k = c.key();
+                if (group == null || !group.covers(k)) {
+                    if (group != null) blocks += group.writeTo(batch);
+                    group = openGroup(k, blockCursor);
+                }
+                group.fresh.add(new PostingBlock.Entry(Arrays.copyOfRange(k, URL_OFFSET, URL_OFFSET + P), c.value()));
+                foldedKeys.add(k);
+                last = k;
+                n++;
+            }
+        }
+        if (group != null) blocks += group.writeTo(batch);
+        int written = blocks;
+        int count = n;
+        if (n > 0) {
+            store.exclusive(() -> {
+                for (byte[] k : foldedKeys) {
+                    if (!concurrent || !rewritten.contains(java.nio.ByteBuffer.wrap(k))) batch.delete(k);
+                }
+                store.write(batch, false);
+                return null;
+            });
+        }
+        folded.addAndGet(count);
+        return new FoldStep(count, written, more && last != null ? Arrays.copyOfRange(last, 1, 1 + KEY) : null);
     }
 
     /**
@@ -383,21 +453,35 @@ public final class ReverseWordIndex {
         return n[0];
     }
 
-    /** The words a URL has postings for. */
+    /**
+     * The words a URL has postings for: those of its word list ({@link #addDocumentTo}) that still have a posting
+     * (a hand-off or a single delete removes a posting and leaves the list alone) and those added one by one
+     * ({@link #addTo}).
+     */
     public List<WordHash> wordsOf(UrlHash url) {
-        byte[] prefix = Keys.of(Keyspace.URL_WORDS, HashBytes.pack(url.value()));
-        List<WordHash> out = new ArrayList<>();
-        try (KeyValueStore.Cursor c = store.scanPrefix(prefix)) {
-            while (c.next()) out.add(new WordHash(HashBytes.unpack(c.key(), 1 + HashBytes.PACKED)));
+        java.util.LinkedHashSet<WordHash> out = new java.util.LinkedHashSet<>();
+        List<WordHash> listed = new ArrayList<>();
+        try (KeyValueStore.Cursor c = store.scanPrefix(documentWordsKey(url))) {
+            while (c.next()) {
+                byte[] k = c.key();
+                if (k.length == 1 + P) {
+                    byte[] list = c.value();
+                    for (int i = 0; i + P <= list.length; i += P) listed.add(new WordHash(HashBytes.unpack(list, i)));
+                } else {
+                    out.add(new WordHash(HashBytes.unpack(k, 1 + P)));
+                }
+            }
         }
-        return out;
+        for (WordHash w : listed) if (!out.contains(w) && getEncoded(w, url).isPresent()) out.add(w);
+        return new ArrayList<>(out);
     }
 
-    /** Deletes every posting of a URL; returns how many were deleted. */
+    /** Deletes every posting of a URL, and its word list; returns how many postings were deleted. */
     public int deleteUrl(UrlHash url) {
         List<WordHash> words = wordsOf(url);
         KeyValueStore.Batch batch = store.newBatch();
         for (WordHash w : words) deleteTo(batch, w, url);
+        batch.delete(documentWordsKey(url));
         store.write(batch, false);
         return words.size();
     }

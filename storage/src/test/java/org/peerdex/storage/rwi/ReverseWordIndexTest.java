@@ -182,6 +182,103 @@ class ReverseWordIndexTest {
         assertEquals(0, rwi.deleteUrl(victim));
     }
 
+    /**
+     * Folds run while a writer keeps replacing and deleting postings, the same ones the folds are moving into blocks:
+     * once the writer stops and the rest is folded, every posting is the writer's last version of it (a fold never
+     * deletes a fresh entry written after it read it, nor resurrects a deleted posting).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"memory", "leveldb"})
+    void foldsRacingWritersLoseNoWrite(String engine) throws Exception {
+        ReverseWordIndex rwi = open(engine, 2);
+        List<WordHash> words = TestPostings.words(6);
+        Map<String, Posting> model = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread writer = new Thread(() -> {
+            Random r = new Random(3);
+            for (int i = 0; i < 6000 && !stop.get(); i++) {
+                WordHash w = words.get(r.nextInt(words.size()));
+                UrlHash u = TestPostings.url(r.nextInt(150));
+                if (r.nextInt(5) == 0) {
+                    rwi.delete(List.of(TestPostings.random(r, w, u)));
+                    model.remove(w.value() + u.value());
+                } else {
+                    Posting p = TestPostings.random(r, w, u);
+                    rwi.add(List.of(p), false);
+                    model.put(w.value() + u.value(), p);
+                }
+            }
+        });
+        writer.start();
+        int rounds = 0;
+        while (writer.isAlive()) {
+            foldInSteps(rwi, 17 + rounds % 40);
+            rounds++;
+        }
+        writer.join();
+        rwi.foldAll();
+        assertTrue(rounds > 1, "folds ran while the writer wrote");
+        Map<String, Posting> stored = new HashMap<>();
+        rwi.scanAll(p -> stored.put(p.word().value() + p.url().value(), p));
+        assertEquals(model.size(), stored.size());
+        for (var e : model.entrySet()) assertEquals(e.getValue(), stored.get(e.getKey()), e.getKey());
+        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {org.peerdex.storage.kv.Keyspace.RWI})) {
+            assertFalse(c.next(), "nothing left fresh");
+        }
+    }
+
+    /**
+     * Documents written whole keep one word list each: the words of the list that still have a posting (a single
+     * delete, as after a hand-off, leaves the list alone), merged with words added one by one, and a delete of the
+     * URL removes them all.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"memory", "leveldb", "memory+fold", "leveldb+fold"})
+    void documentsWrittenWholeKeepOneWordListThatFollowsDeletes(String engine) {
+        ReverseWordIndex rwi = open(engine, 4);
+        Random r = new Random(9);
+        List<WordHash> words = TestPostings.words(WORDS);
+        Map<UrlHash, List<Posting>> docs = new HashMap<>();
+        for (int u = 0; u < 50; u++) {
+            UrlHash url = TestPostings.url(u);
+            List<Posting> ps = new ArrayList<>();
+            for (WordHash w : words) if (r.nextInt(3) > 0) ps.add(TestPostings.random(r, w, url));
+            docs.put(url, ps);
+            KeyValueStore.Batch b = store.newBatch();
+            rwi.addDocumentTo(b, url, ps);
+            store.write(b, false);
+        }
+        if (folding) foldInSteps(rwi, 23);
+        int keys = 0;
+        try (KeyValueStore.Cursor c = store.scanPrefix(new byte[] {org.peerdex.storage.kv.Keyspace.URL_WORDS})) {
+            while (c.next()) keys++;
+        }
+        assertEquals(50, keys, "one word entry per document");
+        UrlHash doc = TestPostings.url(3);
+        List<Posting> ps = docs.get(doc);
+        assertEquals(ps.stream().map(Posting::word).sorted(Comparator.comparing(WordHash::value)).toList(),
+                rwi.wordsOf(doc).stream().sorted(Comparator.comparing(WordHash::value)).toList());
+        // a hand-off deletes single postings: the list still names the word, wordsOf does not
+        Posting gone = ps.get(0);
+        rwi.delete(List.of(gone));
+        assertFalse(rwi.wordsOf(doc).contains(gone.word()));
+        assertEquals(ps.size() - 1, rwi.wordsOf(doc).size());
+        // a word added alone (a posting from another peer) joins the document's words
+        WordHash extra = words.stream().filter(w -> ps.stream().noneMatch(p -> p.word().equals(w))).findFirst()
+                .orElse(gone.word());
+        rwi.add(List.of(TestPostings.random(r, extra, doc)), false);
+        assertTrue(rwi.wordsOf(doc).contains(extra));
+        long before = rwi.totalPostings();
+        int deleted = rwi.deleteUrl(doc);
+        assertEquals(ps.size(), deleted, "every remaining posting of the document, the one added alone included");
+        assertEquals(before - deleted, rwi.totalPostings());
+        assertEquals(List.of(), rwi.wordsOf(doc));
+        for (WordHash w : words) assertFalse(rwi.postings(w).stream().anyMatch(p -> p.url().equals(doc)));
+        // the other documents are untouched
+        UrlHash other = TestPostings.url(4);
+        assertEquals(docs.get(other).size(), rwi.wordsOf(other).size());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({"memory", "leveldb", "memory+fold", "leveldb+fold"})
     void deleteSinglePostingsAndReplaceOnReAdd(String engine) {
