@@ -55,7 +55,8 @@ import org.peerdex.storage.kv.KeyValueStore;
  * BM25 over the fields, OR ({@code lucene-fields}) and AND ({@code lucene-fields-and}).
  *
  * <p>Usage: {@code java -Xmx1g -cp benchmarks/target/peerdex-benchmarks.jar org.peerdex.benchmarks.ScaleBenchmark
- * [N=100000[,1000000]] [QUERIES=300] [SEED=1] [WORKDIR=tmp]}.
+ * [N=100000[,1000000]] [QUERIES=300] [SEED=1] [WORKDIR=tmp]}; {@code -Dscale.engine=jni} puts Peerdex's store on
+ * leveldbjni instead of the node's iq80.
  */
 public final class ScaleBenchmark {
     private static final int SAMPLED_SENTENCES = 4000;
@@ -72,14 +73,25 @@ public final class ScaleBenchmark {
         CorpusGenerator generator = CorpusGenerator.load(sources, Integer.MAX_VALUE);
         System.out.printf(Locale.ROOT, "sentence pool: %d sentences, %d real words and identifiers from %s (%.1f s)%n",
                 generator.sentenceCount(), generator.realVocabulary(), sources, (System.nanoTime() - t) / 1e9);
-        System.out.printf(Locale.ROOT, "heap max %d MB, %d cores%n", Runtime.getRuntime().maxMemory() >> 20,
-                Runtime.getRuntime().availableProcessors());
+        System.out.printf(Locale.ROOT, "heap max %d MB, %d cores, Peerdex store on %s%n", Runtime.getRuntime().maxMemory() >> 20,
+                Runtime.getRuntime().availableProcessors(), "jni".equals(System.getProperty("scale.engine")) ? "leveldbjni" : "iq80");
         try {
             for (String s : sizes) run(generator, Integer.parseInt(s.trim()), perSet, seed, work);
         } finally {
             BenchPeers.deleteTree(work);
         }
         System.exit(0);
+    }
+
+    /**
+     * The node's store ({@code PeerStorage.openLevelDb}: iq80), or with {@code -Dscale.engine=jni} the same store on
+     * leveldbjni (Snappy), to weigh the engines on the whole import.
+     */
+    private static PeerStorage openStorage(Path dir) {
+        if (!"jni".equals(System.getProperty("scale.engine"))) return PeerStorage.openLevelDb(dir, new Partitions(4));
+        return new PeerStorage(org.peerdex.storage.kv.LevelDbStore.open(dir.resolve("index"), 32L << 20,
+                org.fusesource.leveldbjni.JniDBFactory.factory, org.iq80.leveldb.CompressionType.SNAPPY),
+                new Partitions(4), 8L << 20, false);
     }
 
     private static void run(CorpusGenerator generator, int n, int perSet, long seed, Path work) throws Exception {
@@ -95,7 +107,7 @@ public final class ScaleBenchmark {
         Path peerdexDir = Files.createDirectories(work.resolve("peerdex-" + n));
         Path luceneDir = Files.createDirectories(work.resolve("lucene-" + n));
         ExecutorService pool = Executors.newFixedThreadPool(1);
-        try (PeerStorage storage = PeerStorage.openLevelDb(peerdexDir, new Partitions(4))) {
+        try (PeerStorage storage = openStorage(peerdexDir)) {
             ImportJobs jobs = new ImportJobs(storage, pool, 500, null);
             long p0 = System.nanoTime();
             String id = jobs.start(ImportKind.MEDIAWIKI, "scale " + n,

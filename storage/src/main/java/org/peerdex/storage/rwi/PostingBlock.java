@@ -60,6 +60,14 @@ public final class PostingBlock {
         return starts;
     }
 
+    /** The number of postings of a stored block, reading its header only. */
+    public static int countOf(byte[] stored) {
+        Varint.Reader r = new Varint.Reader(stored, 0);
+        int version = r.readByte();
+        if (version != VERSION) throw new IllegalArgumentException("unknown posting block version " + version);
+        return r.readInt();
+    }
+
     /** Reads a stored block. */
     public static PostingBlock decode(byte[] stored) {
         return new PostingBlock(stored);

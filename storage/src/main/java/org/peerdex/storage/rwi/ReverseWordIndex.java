@@ -183,8 +183,9 @@ public final class ReverseWordIndex {
         // one cursor over the blocks for the whole step, seeking each group's block (only fold steps write blocks,
         // one at a time, and this step's own writes wait in the batch)
         try (KeyValueStore.Cursor c = store.scan(Keys.of(Keyspace.RWI, from), Keys.prefixEnd(new byte[] {Keyspace.RWI}));
-             KeyValueStore.Cursor blockCursor = store.scan(new byte[] {Keyspace.POSTING_BLOCKS},
+             KeyValueStore.Cursor cursor = store.scan(new byte[] {Keyspace.POSTING_BLOCKS},
                      Keys.prefixEnd(new byte[] {Keyspace.POSTING_BLOCKS}))) {
+            BlockWalker blockCursor = new BlockWalker(cursor);
             while ((more = c.next()) && n < limit) {
                 byte[] k = c.key();
                 if (group == null || !group.covers(k)) {
@@ -278,17 +279,58 @@ public final class ReverseWordIndex {
         return folded.get();
     }
 
+    /**
+     * A forward cursor over the blocks for one fold step, whose targets come in key order: it steps to the next
+     * blocks before it seeks, since an iq80 seek positions an iterator on every level and reads (and decompresses) a
+     * table block for each, where stepping reads each table block once.
+     */
+    private static final class BlockWalker {
+        /** blocks stepped over before a seek: most targets of a step are a few blocks on */
+        static final int HOPS = 16;
+        final KeyValueStore.Cursor cursor;
+        byte[] key;
+        boolean ended;
+
+        BlockWalker(KeyValueStore.Cursor cursor) {
+            this.cursor = cursor;
+        }
+
+        /** Positions on the first block at or after {@code target}; false if there is none. */
+        boolean moveTo(byte[] target) {
+            if (key != null && Keys.compare(key, target) >= 0) return true;
+            if (ended) return false;
+            if (key != null) {
+                for (int i = 0; i < HOPS; i++) {
+                    if (!cursor.next()) {
+                        ended = true;
+                        key = null;
+                        return false;
+                    }
+                    key = cursor.key();
+                    if (Keys.compare(key, target) >= 0) return true;
+                }
+            }
+            cursor.seek(target);
+            if (!cursor.next()) {
+                ended = true;
+                key = null;
+                return false;
+            }
+            key = cursor.key();
+            return true;
+        }
+    }
+
     /** The block a fresh entry goes to: the one of its partition that covers its URL, or a new one. */
-    private Group openGroup(byte[] freshKey, KeyValueStore.Cursor blocks) {
+    private Group openGroup(byte[] freshKey, BlockWalker blocks) {
         byte[] word = Arrays.copyOfRange(freshKey, WORD_OFFSET, URL_OFFSET);
         int partition = partitionOf(freshKey, URL_OFFSET);
         byte[] seek = freshKey.clone();
         seek[0] = Keyspace.POSTING_BLOCKS;
-        blocks.seek(seek);
-        if (blocks.next()) {
-            byte[] k = blocks.key();
+        if (blocks.moveTo(seek)) {
+            byte[] k = blocks.key;
             if (Arrays.equals(k, WORD_OFFSET, URL_OFFSET, word, 0, P) && partitionOf(k, URL_OFFSET) == partition) {
-                return new Group(word, k.clone(), PostingBlock.decode(blocks.value()));
+                return new Group(word, k.clone(), PostingBlock.decode(blocks.cursor.value()));
             }
         }
         return new Group(word, Keys.of(Keyspace.POSTING_BLOCKS, word, partitionEnd(partition)), null);
@@ -438,8 +480,18 @@ public final class ReverseWordIndex {
         return end == null ? null : Arrays.copyOf(end, KEY);
     }
 
-    /** Number of postings of a word (merging the tiers, decoding no posting). */
+    /**
+     * Number of postings of a word (merging the tiers, decoding no posting; while the fresh tier is empty, the sum of
+     * its blocks' counts).
+     */
     public int count(WordHash word) {
+        if (freshTierEmpty()) {
+            long sum = 0;
+            try (KeyValueStore.Cursor c = store.scanPrefix(Keys.of(Keyspace.POSTING_BLOCKS, HashBytes.pack(word.value())))) {
+                while (c.next()) sum += PostingBlock.countOf(c.value());
+            }
+            return (int) Math.min(Integer.MAX_VALUE, sum);
+        }
         int n = 0;
         try (PostingStream ps = stream(word)) {
             for (; !ps.exhausted(); ps.next()) n++;
