@@ -84,6 +84,8 @@ public final class NetworkBenchmark {
 
             List<String[]> qs = twoWordQueries(indexed.pages(), queries, new Random(seed));
             for (int i = 0; i < Math.min(20, qs.size()); i++) stream(http, searcher.baseUrl(), qs.get(i)); // warm-up
+            Map<String, long[]> trafficBefore = copy(searcher.services().network().dht().stats().searchTraffic);
+            List<List<String>> global = new ArrayList<>();
             double[] first = new double[qs.size()];
             double[] done = new double[qs.size()];
             long messages = 0;
@@ -97,7 +99,17 @@ public final class NetworkBenchmark {
                 messages += r.messages();
                 bytes += r.bytes();
                 if (!r.urls().isEmpty()) withResults++;
+                global.add(r.urls());
                 naive += naiveBytes(crawler, qs.get(i));
+            }
+            Map<String, long[]> trafficAfter = copy(searcher.services().network().dht().stats().searchTraffic);
+            // the central oracle: the same query over the crawler's own index, which holds every page
+            long inBoth = 0;
+            long oracle = 0;
+            for (int i = 0; i < qs.size(); i++) {
+                List<String> central = stream(http, crawler.baseUrl(), qs.get(i), "local").urls();
+                oracle += central.size();
+                for (String u : central) if (global.get(i).contains(u)) inBoth++;
             }
             double[] firstAnswered = Arrays.stream(first).filter(x -> x >= 0).toArray();
             System.out.printf(Locale.ROOT, "%d two-word queries from a peer that indexed nothing (%d with results)%n", qs.size(), withResults);
@@ -107,6 +119,13 @@ public final class NetworkBenchmark {
                     Percentiles.of(done, 95));
             System.out.printf(Locale.ROOT, "per query: %.1f messages, %.0f bytes; naive (both posting lists shipped) %.0f bytes; ratio %.3f%n",
                     (double) messages / qs.size(), (double) bytes / qs.size(), (double) naive / qs.size(), (double) bytes / naive);
+            for (var e : trafficAfter.entrySet()) {
+                long[] before = trafficBefore.getOrDefault(e.getKey(), new long[2]);
+                System.out.printf(Locale.ROOT, "  %-16s %6.1f messages %8.0f bytes per query%n", e.getKey(),
+                        (double) (e.getValue()[0] - before[0]) / qs.size(), (double) (e.getValue()[1] - before[1]) / qs.size());
+            }
+            System.out.printf(Locale.ROOT, "recall@10 against the crawler's local search (the central index): %.4f (%d of %d)%n",
+                    oracle == 0 ? 1.0 : (double) inBoth / oracle, inBoth, oracle);
         } finally {
             BenchPeers.closeAll(nodes, root);
         }
@@ -184,8 +203,18 @@ public final class NetworkBenchmark {
     record Streamed(double firstMs, double doneMs, long messages, long bytes, List<String> urls) {}
 
     static Streamed stream(HttpClient http, String base, String[] q) throws Exception {
+        return stream(http, base, q, "global");
+    }
+
+    static Map<String, long[]> copy(Map<String, long[]> m) {
+        Map<String, long[]> out = new java.util.TreeMap<>();
+        m.forEach((k, v) -> out.put(k, v.clone()));
+        return out;
+    }
+
+    static Streamed stream(HttpClient http, String base, String[] q, String resource) throws Exception {
         long t = System.nanoTime();
-        HttpResponse<InputStream> resp = http.send(HttpRequest.newBuilder(URI.create(base + "/api/search/stream?resource=global&q="
+        HttpResponse<InputStream> resp = http.send(HttpRequest.newBuilder(URI.create(base + "/api/search/stream?resource=" + resource + "&q="
                 + URLEncoder.encode(q[0] + " " + q[1], StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(30))
                 .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         double first = -1;
@@ -205,7 +234,8 @@ public final class NetworkBenchmark {
                         JsonNode net = d.get("network");
                         List<String> urls = new ArrayList<>();
                         for (JsonNode r : d.get("results")) urls.add(r.get("url").asText());
-                        return new Streamed(first, doneMs, net.get("messages").asLong(), net.get("bytes").asLong(), urls);
+                        return new Streamed(first, doneMs, net == null ? 0 : net.get("messages").asLong(),
+                                net == null ? 0 : net.get("bytes").asLong(), urls);
                     }
                     event = null;
                     data.setLength(0);

@@ -126,6 +126,7 @@ public final class DhtCandidateSource implements CandidateSource {
             RemoteSearch.Finished fin = (RemoteSearch.Finished) e;
             RemoteSearch.Cost c = fin.cost();
             if (c.rejectedMetadata() > 0) dht.stats().rejectedMetadata.addAndGet(c.rejectedMetadata());
+            c.byKind().forEach((kind, t) -> dht.stats().addSearchTraffic(kind, t.messages(), t.bytes()));
             CorpusStats st = new CorpusStats(documents, df, 0);
             chain[0].whenComplete((x, err) -> {
                 replyTo.tell(new PeersContacted(name(), c.peersAsked(), c.peersAnswered(), c.messages(), c.bytes()));

@@ -128,7 +128,18 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      */
     public record Cost(int peersAsked, int peersAnswered, long messages, long bytes, long naiveBytes,
                        long firstResultMillis, long elapsedMillis, int timeouts, int handoffRequests,
-                       int rejectedMetadata, int confirmRequests, int refuted) {}
+                       int rejectedMetadata, int confirmRequests, int refuted, Map<String, Traffic> byKind) {
+        public Cost {
+            byKind = Map.copyOf(byKind);
+        }
+    }
+
+    /** Messages and bytes of one kind of exchange (requests and replies, to and from other peers). */
+    public record Traffic(long messages, long bytes) {
+        Traffic plus(long m, long b) {
+            return new Traffic(messages + m, bytes + b);
+        }
+    }
 
     /** Best partial score first; ties by URL hash, so the order does not depend on reply order. */
     static final Comparator<RemoteCandidate> BEST_FIRST = Comparator
@@ -151,9 +162,10 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      * An outstanding request: to whom, for which keys, which attempt; {@code extra} ≥ 0 for a hand-off request
      * (the index into its keys' previous holders, the next is asked when this one fails), -1 otherwise.
      */
-    private record Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt, int extra) {
-        Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt) {
-            this(peer, keys, urls, attempt, -1);
+    private record Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt, int extra,
+                               String kind) {
+        Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt, String kind) {
+            this(peer, keys, urls, attempt, -1, kind);
         }
 
         boolean isExtra() {
@@ -181,6 +193,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private long nextRequest = 1;
     private long messages;
     private long bytes;
+    /** per kind of exchange (count, filter, lookup, rarest, metadata, confirm), what {@code messages} and {@code bytes} add up */
+    private final Map<String, Traffic> byKind = new LinkedHashMap<>();
     private long postingBytes;
     private long postingsReceived;
     private long totalPostingsCounted;
@@ -369,7 +383,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (owner.isEmpty()) return;
         long id = nextRequest++;
         if (extra >= 0) handoffRequests++;
-        outstanding.put(id, new Outstanding(peer, List.copyOf(keys), null, attempt, extra));
+        outstanding.put(id, new Outstanding(peer, List.copyOf(keys), null, attempt, extra,
+                (extra >= 0 ? "handoff-" : "") + phase.name().toLowerCase(java.util.Locale.ROOT)));
         switch (phase) {
             case COUNT -> ask(id, peer, owner.get(), ShardOwner.CountReply.class,
                     r -> new ShardOwner.CountRequest(queryId, List.copyOf(keys), r));
@@ -392,18 +407,32 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                          Function<ActorRef<R>, ShardOwner.Command> make) {
         asked.add(peer);
         boolean remote = !peer.equals(view.self());
+        String kind = kindOf(id);
         scala.Function1<ActorRef<R>, ShardOwner.Command> request = ref -> {
             ShardOwner.Command msg = make.apply(ref);
-            if (remote) {
-                messages++;
-                bytes += cost.bytes(msg);
-            }
+            if (remote) tally(kind, msg);
             return msg;
         };
         scala.Function1<scala.util.Try<R>, Command> response = t -> t.isSuccess() ? new Replied(id, t.get())
                 : new TimedOut(id);
         ctx.asScala().ask(owner, request, response, Timeout.create(settings.lookupTimeout()),
                 scala.reflect.ClassTag$.MODULE$.apply(type));
+    }
+
+    /** Counts one message to or from another peer, in all and under its kind. */
+    private void tally(String kind, Object message) {
+        long b = cost.bytes(message);
+        messages++;
+        bytes += b;
+        byKind.merge(kind, new Traffic(1, b), (x, y) -> x.plus(y.messages(), y.bytes()));
+    }
+
+    /** The kind of exchange a request id belongs to. */
+    private String kindOf(long id) {
+        if (confirming.containsKey(id)) return "confirm";
+        Outstanding o = outstanding.get(id);
+        if (o == null) return "other";
+        return o.kind();
     }
 
     /** A key's postings for exactly these URLs (those the holder has). */
@@ -460,10 +489,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (confirmation != null) return onConfirmed(confirmation, m.reply());
         Outstanding o = outstanding.remove(m.requestId());
         if (o == null) return this; // late answer after a retry: ignored
-        if (!o.peer().equals(view.self())) {
-            messages++;
-            bytes += cost.bytes(m.reply());
-        }
+        if (!o.peer().equals(view.self())) tally(kindOf(m.requestId()), m.reply());
         answered.add(o.peer());
         if (m.reply() instanceof ShardOwner.CountReply r) {
             if (!r.error().isEmpty() || r.counts().size() != o.keys().size()) return retry(o, r.error());
@@ -532,7 +558,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             Set<UrlHash> missing = new HashSet<>(o.urls());
             missing.removeAll(metadata.keySet());
-            if (!missing.isEmpty()) retryMetadata(new Outstanding(o.peer(), List.of(), List.copyOf(missing), o.attempt()));
+            if (!missing.isEmpty()) retryMetadata(new Outstanding(o.peer(), List.of(), List.copyOf(missing), o.attempt(), "metadata"));
             if (!found.isEmpty()) emit(found);
         }
         return maybeAdvance();
@@ -739,10 +765,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** Another holder's answer: each URL asked it has, or not. */
     private Behavior<Command> onConfirmed(Confirming c, Object reply) {
-        if (!c.peer().equals(view.self())) {
-            messages++;
-            bytes += cost.bytes(reply);
-        }
+        if (!c.peer().equals(view.self())) tally("confirm", reply);
         Map<RangeKey, Set<UrlHash>> has = new HashMap<>();
         boolean ok = reply instanceof ShardOwner.LookupReply r && r.error().isEmpty();
         if (ok) {
@@ -843,7 +866,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         var owner = view.owner(peer);
         if (owner.isEmpty()) return;
         long id = nextRequest++;
-        outstanding.put(id, new Outstanding(peer, List.of(), List.copyOf(urls), attempt));
+        outstanding.put(id, new Outstanding(peer, List.of(), List.copyOf(urls), attempt, "metadata"));
         ask(id, peer, owner.get(), ShardOwner.MetadataReply.class,
                 r -> new ShardOwner.FetchMetadata(queryId, List.copyOf(urls), r));
     }
@@ -885,7 +908,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         double perPosting = postingsReceived == 0 ? 40.0 : (double) postingBytes / postingsReceived;
         long naive = (long) (totalPostingsCounted * perPosting);
         Cost c = new Cost(asked.size(), answered.size(), messages, bytes, naive, firstResult, elapsedMillis(), timeouts,
-                handoffRequests, rejectedMetadata, confirmRequests, refuted);
+                handoffRequests, rejectedMetadata, confirmRequests, refuted, byKind);
         replyTo.tell(new Finished(all, c, !incomplete));
         if (cache != null && settings.cacheRemoteResults() && !all.isEmpty()) cacheLocally(all);
         return Behaviors.stopped();
