@@ -489,7 +489,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (confirmation != null) return onConfirmed(confirmation, m.reply());
         Outstanding o = outstanding.remove(m.requestId());
         if (o == null) return this; // late answer after a retry: ignored
-        if (!o.peer().equals(view.self())) tally(kindOf(m.requestId()), m.reply());
+        if (!o.peer().equals(view.self())) tally(o.kind() + "-reply", m.reply());
         answered.add(o.peer());
         if (m.reply() instanceof ShardOwner.CountReply r) {
             if (!r.error().isEmpty() || r.counts().size() != o.keys().size()) return retry(o, r.error());
@@ -765,7 +765,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** Another holder's answer: each URL asked it has, or not. */
     private Behavior<Command> onConfirmed(Confirming c, Object reply) {
-        if (!c.peer().equals(view.self())) tally("confirm", reply);
+        if (!c.peer().equals(view.self())) tally("confirm-reply", reply);
         Map<RangeKey, Set<UrlHash>> has = new HashMap<>();
         boolean ok = reply instanceof ShardOwner.LookupReply r && r.error().isEmpty();
         if (ok) {
