@@ -42,7 +42,9 @@ import org.peerdex.storage.text.Tokenizer;
  * posting lists to the searcher would cost (the naive protocol).
  *
  * <p>Usage: {@code NetworkBenchmark [CORPUS_DIR=/usr/share/doc/postgresql-doc-15/html] [QUERIES=200] [PEERS=5] [SEED=3]
- * [TRANSPORT=cluster|peer]}: {@code peer} runs the open network's peer protocol (signed HTTP) instead of Pekko Cluster.
+ * [TRANSPORT=cluster|peer] [nojoin]}: {@code peer} runs the open network's peer protocol (signed HTTP) instead of
+ * Pekko Cluster; {@code nojoin} turns join lookups off (peerdex.dht.join-lookups), for the protocol before them.
+ * Queries start once the hand-off window after the last join has passed (a settled network).
  */
 public final class NetworkBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,7 +55,8 @@ public final class NetworkBenchmark {
         int peers = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         long seed = args.length > 3 ? Long.parseLong(args[3]) : 3;
         transport = args.length > 4 ? args[4] : "cluster";
-        System.out.printf(Locale.ROOT, "transport %s%n", transport);
+        joinLookups = args.length <= 5 || !args[5].equals("nojoin");
+        System.out.printf(Locale.ROOT, "transport %s, join lookups %s%n", transport, joinLookups ? "on" : "off");
         if (!Files.isDirectory(corpus)) {
             System.err.println("corpus " + corpus + " is missing (scripts/install-test-deps.sh installs postgresql-doc-15)");
             System.exit(2);
@@ -70,6 +73,7 @@ public final class NetworkBenchmark {
             HttpClient http = HttpClient.newHttpClient();
             await(Duration.ofSeconds(60), () -> json(http, searcher.baseUrl() + "/api/peers").get("peers").size() == peers);
             System.out.printf(Locale.ROOT, "%d peers joined%n", peers);
+            long joined = System.nanoTime();
 
             long t0 = System.nanoTime();
             CorpusIndexer.Result indexed = CorpusIndexer.index(crawler.context().storage(), corpus, "http://docs.example/pg/", 100_000);
@@ -82,6 +86,12 @@ public final class NetworkBenchmark {
             awaitReplication(nodes);
             System.out.printf(Locale.ROOT, "replication settled after %.1f s%n", (System.nanoTime() - t1) / 1e9);
 
+            // a settled network: a search right after a ring change also asks the holders of the earlier rings (the
+            // new ones may not have their copies yet) for as long as peerdex.dht.handoff-window (60 s) lasts
+            long settled = joined + TimeUnit.SECONDS.toNanos(65);
+            if (System.nanoTime() < settled) TimeUnit.NANOSECONDS.sleep(settled - System.nanoTime());
+            System.out.printf(Locale.ROOT, "queries start %.0f s after the last peer joined (hand-off window 60 s)%n",
+                    (System.nanoTime() - joined) / 1e9);
             List<String[]> qs = twoWordQueries(indexed.pages(), queries, new Random(seed));
             for (int i = 0; i < Math.min(20, qs.size()); i++) stream(http, searcher.baseUrl(), qs.get(i)); // warm-up
             Map<String, long[]> trafficBefore = copy(searcher.services().network().dht().stats().searchTraffic);
@@ -126,6 +136,13 @@ public final class NetworkBenchmark {
             }
             System.out.printf(Locale.ROOT, "recall@10 against the crawler's local search (the central index): %.4f (%d of %d)%n",
                     oracle == 0 ? 1.0 : (double) inBoth / oracle, inBoth, oracle);
+            // -Dnetbench.dump=FILE: each query's first page, one line a query, to compare two runs (same seed)
+            String dump = System.getProperty("netbench.dump");
+            if (dump != null) {
+                List<String> lines = new ArrayList<>();
+                for (int i = 0; i < qs.size(); i++) lines.add(qs.get(i)[0] + " " + qs.get(i)[1] + "\t" + String.join(" ", global.get(i)));
+                Files.write(Path.of(dump), lines);
+            }
         } finally {
             BenchPeers.closeAll(nodes, root);
         }
@@ -133,6 +150,7 @@ public final class NetworkBenchmark {
     }
 
     private static String transport = "cluster";
+    private static boolean joinLookups = true;
 
     /**
      * Waits (at most 10 minutes) until the first peer's outbox is empty and the postings stored on the others have not
@@ -159,8 +177,9 @@ public final class NetworkBenchmark {
     }
 
     static Config config(Path dir, List<String> seeds) throws Exception {
+        Map<String, Object> m = new HashMap<>();
+        if (!joinLookups) m.put("peerdex.dht.join-lookups", false);
         if (transport.equals("peer")) {
-            Map<String, Object> m = new HashMap<>();
             m.put("peerdex.transport", "peer");
             m.put("peerdex.peer.host", "127.0.0.1");
             m.put("peerdex.peer.port", 0);
@@ -172,7 +191,8 @@ public final class NetworkBenchmark {
             return BenchPeers.config(dir, m);
         }
         Files.createDirectories(dir);
-        return BenchPeers.config(dir, seeds.isEmpty() ? Map.of() : Map.of("peerdex.cluster.seeds", seeds));
+        if (!seeds.isEmpty()) m.put("peerdex.cluster.seeds", seeds);
+        return BenchPeers.config(dir, m);
     }
 
     /** Bytes of both words' whole posting lists as stored (key + encoded posting): the naive protocol's cost. */

@@ -156,7 +156,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private enum Deadline implements Command, LocalOnly { INSTANCE }
 
-    private enum Phase { COUNT, FILTER, FILTERED, RAREST, METADATA, DONE }
+    private enum Phase { JOIN, COUNT, FILTER, FILTERED, RAREST, METADATA, DONE }
 
     /**
      * An outstanding request: to whom, for which keys, which attempt; {@code extra} ≥ 0 for a hand-off request
@@ -273,6 +273,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (view.ring().isEmpty()) {
             phase = Phase.DONE;
             ctx.getSelf().tell(Deadline.INSTANCE);
+        } else if ((joinOrder = joinPlan()) != null) {
+            phase = Phase.JOIN;
+            dispatchJoin(new ArrayList<>(joinOrder.keySet()), 0);
         } else if (request.words().size() == 1) {
             phase = Phase.FILTERED;
             List<RangeKey> keys = new ArrayList<>();
@@ -298,6 +301,89 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     // ---- sending
+
+    // ---- join lookups: one holder of every word of a partition joins it
+
+    /** per partition, the holders that hold every word of the query there, in the order they are asked */
+    private Map<Integer, List<PeerId>> joinOrder;
+
+    /**
+     * With {@link DhtSettings#joinLookups()}: per partition, the live peers that hold the key of every word of the
+     * query there and need no hand-off for any of them (they held them under every recent ring), the first to ask
+     * first: this peer where it is one (answered at no cost), then, greedily, the peer that covers the most
+     * partitions not covered yet (ties by a rotation on the query id, so load spreads), so each holder gets one
+     * request for all its partitions. Null when some partition has no such holder: then the counts, filters and
+     * exact URL sets are used.
+     */
+    private Map<Integer, List<PeerId>> joinPlan() {
+        if (!settings.joinLookups()) return null;
+        int partitions = placement.partitions().count();
+        Map<Integer, List<PeerId>> common = new LinkedHashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            List<PeerId> both = null;
+            for (WordHash w : request.words()) {
+                RangeKey k = new RangeKey(w, p);
+                List<PeerId> hs = new ArrayList<>();
+                for (PeerId h : view.holders(k, placement)) {
+                    if (view.owner(h).isPresent() && previousHolders(k, h).isEmpty()) hs.add(h);
+                }
+                if (both == null) both = hs;
+                else both.retainAll(hs);
+            }
+            if (both == null || both.isEmpty()) return null;
+            both.sort(Comparator.comparingLong(h -> Math.floorMod(h.hashCode() * 31L + queryId, 1_000_003L)));
+            common.put(p, both);
+        }
+        Map<Integer, PeerId> first = new HashMap<>();
+        for (var e : common.entrySet()) if (e.getValue().contains(view.self())) first.put(e.getKey(), view.self());
+        while (first.size() < partitions) {
+            Map<PeerId, Integer> covers = new LinkedHashMap<>();
+            for (var e : common.entrySet()) {
+                if (first.containsKey(e.getKey())) continue;
+                for (PeerId h : e.getValue()) covers.merge(h, 1, Integer::sum);
+            }
+            PeerId best = null;
+            for (var e : covers.entrySet()) if (best == null || e.getValue() > covers.get(best)) best = e.getKey();
+            for (var e : common.entrySet()) {
+                if (!first.containsKey(e.getKey()) && e.getValue().contains(best)) first.put(e.getKey(), best);
+            }
+        }
+        Map<Integer, List<PeerId>> out = new LinkedHashMap<>();
+        common.forEach((p, hs) -> {
+            List<PeerId> order = new ArrayList<>(hs.size());
+            order.add(first.get(p));
+            for (PeerId h : hs) if (!h.equals(first.get(p))) order.add(h);
+            out.put(p, order);
+        });
+        return out;
+    }
+
+    /** Join lookups of these partitions, each to its {@code attempt}-th holder, one request per holder. */
+    private void dispatchJoin(List<Integer> partitions, int attempt) {
+        Map<PeerId, List<RangeKey>> byPeer = new LinkedHashMap<>();
+        for (int p : partitions) {
+            List<PeerId> order = joinOrder.get(p);
+            if (attempt >= order.size()) {
+                incomplete = true;
+                continue;
+            }
+            for (WordHash w : request.words()) byPeer.computeIfAbsent(order.get(attempt), x -> new ArrayList<>()).add(new RangeKey(w, p));
+        }
+        sendAll(byPeer, null, attempt, -1);
+    }
+
+    /** The partitions of these keys, each once. */
+    private static List<Integer> partitionsOf(List<RangeKey> keys) {
+        return new ArrayList<>(new LinkedHashSet<>(keys.stream().map(RangeKey::partition).toList()));
+    }
+
+    /**
+     * How many joined URLs one holder sends at most, over all its partitions: the candidates wanted, within a
+     * message's bound of postings.
+     */
+    private int joinLimit() {
+        return Math.max(1, Math.min(request.limit(), settings.maxPostingsPerMessage() / request.words().size()));
+    }
 
     private PeerId holderFor(RangeKey key, int attempt) {
         List<PeerId> holders = view.holders(key, placement);
@@ -443,7 +529,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
         for (RangeKey k : keys) {
-            if (phase == Phase.RAREST) {
+            if (phase == Phase.JOIN) {
+                out.add(new ShardOwner.Lookup(k, null, null, joinLimit(), request.words()));
+            } else if (phase == Phase.RAREST) {
                 out.add(exactLookup(k, urlSets.get(k)));
             } else if (request.words().size() == 1) {
                 out.add(new ShardOwner.Lookup(k, null, null, settings.topK()));
@@ -477,6 +565,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         ctx.getLog().debug("lookup at {} timed out; asking another holder", o.peer());
         if (phase == Phase.METADATA) {
             retryMetadata(o);
+        } else if (phase == Phase.JOIN) {
+            dispatchJoin(partitionsOf(o.keys()), o.attempt() + 1);
         } else {
             Map<RangeKey, List<UrlHash>> urlSets = phase == Phase.RAREST ? rarestUrlSets : null;
             dispatch(o.keys(), urlSets, o.attempt() + 1);
@@ -512,6 +602,38 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     filterCounts.put(p, n);
                 }
             }
+        } else if (m.reply() instanceof ShardOwner.LookupReply r && phase == Phase.JOIN) {
+            if (!r.error().isEmpty()) return retry(o, r.error());
+            Map<RangeKey, List<Posting>> got = new HashMap<>();
+            Map<RangeKey, Integer> gotCounts = new HashMap<>();
+            for (ShardOwner.KeyPostings kp : r.results()) {
+                // only keys asked of this holder, and only postings of the key's own word and partition
+                if (kp == null || !o.keys().contains(kp.key()) || gotCounts.containsKey(kp.key())) continue;
+                List<Posting> ps = new ArrayList<>();
+                try {
+                    for (Posting p : kp.postings().postings()) {
+                        if (p.word().equals(kp.key().word())
+                                && placement.partitions().partitionOf(p.url()) == kp.key().partition()) ps.add(p);
+                    }
+                } catch (IllegalArgumentException e) {
+                    return retry(o, e.getMessage());
+                }
+                postingBytes += kp.postings().byteSize();
+                postingsReceived += ps.size();
+                got.put(kp.key(), ps);
+                gotCounts.put(kp.key(), Math.max(0, kp.matched()));
+            }
+            if (!gotCounts.keySet().containsAll(o.keys())) return retry(o, "not every key answered");
+            gotCounts.forEach((k, n) -> {
+                counts.put(k, n);
+                totalPostingsCounted += n;
+            });
+            got.forEach((k, ps) -> {
+                postings.computeIfAbsent(k, x -> new ArrayList<>()).addAll(ps);
+                Map<UrlHash, Set<PeerId>> senders = sentBy.computeIfAbsent(k, x -> new HashMap<>());
+                for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(o.peer());
+                for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
+            });
         } else if (m.reply() instanceof ShardOwner.LookupReply r) {
             if (!r.error().isEmpty()) return retry(o, r.error());
             for (ShardOwner.KeyPostings kp : r.results()) {
@@ -568,6 +690,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         ctx.getLog().debug("holder {} answered with an error ({}); asking another", o.peer(), why);
         if (o.isExtra()) return retryExtra(o);
         if (phase == Phase.METADATA) retryMetadata(o);
+        else if (phase == Phase.JOIN) dispatchJoin(partitionsOf(o.keys()), o.attempt() + 1);
         else dispatch(o.keys(), phase == Phase.RAREST ? rarestUrlSets : null, o.attempt() + 1);
         return maybeAdvance();
     }
@@ -585,6 +708,13 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private Behavior<Command> maybeAdvance() {
         if (!outstanding.isEmpty() || !confirming.isEmpty() || phase == Phase.DONE) return this;
         switch (phase) {
+            case JOIN -> {
+                counted(counts);
+                for (RemoteCandidate c : PartitionJoin.joined(request.words(), joinOrder.keySet(), postings, answeredBy)) {
+                    candidates.put(c.url(), c);
+                }
+                return fetchMetadata();
+            }
             case COUNT -> {
                 rarest.putAll(PartitionJoin.rarestPerPartition(request.words(), placement.partitions().count(), counts));
                 List<RangeKey> filterKeys = new ArrayList<>();
