@@ -47,4 +47,12 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata,
                 confirmPostings, joinLookups);
     }
+
+    public DhtSettings withJoinLookups(boolean on) {
+        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
+                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
+                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
+                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
+                independentMetadata, confirmPostings, on);
+    }
 }

@@ -528,9 +528,13 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
+        Set<Integer> joinedPartitions = new HashSet<>();
         for (RangeKey k : keys) {
             if (phase == Phase.JOIN) {
-                out.add(new ShardOwner.Lookup(k, null, null, joinLimit(), request.words()));
+                // one lookup per partition: it answers for every word of the join
+                if (joinedPartitions.add(k.partition())) {
+                    out.add(new ShardOwner.Lookup(k, null, null, joinLimit(), request.words()));
+                }
             } else if (phase == Phase.RAREST) {
                 out.add(exactLookup(k, urlSets.get(k)));
             } else if (request.words().size() == 1) {
@@ -802,6 +806,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private void admit(List<RemoteCandidate> batch) {
         Map<PeerId, List<UrlHash>> byPeer = new LinkedHashMap<>();
         Map<RangeKey, List<UrlHash>> needs = new LinkedHashMap<>();
+        chooseMetadataHolders(batch);
         for (RemoteCandidate c : batch) {
             candidates.put(c.url(), c);
             PeerId h = metadataHolder(c, 0);
@@ -970,26 +975,65 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (!reserve.isEmpty() && phase == Phase.METADATA) admit(List.of(reserve.remove(0)));
     }
 
+    /** per URL, the live peers its metadata may be asked of, in the order they are asked */
+    private final Map<UrlHash, List<PeerId>> metadataOrder = new HashMap<>();
+
     /**
-     * The metadata holders of a URL, then the crawling peer (which always keeps its metadata). With
-     * {@link DhtSettings#independentMetadata()} never the peer whose postings named the URL: it cannot vouch for
-     * a URL it may have invented.
+     * The live metadata holders of a URL, then the crawling peer (which always keeps its metadata), from a place
+     * chosen by the query id. With {@link DhtSettings#independentMetadata()} never the peer whose postings named
+     * the URL: it cannot vouch for a URL it may have invented.
      */
+    private List<PeerId> metadataOrder(RemoteCandidate c) {
+        return metadataOrder.computeIfAbsent(c.url(), u -> {
+            List<PeerId> hs = new ArrayList<>(placement.metadataHolders(c.url(), view.ring()));
+            PeerId crawler = c.postings().get(0).holder();
+            if (settings.independentMetadata()) {
+                hs.remove(c.from());
+                if (c.from() != null && c.from().equals(crawler)) crawler = null;
+            }
+            List<PeerId> out = new ArrayList<>();
+            int start = hs.isEmpty() ? 0 : (int) Math.floorMod(queryId + c.url().hashCode(), (long) hs.size());
+            for (int i = 0; i < hs.size(); i++) {
+                PeerId h = hs.get((start + i) % hs.size());
+                if (view.owner(h).isPresent()) out.add(h);
+            }
+            if (crawler != null && !out.contains(crawler) && view.owner(crawler).isPresent()) out.add(crawler);
+            return out;
+        });
+    }
+
+    /**
+     * Who is asked first for the metadata of these candidates: this peer for every URL it holds (no message), then,
+     * greedily, the holder of the most URLs left, so the batch takes as few requests as its holders allow.
+     */
+    private void chooseMetadataHolders(List<RemoteCandidate> batch) {
+        Map<UrlHash, PeerId> first = new HashMap<>();
+        for (RemoteCandidate c : batch) if (metadataOrder(c).contains(view.self())) first.put(c.url(), view.self());
+        while (true) {
+            Map<PeerId, Integer> covers = new LinkedHashMap<>();
+            for (RemoteCandidate c : batch) {
+                if (first.containsKey(c.url())) continue;
+                for (PeerId h : metadataOrder(c)) covers.merge(h, 1, Integer::sum);
+            }
+            if (covers.isEmpty()) break;
+            PeerId best = null;
+            for (var e : covers.entrySet()) if (best == null || e.getValue() > covers.get(best)) best = e.getKey();
+            for (RemoteCandidate c : batch) {
+                if (!first.containsKey(c.url()) && metadataOrder(c).contains(best)) first.put(c.url(), best);
+            }
+        }
+        first.forEach((u, h) -> {
+            List<PeerId> order = new ArrayList<>(metadataOrder.get(u));
+            order.remove(h);
+            order.add(0, h);
+            metadataOrder.put(u, order);
+        });
+    }
+
+    /** The {@code attempt}-th peer to ask for a candidate's metadata, or null when none is left. */
     private PeerId metadataHolder(RemoteCandidate c, int attempt) {
-        List<PeerId> hs = new ArrayList<>(placement.metadataHolders(c.url(), view.ring()));
-        PeerId crawler = c.postings().get(0).holder();
-        if (settings.independentMetadata()) {
-            hs.remove(c.from());
-            if (c.from() != null && c.from().equals(crawler)) crawler = null;
-        }
-        if (attempt < hs.size()) {
-            int start = (int) Math.floorMod(queryId + c.url().hashCode(), (long) hs.size());
-            return hs.get((start + attempt) % hs.size());
-        }
-        if (attempt == hs.size() && crawler != null && !hs.contains(crawler) && view.peers().containsKey(crawler)) {
-            return crawler;
-        }
-        return null;
+        List<PeerId> order = metadataOrder(c);
+        return attempt < order.size() ? order.get(attempt) : null;
     }
 
     private void sendMetadata(PeerId peer, List<UrlHash> urls, int attempt) {

@@ -91,10 +91,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
 
     /**
      * One key of a lookup: postings of (word, partition) passing the filter (or in the URL set), top {@code limit}.
-     * A join lookup ({@code join} not null: the query's words) asks instead for the key's postings of the URLs that
-     * have a posting of every word of {@code join} in the key's partition here, the best {@code limit} by the sum of
-     * their partial scores, counted over every join lookup of the request together (see
-     * {@link ShardOwner#lookupJoined}).
+     * A join lookup ({@code join} not null: the query's words, the key's among them) asks instead, for every word of
+     * {@code join}, for its postings in the key's partition of the URLs that have a posting of every one of them
+     * here: the best {@code limit} URLs by the sum of their partial scores, counted over every join lookup of the
+     * request together; the reply has one {@link KeyPostings} per word (see {@link ShardOwner#lookupJoined}).
      */
     public record Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join) {
         public Lookup {
@@ -571,9 +571,13 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             Map<RangeKey, KeyPostings> joined = joins.isEmpty() ? Map.of() : lookupJoined(joins, budget);
             for (KeyPostings kp : joined.values()) budget -= kp.postings().count();
             List<KeyPostings> out = new ArrayList<>();
+            Set<RangeKey> answered = new HashSet<>();
             for (Lookup l : m.lookups()) {
                 if (l.join() != null) {
-                    out.add(joined.get(l.key()));
+                    for (WordHash w : l.join()) {
+                        RangeKey k = new RangeKey(w, l.key().partition());
+                        if (answered.add(k)) out.add(joined.get(k));
+                    }
                     continue;
                 }
                 KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)));
@@ -621,8 +625,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     }
 
     /**
-     * The join lookups of one request, answered together: per partition, the URLs with a posting here of every word
-     * its lookups' {@code join} names (postings of other peers' crawls; cached copies are not served); of these, over
+     * The join lookups of one request, answered together, one entry per (word, partition) they name: per partition,
+     * the URLs with a posting here of every word its lookups' {@code join} names (postings of other peers' crawls; cached copies are not served); of these, over
      * all the partitions at once, the best {@code limit} (the largest of the lookups', and at most {@code budget}
      * postings in all) by the sum of their postings' partial scores, none the dht-scope blacklist blocks. Each key
      * gets its word's postings of those URLs; {@code matched} is how many postings the key has here in all (the
@@ -687,11 +691,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
         stats.blacklistedOutgoing.addAndGet(blocked.dropped());
         Map<RangeKey, KeyPostings> out = new HashMap<>();
-        for (Lookup l : joins) {
-            List<Posting> ps = sent.getOrDefault(l.key(), List.of());
-            out.put(l.key(), new KeyPostings(l.key(), PostingPack.of(ps), counts.getOrDefault(l.key(), 0),
-                    joinedIn.getOrDefault(l.key().partition(), 0) > ps.size()));
-        }
+        wordsOf.forEach((partition, words) -> {
+            for (WordHash w : words) {
+                RangeKey k = new RangeKey(w, partition);
+                List<Posting> ps = sent.getOrDefault(k, List.of());
+                out.put(k, new KeyPostings(k, PostingPack.of(ps), counts.getOrDefault(k, 0),
+                        joinedIn.getOrDefault(partition, 0) > ps.size()));
+            }
+        });
         return out;
     }
 
