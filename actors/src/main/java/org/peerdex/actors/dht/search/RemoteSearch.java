@@ -378,11 +378,18 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     /**
-     * How many joined URLs one holder sends at most, over all its partitions: the candidates wanted, within a
+     * How many joined URLs a holder of {@code partitions} of all the partitions sends at most, over all of them. The
+     * search wants the best {@code 2 × limit} joined URLs of the whole network (twice the candidates it fetches
+     * metadata for: a holder ranks by the sum of one-word partial scores, the querying peer by its own score). A
+     * URL's partition is its hash's, independent of its score, so about that many times the holder's share of the
+     * partitions are among its URLs: it is asked for that plus two standard deviations and one, at most all, within a
      * message's bound of postings.
      */
-    private int joinLimit() {
-        return Math.max(1, Math.min(request.limit(), settings.maxPostingsPerMessage() / request.words().size()));
+    private int joinLimit(int partitions) {
+        int wanted = 2 * request.limit();
+        double expected = (double) wanted * partitions / placement.partitions().count();
+        int limit = (int) Math.ceil(expected + 2 * Math.sqrt(expected) + 1);
+        return Math.max(1, Math.min(Math.min(wanted, limit), settings.maxPostingsPerMessage() / request.words().size()));
     }
 
     private PeerId holderFor(RangeKey key, int attempt) {
@@ -533,7 +540,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             if (phase == Phase.JOIN) {
                 // one lookup per partition: it answers for every word of the join
                 if (joinedPartitions.add(k.partition())) {
-                    out.add(new ShardOwner.Lookup(k, null, null, joinLimit(), request.words()));
+                    out.add(new ShardOwner.Lookup(k, null, null, joinLimit(partitionsOf(keys).size()), request.words()));
                 }
             } else if (phase == Phase.RAREST) {
                 out.add(exactLookup(k, urlSets.get(k)));
