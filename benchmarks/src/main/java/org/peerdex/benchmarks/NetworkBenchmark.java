@@ -42,7 +42,9 @@ import org.peerdex.storage.text.Tokenizer;
  * posting lists to the searcher would cost (the naive protocol).
  *
  * <p>Usage: {@code NetworkBenchmark [CORPUS_DIR=/usr/share/doc/postgresql-doc-15/html] [QUERIES=200] [PEERS=5] [SEED=3]
- * [TRANSPORT=cluster|peer]}: {@code peer} runs the open network's peer protocol (signed HTTP) instead of Pekko Cluster.
+ * [TRANSPORT=cluster|peer] [nojoin]}: {@code peer} runs the open network's peer protocol (signed HTTP) instead of
+ * Pekko Cluster; {@code nojoin} turns join lookups off (peerdex.dht.join-lookups), for the protocol before them.
+ * Queries start once the hand-off window after the last join has passed (a settled network).
  */
 public final class NetworkBenchmark {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,7 +55,8 @@ public final class NetworkBenchmark {
         int peers = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         long seed = args.length > 3 ? Long.parseLong(args[3]) : 3;
         transport = args.length > 4 ? args[4] : "cluster";
-        System.out.printf(Locale.ROOT, "transport %s%n", transport);
+        joinLookups = args.length <= 5 || !args[5].equals("nojoin");
+        System.out.printf(Locale.ROOT, "transport %s, join lookups %s%n", transport, joinLookups ? "on" : "off");
         if (!Files.isDirectory(corpus)) {
             System.err.println("corpus " + corpus + " is missing (scripts/install-test-deps.sh installs postgresql-doc-15)");
             System.exit(2);
@@ -70,6 +73,7 @@ public final class NetworkBenchmark {
             HttpClient http = HttpClient.newHttpClient();
             await(Duration.ofSeconds(60), () -> json(http, searcher.baseUrl() + "/api/peers").get("peers").size() == peers);
             System.out.printf(Locale.ROOT, "%d peers joined%n", peers);
+            long joined = System.nanoTime();
 
             long t0 = System.nanoTime();
             CorpusIndexer.Result indexed = CorpusIndexer.index(crawler.context().storage(), corpus, "http://docs.example/pg/", 100_000);
@@ -82,8 +86,16 @@ public final class NetworkBenchmark {
             awaitReplication(nodes);
             System.out.printf(Locale.ROOT, "replication settled after %.1f s%n", (System.nanoTime() - t1) / 1e9);
 
+            // a settled network: a search right after a ring change also asks the holders of the earlier rings (the
+            // new ones may not have their copies yet) for as long as peerdex.dht.handoff-window (60 s) lasts
+            long settled = joined + TimeUnit.SECONDS.toNanos(65);
+            if (System.nanoTime() < settled) TimeUnit.NANOSECONDS.sleep(settled - System.nanoTime());
+            System.out.printf(Locale.ROOT, "queries start %.0f s after the last peer joined (hand-off window 60 s)%n",
+                    (System.nanoTime() - joined) / 1e9);
             List<String[]> qs = twoWordQueries(indexed.pages(), queries, new Random(seed));
             for (int i = 0; i < Math.min(20, qs.size()); i++) stream(http, searcher.baseUrl(), qs.get(i)); // warm-up
+            Map<String, long[]> trafficBefore = copy(searcher.services().network().dht().stats().searchTraffic);
+            List<List<String>> global = new ArrayList<>();
             double[] first = new double[qs.size()];
             double[] done = new double[qs.size()];
             long messages = 0;
@@ -97,7 +109,17 @@ public final class NetworkBenchmark {
                 messages += r.messages();
                 bytes += r.bytes();
                 if (!r.urls().isEmpty()) withResults++;
+                global.add(r.urls());
                 naive += naiveBytes(crawler, qs.get(i));
+            }
+            Map<String, long[]> trafficAfter = copy(searcher.services().network().dht().stats().searchTraffic);
+            // the central oracle: the same query over the crawler's own index, which holds every page
+            long inBoth = 0;
+            long oracle = 0;
+            for (int i = 0; i < qs.size(); i++) {
+                List<String> central = stream(http, crawler.baseUrl(), qs.get(i), "local").urls();
+                oracle += central.size();
+                for (String u : central) if (global.get(i).contains(u)) inBoth++;
             }
             double[] firstAnswered = Arrays.stream(first).filter(x -> x >= 0).toArray();
             System.out.printf(Locale.ROOT, "%d two-word queries from a peer that indexed nothing (%d with results)%n", qs.size(), withResults);
@@ -107,6 +129,20 @@ public final class NetworkBenchmark {
                     Percentiles.of(done, 95));
             System.out.printf(Locale.ROOT, "per query: %.1f messages, %.0f bytes; naive (both posting lists shipped) %.0f bytes; ratio %.3f%n",
                     (double) messages / qs.size(), (double) bytes / qs.size(), (double) naive / qs.size(), (double) bytes / naive);
+            for (var e : trafficAfter.entrySet()) {
+                long[] before = trafficBefore.getOrDefault(e.getKey(), new long[2]);
+                System.out.printf(Locale.ROOT, "  %-16s %6.1f messages %8.0f bytes per query%n", e.getKey(),
+                        (double) (e.getValue()[0] - before[0]) / qs.size(), (double) (e.getValue()[1] - before[1]) / qs.size());
+            }
+            System.out.printf(Locale.ROOT, "recall@10 against the crawler's local search (the central index): %.4f (%d of %d)%n",
+                    oracle == 0 ? 1.0 : (double) inBoth / oracle, inBoth, oracle);
+            // -Dnetbench.dump=FILE: each query's first page, one line a query, to compare two runs (same seed)
+            String dump = System.getProperty("netbench.dump");
+            if (dump != null) {
+                List<String> lines = new ArrayList<>();
+                for (int i = 0; i < qs.size(); i++) lines.add(qs.get(i)[0] + " " + qs.get(i)[1] + "\t" + String.join(" ", global.get(i)));
+                Files.write(Path.of(dump), lines);
+            }
         } finally {
             BenchPeers.closeAll(nodes, root);
         }
@@ -114,6 +150,7 @@ public final class NetworkBenchmark {
     }
 
     private static String transport = "cluster";
+    private static boolean joinLookups = true;
 
     /**
      * Waits (at most 10 minutes) until the first peer's outbox is empty and the postings stored on the others have not
@@ -140,8 +177,9 @@ public final class NetworkBenchmark {
     }
 
     static Config config(Path dir, List<String> seeds) throws Exception {
+        Map<String, Object> m = new HashMap<>();
+        if (!joinLookups) m.put("peerdex.dht.join-lookups", false);
         if (transport.equals("peer")) {
-            Map<String, Object> m = new HashMap<>();
             m.put("peerdex.transport", "peer");
             m.put("peerdex.peer.host", "127.0.0.1");
             m.put("peerdex.peer.port", 0);
@@ -153,7 +191,8 @@ public final class NetworkBenchmark {
             return BenchPeers.config(dir, m);
         }
         Files.createDirectories(dir);
-        return BenchPeers.config(dir, seeds.isEmpty() ? Map.of() : Map.of("peerdex.cluster.seeds", seeds));
+        if (!seeds.isEmpty()) m.put("peerdex.cluster.seeds", seeds);
+        return BenchPeers.config(dir, m);
     }
 
     /** Bytes of both words' whole posting lists as stored (key + encoded posting): the naive protocol's cost. */
@@ -184,8 +223,18 @@ public final class NetworkBenchmark {
     record Streamed(double firstMs, double doneMs, long messages, long bytes, List<String> urls) {}
 
     static Streamed stream(HttpClient http, String base, String[] q) throws Exception {
+        return stream(http, base, q, "global");
+    }
+
+    static Map<String, long[]> copy(Map<String, long[]> m) {
+        Map<String, long[]> out = new java.util.TreeMap<>();
+        m.forEach((k, v) -> out.put(k, v.clone()));
+        return out;
+    }
+
+    static Streamed stream(HttpClient http, String base, String[] q, String resource) throws Exception {
         long t = System.nanoTime();
-        HttpResponse<InputStream> resp = http.send(HttpRequest.newBuilder(URI.create(base + "/api/search/stream?resource=global&q="
+        HttpResponse<InputStream> resp = http.send(HttpRequest.newBuilder(URI.create(base + "/api/search/stream?resource=" + resource + "&q="
                 + URLEncoder.encode(q[0] + " " + q[1], StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(30))
                 .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         double first = -1;
@@ -205,7 +254,8 @@ public final class NetworkBenchmark {
                         JsonNode net = d.get("network");
                         List<String> urls = new ArrayList<>();
                         for (JsonNode r : d.get("results")) urls.add(r.get("url").asText());
-                        return new Streamed(first, doneMs, net.get("messages").asLong(), net.get("bytes").asLong(), urls);
+                        return new Streamed(first, doneMs, net == null ? 0 : net.get("messages").asLong(),
+                                net == null ? 0 : net.get("bytes").asLong(), urls);
                     }
                     event = null;
                     data.setLength(0);

@@ -11,7 +11,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                           Duration retryMinBackoff, Duration retryMaxBackoff, int maxAttempts,
                           Duration rebalanceDelay, Duration repairInterval, Duration lookupTimeout,
                           Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
-                          boolean cacheRemoteResults, boolean independentMetadata, boolean confirmPostings) {
+                          boolean cacheRemoteResults, boolean independentMetadata, boolean confirmPostings,
+                          boolean joinLookups) {
 
     public static DhtSettings from(Config root) {
         Config c = root.getConfig("peerdex.dht");
@@ -24,7 +25,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 c.getDuration("lookup-timeout"), c.getDuration("search-timeout"), c.getInt("top-k"),
                 c.getInt("bloom-bits-per-element"), c.getDuration("cache-ttl"), c.getBoolean("cache-remote-results"),
                 onOffAuto(c, "independent-metadata", c.getBoolean("open-network")),
-                onOffAuto(c, "confirm-postings", c.getBoolean("open-network")));
+                onOffAuto(c, "confirm-postings", c.getBoolean("open-network")),
+                !c.hasPath("join-lookups") || c.getBoolean("join-lookups"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */
@@ -43,6 +45,14 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget, ackTimeout,
                 retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval, lookupTimeout,
                 searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata,
-                confirmPostings);
+                confirmPostings, joinLookups);
+    }
+
+    public DhtSettings withJoinLookups(boolean on) {
+        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
+                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
+                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
+                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
+                independentMetadata, confirmPostings, on);
     }
 }

@@ -64,6 +64,18 @@ public final class DhtStats {
     public final AtomicLong repairedMetadata = new AtomicLong();
     public volatile long lastRebalanceMillis;
     public volatile int ringSize;
+    /**
+     * This peer's global searches: messages and bytes to and from other peers per kind of exchange (count, filter,
+     * lookup, rarest, metadata, confirm, ...), {@code [messages, bytes]}, summed over every search so far
+     */
+    public final Map<String, long[]> searchTraffic = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Adds one search's traffic of a kind. */
+    public void addSearchTraffic(String kind, long messages, long bytes) {
+        searchTraffic.compute(kind, (k, v) -> v == null ? new long[] {messages, bytes}
+                : new long[] {v[0] + messages, v[1] + bytes});
+    }
+
     /** messages and bytes per remote peer (the console's live traffic) */
     public final PeerTraffic traffic = new PeerTraffic();
 

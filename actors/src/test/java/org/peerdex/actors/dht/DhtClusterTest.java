@@ -100,12 +100,16 @@ class DhtClusterTest {
     }
 
     private RemoteSearch.Finished search(TestNetwork.Peer from, String... words) {
+        return search(from, 100, from.dht().settings(), words);
+    }
+
+    private RemoteSearch.Finished search(TestNetwork.Peer from, int limit, DhtSettings settings, String... words) {
         PeerView view = TestNetwork.view(from);
         TestProbe<RemoteSearch.Event> probe = TestProbe.create(from.system());
         List<WordHash> hashes = new ArrayList<>();
         for (String w : words) hashes.add(WordHash.of(w));
-        DhtPeer.via(from.system()).spawn(RemoteSearch.create(new RemoteSearch.Request(hashes, 100), view,
-                TestNetwork.PLACEMENT, from.dht().settings(), null, probe.getRef()), "search-" + System.nanoTime());
+        DhtPeer.via(from.system()).spawn(RemoteSearch.create(new RemoteSearch.Request(hashes, limit), view,
+                TestNetwork.PLACEMENT, settings, null, probe.getRef()), "search-" + System.nanoTime());
         while (true) {
             RemoteSearch.Event e = probe.receiveMessage(Duration.ofSeconds(10));
             if (e instanceof RemoteSearch.Counted c) lastCounted = c;
@@ -147,6 +151,27 @@ class DhtClusterTest {
         RemoteSearch.Finished unique = search(passive, "unique17");
         assertEquals(1, unique.candidates().size());
         assertEquals("http://site3.test/page-17.html", unique.candidates().get(0).metadata().url());
+    }
+
+    @Test
+    @Order(2)
+    void aConjunctiveSearchAsksEachHolderOnceAndFindsTheExhaustiveTop10() {
+        TestNetwork.await(Duration.ofSeconds(20), "replication to R holders", () -> placedOnHolders(true));
+        RemoteSearch.Finished exhaustive = search(passive, 100, passive.dht().settings().withJoinLookups(false),
+                "linux", "kernel");
+        RemoteSearch.Finished joined = search(passive, 15, passive.dht().settings(), "linux", "kernel");
+        assertTrue(joined.complete() && exhaustive.complete());
+        var kinds = joined.cost().byKind();
+        // no counts, filters or URL sets: one join request to each holder asked (4 peers hold ranges), then metadata
+        assertTrue(kinds.keySet().stream().allMatch(k -> k.startsWith("join") || k.startsWith("metadata")), kinds.toString());
+        assertTrue(kinds.get("join").messages() <= 4, kinds.toString());
+        assertEquals(kinds.get("join").messages(), kinds.get("join-reply").messages());
+        assertTrue(exhaustive.cost().byKind().containsKey("count"), exhaustive.cost().byKind().toString());
+        assertTrue(joined.cost().messages() < exhaustive.cost().messages(), joined.cost() + " vs " + exhaustive.cost());
+        assertTrue(expectedMatches(docs, "linux", "kernel") > 15, "more matches than one page and a half");
+        assertEquals(15, joined.candidates().size(), "metadata only for the candidates wanted");
+        assertEquals(exhaustive.candidates().stream().limit(10).map(RemoteSearch.RemoteCandidate::url).toList(),
+                joined.candidates().stream().limit(10).map(RemoteSearch.RemoteCandidate::url).toList());
     }
 
     private ShardOwner.StoreReply store(TestNetwork.Peer from, TestNetwork.Peer to, PostingPack pack,

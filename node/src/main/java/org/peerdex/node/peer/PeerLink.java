@@ -78,7 +78,11 @@ final class PeerLink {
             } else if (c instanceof ShardOwner.LookupRequest l && l.replyTo() != null) {
                 V1.LookupRequest request = WireMapping.lookup(l);
                 Set<V1.Key> asked = new HashSet<>();
-                for (V1.Lookup k : request.lookups()) asked.add(k.key());
+                for (V1.Lookup k : request.lookups()) {
+                    asked.add(k.key());
+                    // a join lookup is answered for every word it names, in its key's partition
+                    if (k.join() != null) for (String w : k.join()) asked.add(new V1.Key(w, k.key().partition()));
+                }
                 client.post(address, V1.LOOKUP, request, expected)
                         .whenComplete((r, e) -> {
                             V1.LookupReply x = r == null ? null : r.body();

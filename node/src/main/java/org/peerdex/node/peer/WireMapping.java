@@ -45,7 +45,8 @@ final class WireMapping {
     static V1.LookupRequest lookup(ShardOwner.LookupRequest l) {
         List<V1.Lookup> out = new ArrayList<>(l.lookups().size());
         for (ShardOwner.Lookup k : l.lookups()) {
-            out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit()));
+            out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit(),
+                    k.join() == null ? null : k.join().stream().map(WordHash::value).toList()));
         }
         return new V1.LookupRequest(l.queryId(), out);
     }
@@ -82,7 +83,7 @@ final class WireMapping {
         List<ShardOwner.Lookup> out = new ArrayList<>(l.lookups().size());
         for (V1.Lookup k : l.lookups()) {
             out.add(new ShardOwner.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()),
-                    urlHashes(k.urls()), k.limit()));
+                    urlHashes(k.urls()), k.limit(), k.join() == null ? null : k.join().stream().map(WordHash::new).toList()));
         }
         return new ShardOwner.LookupRequest(l.queryId(), out, replyTo);
     }

@@ -87,6 +87,22 @@ class WireMappingTest {
         assertEquals(List.of(), back.lookups().get(1).urls());
         assertEquals(List.of(a), back.lookups().get(2).urls());
         assertEquals(50, back.lookups().get(0).limit());
+        assertNull(back.lookups().get(0).join());
+    }
+
+    @Test
+    void aJoinLookupKeepsItsWords() {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        var analyze = org.peerdex.protocol.hash.WordHash.of("analyze");
+        RangeKey key = new RangeKey(vacuum, 5);
+        ShardOwner.LookupRequest l = new ShardOwner.LookupRequest(3, List.of(
+                new ShardOwner.Lookup(key, null, null, 17, List.of(vacuum, analyze))), null);
+        ShardOwner.LookupRequest back = WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(l)),
+                V1.LookupRequest.class), null);
+        assertEquals(List.of(vacuum, analyze), back.lookups().get(0).join());
+        assertEquals(17, back.lookups().get(0).limit());
+        assertNull(back.lookups().get(0).urls());
+        assertNull(back.lookups().get(0).filter());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.peerdex.protocol.wire;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
@@ -197,10 +198,15 @@ public final class V1 {
 
     /**
      * One key of a lookup: the top {@code limit} postings of {@code key} that pass {@code filter} (null: no filter)
-     * and whose URL is in {@code urls} (null: any URL; a list, even an empty one: only these).
+     * and whose URL is in {@code urls} (null: any URL; a list, even an empty one: only these). With {@code join}
+     * (word hashes, the key's among them; absent: none, and then not written, so a plain lookup's bytes are those
+     * of the first revision): a join lookup, the key's postings of the URLs that have a posting of every word of
+     * {@code join} in the key's partition at the holder, the best {@code limit} by the sum of their partial
+     * scores over all the join lookups of the request (docs/protocol.md, "Join lookups").
      */
     public record Lookup(@JsonProperty("key") Key key, @JsonProperty("filter") Bloom filter,
-                         @JsonProperty("urls") List<String> urls, @JsonProperty("limit") int limit) {
+                         @JsonProperty("urls") List<String> urls, @JsonProperty("limit") int limit,
+                         @JsonProperty("join") @JsonInclude(JsonInclude.Include.NON_NULL) List<String> join) {
         public Lookup {
             if (key == null) throw new IllegalArgumentException("lookup needs a key");
             if (urls != null) {
@@ -208,6 +214,14 @@ public final class V1 {
                 for (String u : urls) hash(u, "URL");
             }
             if (limit < 0) throw new IllegalArgumentException("negative limit");
+            if (join != null) {
+                join = List.copyOf(join);
+                for (String w : join) hash(w, "word");
+            }
+        }
+
+        public Lookup(Key key, Bloom filter, List<String> urls, int limit) {
+            this(key, filter, urls, limit, null);
         }
     }
 

@@ -48,7 +48,14 @@ class WireCodecTest {
                 "contentHash", "headings"), names(store.get("metadata").get(0)));
         JsonNode lookup = cbor.readTree(codec.write(WireSamples.lookup()));
         assertEquals(List.of("queryId", "lookups"), names(lookup));
+        // a plain lookup has no join key at all (its bytes are the first revision's)
         assertEquals(List.of("key", "filter", "urls", "limit"), names(lookup.get("lookups").get(0)));
+        V1.Lookup join = new V1.Lookup(new V1.Key(WireSamples.WORD, 3), null, null, 12,
+                List.of(WireSamples.WORD, WireSamples.OTHER_WORD));
+        JsonNode joinLookup = cbor.readTree(codec.write(new V1.LookupRequest(7, List.of(join))));
+        assertEquals(List.of("key", "filter", "urls", "limit", "join"), names(joinLookup.get("lookups").get(0)));
+        assertEquals(join, codec.read(codec.write(new V1.LookupRequest(7, List.of(join))), V1.LookupRequest.class)
+                .lookups().get(0));
         assertEquals(List.of("word", "partition"), names(lookup.get("lookups").get(0).get("key")));
         assertEquals(List.of("hashes", "bits"), names(lookup.get("lookups").get(0).get("filter")));
         JsonNode hello = cbor.readTree(codec.write(WireSamples.everyBody().get(0)));

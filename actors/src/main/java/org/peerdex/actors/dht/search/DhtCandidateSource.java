@@ -90,8 +90,7 @@ public final class DhtCandidateSource implements CandidateSource {
         }
         List<WordHash> words = new ArrayList<>();
         for (String t : terms) words.add(WordHash.of(t));
-        int limit = Math.min(dht.settings().maxPostingsPerMessage(),
-                Math.max(50, (request.offset() + request.count()) * 3));
+        int limit = candidatesWanted(request.offset() + request.count(), dht.settings().maxPostingsPerMessage());
         long id = SEQ.incrementAndGet();
         long documents = estimatedDocuments(view);
         ActorRef<RemoteSearch.Event> bridge = system.systemActorOf(bridge(terms, words, documents, replyTo),
@@ -101,6 +100,16 @@ public final class DhtCandidateSource implements CandidateSource {
         RemoteSearch.CandidateOrder order = df -> bestFirst(request, terms, words, stats(documents, df, terms, words));
         system.systemActorOf(RemoteSearch.create(new RemoteSearch.Request(words, limit, order), view, previous,
                 dht.placement(), dht.settings(), null, bridge), "remote-search-" + id, Props.empty());
+    }
+
+    /**
+     * How many candidates a search wants of the network for a page ending at result {@code need}: the page and a
+     * half again (at least 5 more), the margin for candidates the coordinator ranks otherwise (link rank,
+     * feedback) or drops (filters, a refuted posting); each holder's join answer and the metadata fetched are
+     * bounded by it.
+     */
+    static int candidatesWanted(int need, int maxPostingsPerMessage) {
+        return Math.min(maxPostingsPerMessage, need + Math.max(5, need / 2));
     }
 
     /** Stores each batch's metadata locally, then forwards the batch; order is kept by chaining the writes. */
@@ -126,6 +135,7 @@ public final class DhtCandidateSource implements CandidateSource {
             RemoteSearch.Finished fin = (RemoteSearch.Finished) e;
             RemoteSearch.Cost c = fin.cost();
             if (c.rejectedMetadata() > 0) dht.stats().rejectedMetadata.addAndGet(c.rejectedMetadata());
+            c.byKind().forEach((kind, t) -> dht.stats().addSearchTraffic(kind, t.messages(), t.bytes()));
             CorpusStats st = new CorpusStats(documents, df, 0);
             chain[0].whenComplete((x, err) -> {
                 replyTo.tell(new PeersContacted(name(), c.peersAsked(), c.peersAnswered(), c.messages(), c.bytes()));

@@ -106,4 +106,32 @@ final class PartitionJoin {
         }
         return out;
     }
+
+    /**
+     * The matches of join lookups: per partition, each URL with a posting of every word (in the query's word order),
+     * in URL order within a partition.
+     */
+    static List<RemoteCandidate> joined(List<WordHash> words, Iterable<Integer> partitions,
+                                        Map<RangeKey, List<Posting>> postings, Map<UrlHash, PeerId> answeredBy) {
+        List<RemoteCandidate> out = new ArrayList<>();
+        for (int p : partitions) {
+            List<Map<UrlHash, Posting>> byWord = new ArrayList<>(words.size());
+            for (WordHash w : words) {
+                Map<UrlHash, Posting> m = new java.util.TreeMap<>();
+                for (Posting x : postings.getOrDefault(new RangeKey(w, p), List.of())) m.putIfAbsent(x.url(), x);
+                byWord.add(m);
+            }
+            next:
+            for (UrlHash u : byWord.get(0).keySet()) {
+                List<Posting> ps = new ArrayList<>(words.size());
+                for (Map<UrlHash, Posting> m : byWord) {
+                    Posting found = m.get(u);
+                    if (found == null) continue next;
+                    ps.add(found);
+                }
+                out.add(new RemoteCandidate(u, ps, null, answeredBy.get(u)));
+            }
+        }
+        return out;
+    }
 }

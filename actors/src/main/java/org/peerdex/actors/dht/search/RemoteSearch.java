@@ -128,7 +128,18 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      */
     public record Cost(int peersAsked, int peersAnswered, long messages, long bytes, long naiveBytes,
                        long firstResultMillis, long elapsedMillis, int timeouts, int handoffRequests,
-                       int rejectedMetadata, int confirmRequests, int refuted) {}
+                       int rejectedMetadata, int confirmRequests, int refuted, Map<String, Traffic> byKind) {
+        public Cost {
+            byKind = Map.copyOf(byKind);
+        }
+    }
+
+    /** Messages and bytes of one kind of exchange (requests and replies, to and from other peers). */
+    public record Traffic(long messages, long bytes) {
+        Traffic plus(long m, long b) {
+            return new Traffic(messages + m, bytes + b);
+        }
+    }
 
     /** Best partial score first; ties by URL hash, so the order does not depend on reply order. */
     static final Comparator<RemoteCandidate> BEST_FIRST = Comparator
@@ -145,15 +156,16 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private enum Deadline implements Command, LocalOnly { INSTANCE }
 
-    private enum Phase { COUNT, FILTER, FILTERED, RAREST, METADATA, DONE }
+    private enum Phase { JOIN, COUNT, FILTER, FILTERED, RAREST, METADATA, DONE }
 
     /**
      * An outstanding request: to whom, for which keys, which attempt; {@code extra} ≥ 0 for a hand-off request
      * (the index into its keys' previous holders, the next is asked when this one fails), -1 otherwise.
      */
-    private record Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt, int extra) {
-        Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt) {
-            this(peer, keys, urls, attempt, -1);
+    private record Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt, int extra,
+                               String kind) {
+        Outstanding(PeerId peer, List<RangeKey> keys, List<UrlHash> urls, int attempt, String kind) {
+            this(peer, keys, urls, attempt, -1, kind);
         }
 
         boolean isExtra() {
@@ -181,6 +193,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private long nextRequest = 1;
     private long messages;
     private long bytes;
+    /** per kind of exchange (count, filter, lookup, rarest, metadata, confirm), what {@code messages} and {@code bytes} add up */
+    private final Map<String, Traffic> byKind = new LinkedHashMap<>();
     private long postingBytes;
     private long postingsReceived;
     private long totalPostingsCounted;
@@ -259,6 +273,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (view.ring().isEmpty()) {
             phase = Phase.DONE;
             ctx.getSelf().tell(Deadline.INSTANCE);
+        } else if ((joinOrder = joinPlan()) != null) {
+            phase = Phase.JOIN;
+            dispatchJoin(new ArrayList<>(joinOrder.keySet()), 0);
         } else if (request.words().size() == 1) {
             phase = Phase.FILTERED;
             List<RangeKey> keys = new ArrayList<>();
@@ -284,6 +301,96 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     // ---- sending
+
+    // ---- join lookups: one holder of every word of a partition joins it
+
+    /** per partition, the holders that hold every word of the query there, in the order they are asked */
+    private Map<Integer, List<PeerId>> joinOrder;
+
+    /**
+     * With {@link DhtSettings#joinLookups()}: per partition, the live peers that hold the key of every word of the
+     * query there and need no hand-off for any of them (they held them under every recent ring), the first to ask
+     * first: this peer where it is one (answered at no cost), then, greedily, the peer that covers the most
+     * partitions not covered yet (ties by a rotation on the query id, so load spreads), so each holder gets one
+     * request for all its partitions. Null when some partition has no such holder: then the counts, filters and
+     * exact URL sets are used.
+     */
+    private Map<Integer, List<PeerId>> joinPlan() {
+        if (!settings.joinLookups()) return null;
+        int partitions = placement.partitions().count();
+        Map<Integer, List<PeerId>> common = new LinkedHashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            List<PeerId> both = null;
+            for (WordHash w : request.words()) {
+                RangeKey k = new RangeKey(w, p);
+                List<PeerId> hs = new ArrayList<>();
+                for (PeerId h : view.holders(k, placement)) {
+                    if (view.owner(h).isPresent() && previousHolders(k, h).isEmpty()) hs.add(h);
+                }
+                if (both == null) both = hs;
+                else both.retainAll(hs);
+            }
+            if (both == null || both.isEmpty()) return null;
+            both.sort(Comparator.comparingLong(h -> Math.floorMod(h.hashCode() * 31L + queryId, 1_000_003L)));
+            common.put(p, both);
+        }
+        Map<Integer, PeerId> first = new HashMap<>();
+        for (var e : common.entrySet()) if (e.getValue().contains(view.self())) first.put(e.getKey(), view.self());
+        while (first.size() < partitions) {
+            Map<PeerId, Integer> covers = new LinkedHashMap<>();
+            for (var e : common.entrySet()) {
+                if (first.containsKey(e.getKey())) continue;
+                for (PeerId h : e.getValue()) covers.merge(h, 1, Integer::sum);
+            }
+            PeerId best = null;
+            for (var e : covers.entrySet()) if (best == null || e.getValue() > covers.get(best)) best = e.getKey();
+            for (var e : common.entrySet()) {
+                if (!first.containsKey(e.getKey()) && e.getValue().contains(best)) first.put(e.getKey(), best);
+            }
+        }
+        Map<Integer, List<PeerId>> out = new LinkedHashMap<>();
+        common.forEach((p, hs) -> {
+            List<PeerId> order = new ArrayList<>(hs.size());
+            order.add(first.get(p));
+            for (PeerId h : hs) if (!h.equals(first.get(p))) order.add(h);
+            out.put(p, order);
+        });
+        return out;
+    }
+
+    /** Join lookups of these partitions, each to its {@code attempt}-th holder, one request per holder. */
+    private void dispatchJoin(List<Integer> partitions, int attempt) {
+        Map<PeerId, List<RangeKey>> byPeer = new LinkedHashMap<>();
+        for (int p : partitions) {
+            List<PeerId> order = joinOrder.get(p);
+            if (attempt >= order.size()) {
+                incomplete = true;
+                continue;
+            }
+            for (WordHash w : request.words()) byPeer.computeIfAbsent(order.get(attempt), x -> new ArrayList<>()).add(new RangeKey(w, p));
+        }
+        sendAll(byPeer, null, attempt, -1);
+    }
+
+    /** The partitions of these keys, each once. */
+    private static List<Integer> partitionsOf(List<RangeKey> keys) {
+        return new ArrayList<>(new LinkedHashSet<>(keys.stream().map(RangeKey::partition).toList()));
+    }
+
+    /**
+     * How many joined URLs a holder of {@code partitions} of all the partitions sends at most, over all of them. The
+     * search wants the best {@code 2 × limit} joined URLs of the whole network (twice the candidates it fetches
+     * metadata for: a holder ranks by the sum of one-word partial scores, the querying peer by its own score). A
+     * URL's partition is its hash's, independent of its score, so about that many times the holder's share of the
+     * partitions are among its URLs: it is asked for that plus two standard deviations and one, at most all, within a
+     * message's bound of postings.
+     */
+    private int joinLimit(int partitions) {
+        int wanted = 2 * request.limit();
+        double expected = (double) wanted * partitions / placement.partitions().count();
+        int limit = (int) Math.ceil(expected + 2 * Math.sqrt(expected) + 1);
+        return Math.max(1, Math.min(Math.min(wanted, limit), settings.maxPostingsPerMessage() / request.words().size()));
+    }
 
     private PeerId holderFor(RangeKey key, int attempt) {
         List<PeerId> holders = view.holders(key, placement);
@@ -369,7 +476,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (owner.isEmpty()) return;
         long id = nextRequest++;
         if (extra >= 0) handoffRequests++;
-        outstanding.put(id, new Outstanding(peer, List.copyOf(keys), null, attempt, extra));
+        outstanding.put(id, new Outstanding(peer, List.copyOf(keys), null, attempt, extra,
+                (extra >= 0 ? "handoff-" : "") + phase.name().toLowerCase(java.util.Locale.ROOT)));
         switch (phase) {
             case COUNT -> ask(id, peer, owner.get(), ShardOwner.CountReply.class,
                     r -> new ShardOwner.CountRequest(queryId, List.copyOf(keys), r));
@@ -392,18 +500,32 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                          Function<ActorRef<R>, ShardOwner.Command> make) {
         asked.add(peer);
         boolean remote = !peer.equals(view.self());
+        String kind = kindOf(id);
         scala.Function1<ActorRef<R>, ShardOwner.Command> request = ref -> {
             ShardOwner.Command msg = make.apply(ref);
-            if (remote) {
-                messages++;
-                bytes += cost.bytes(msg);
-            }
+            if (remote) tally(kind, msg);
             return msg;
         };
         scala.Function1<scala.util.Try<R>, Command> response = t -> t.isSuccess() ? new Replied(id, t.get())
                 : new TimedOut(id);
         ctx.asScala().ask(owner, request, response, Timeout.create(settings.lookupTimeout()),
                 scala.reflect.ClassTag$.MODULE$.apply(type));
+    }
+
+    /** Counts one message to or from another peer, in all and under its kind. */
+    private void tally(String kind, Object message) {
+        long b = cost.bytes(message);
+        messages++;
+        bytes += b;
+        byKind.merge(kind, new Traffic(1, b), (x, y) -> x.plus(y.messages(), y.bytes()));
+    }
+
+    /** The kind of exchange a request id belongs to. */
+    private String kindOf(long id) {
+        if (confirming.containsKey(id)) return "confirm";
+        Outstanding o = outstanding.get(id);
+        if (o == null) return "other";
+        return o.kind();
     }
 
     /** A key's postings for exactly these URLs (those the holder has). */
@@ -413,8 +535,14 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
+        Set<Integer> joinedPartitions = new HashSet<>();
         for (RangeKey k : keys) {
-            if (phase == Phase.RAREST) {
+            if (phase == Phase.JOIN) {
+                // one lookup per partition: it answers for every word of the join
+                if (joinedPartitions.add(k.partition())) {
+                    out.add(new ShardOwner.Lookup(k, null, null, joinLimit(partitionsOf(keys).size()), request.words()));
+                }
+            } else if (phase == Phase.RAREST) {
                 out.add(exactLookup(k, urlSets.get(k)));
             } else if (request.words().size() == 1) {
                 out.add(new ShardOwner.Lookup(k, null, null, settings.topK()));
@@ -448,6 +576,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         ctx.getLog().debug("lookup at {} timed out; asking another holder", o.peer());
         if (phase == Phase.METADATA) {
             retryMetadata(o);
+        } else if (phase == Phase.JOIN) {
+            dispatchJoin(partitionsOf(o.keys()), o.attempt() + 1);
         } else {
             Map<RangeKey, List<UrlHash>> urlSets = phase == Phase.RAREST ? rarestUrlSets : null;
             dispatch(o.keys(), urlSets, o.attempt() + 1);
@@ -460,10 +590,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (confirmation != null) return onConfirmed(confirmation, m.reply());
         Outstanding o = outstanding.remove(m.requestId());
         if (o == null) return this; // late answer after a retry: ignored
-        if (!o.peer().equals(view.self())) {
-            messages++;
-            bytes += cost.bytes(m.reply());
-        }
+        if (!o.peer().equals(view.self())) tally(o.kind() + "-reply", m.reply());
         answered.add(o.peer());
         if (m.reply() instanceof ShardOwner.CountReply r) {
             if (!r.error().isEmpty() || r.counts().size() != o.keys().size()) return retry(o, r.error());
@@ -486,6 +613,38 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     filterCounts.put(p, n);
                 }
             }
+        } else if (m.reply() instanceof ShardOwner.LookupReply r && phase == Phase.JOIN) {
+            if (!r.error().isEmpty()) return retry(o, r.error());
+            Map<RangeKey, List<Posting>> got = new HashMap<>();
+            Map<RangeKey, Integer> gotCounts = new HashMap<>();
+            for (ShardOwner.KeyPostings kp : r.results()) {
+                // only keys asked of this holder, and only postings of the key's own word and partition
+                if (kp == null || !o.keys().contains(kp.key()) || gotCounts.containsKey(kp.key())) continue;
+                List<Posting> ps = new ArrayList<>();
+                try {
+                    for (Posting p : kp.postings().postings()) {
+                        if (p.word().equals(kp.key().word())
+                                && placement.partitions().partitionOf(p.url()) == kp.key().partition()) ps.add(p);
+                    }
+                } catch (IllegalArgumentException e) {
+                    return retry(o, e.getMessage());
+                }
+                postingBytes += kp.postings().byteSize();
+                postingsReceived += ps.size();
+                got.put(kp.key(), ps);
+                gotCounts.put(kp.key(), Math.max(0, kp.matched()));
+            }
+            if (!gotCounts.keySet().containsAll(o.keys())) return retry(o, "not every key answered");
+            gotCounts.forEach((k, n) -> {
+                counts.put(k, n);
+                totalPostingsCounted += n;
+            });
+            got.forEach((k, ps) -> {
+                postings.computeIfAbsent(k, x -> new ArrayList<>()).addAll(ps);
+                Map<UrlHash, Set<PeerId>> senders = sentBy.computeIfAbsent(k, x -> new HashMap<>());
+                for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(o.peer());
+                for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
+            });
         } else if (m.reply() instanceof ShardOwner.LookupReply r) {
             if (!r.error().isEmpty()) return retry(o, r.error());
             for (ShardOwner.KeyPostings kp : r.results()) {
@@ -532,7 +691,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             Set<UrlHash> missing = new HashSet<>(o.urls());
             missing.removeAll(metadata.keySet());
-            if (!missing.isEmpty()) retryMetadata(new Outstanding(o.peer(), List.of(), List.copyOf(missing), o.attempt()));
+            if (!missing.isEmpty()) retryMetadata(new Outstanding(o.peer(), List.of(), List.copyOf(missing), o.attempt(), "metadata"));
             if (!found.isEmpty()) emit(found);
         }
         return maybeAdvance();
@@ -542,6 +701,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         ctx.getLog().debug("holder {} answered with an error ({}); asking another", o.peer(), why);
         if (o.isExtra()) return retryExtra(o);
         if (phase == Phase.METADATA) retryMetadata(o);
+        else if (phase == Phase.JOIN) dispatchJoin(partitionsOf(o.keys()), o.attempt() + 1);
         else dispatch(o.keys(), phase == Phase.RAREST ? rarestUrlSets : null, o.attempt() + 1);
         return maybeAdvance();
     }
@@ -559,6 +719,13 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private Behavior<Command> maybeAdvance() {
         if (!outstanding.isEmpty() || !confirming.isEmpty() || phase == Phase.DONE) return this;
         switch (phase) {
+            case JOIN -> {
+                counted(counts);
+                for (RemoteCandidate c : PartitionJoin.joined(request.words(), joinOrder.keySet(), postings, answeredBy)) {
+                    candidates.put(c.url(), c);
+                }
+                return fetchMetadata();
+            }
             case COUNT -> {
                 rarest.putAll(PartitionJoin.rarestPerPartition(request.words(), placement.partitions().count(), counts));
                 List<RangeKey> filterKeys = new ArrayList<>();
@@ -646,6 +813,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private void admit(List<RemoteCandidate> batch) {
         Map<PeerId, List<UrlHash>> byPeer = new LinkedHashMap<>();
         Map<RangeKey, List<UrlHash>> needs = new LinkedHashMap<>();
+        chooseMetadataHolders(batch);
         for (RemoteCandidate c : batch) {
             candidates.put(c.url(), c);
             PeerId h = metadataHolder(c, 0);
@@ -739,10 +907,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** Another holder's answer: each URL asked it has, or not. */
     private Behavior<Command> onConfirmed(Confirming c, Object reply) {
-        if (!c.peer().equals(view.self())) {
-            messages++;
-            bytes += cost.bytes(reply);
-        }
+        if (!c.peer().equals(view.self())) tally("confirm-reply", reply);
         Map<RangeKey, Set<UrlHash>> has = new HashMap<>();
         boolean ok = reply instanceof ShardOwner.LookupReply r && r.error().isEmpty();
         if (ok) {
@@ -817,33 +982,72 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (!reserve.isEmpty() && phase == Phase.METADATA) admit(List.of(reserve.remove(0)));
     }
 
+    /** per URL, the live peers its metadata may be asked of, in the order they are asked */
+    private final Map<UrlHash, List<PeerId>> metadataOrder = new HashMap<>();
+
     /**
-     * The metadata holders of a URL, then the crawling peer (which always keeps its metadata). With
-     * {@link DhtSettings#independentMetadata()} never the peer whose postings named the URL: it cannot vouch for
-     * a URL it may have invented.
+     * The live metadata holders of a URL, then the crawling peer (which always keeps its metadata), from a place
+     * chosen by the query id. With {@link DhtSettings#independentMetadata()} never the peer whose postings named
+     * the URL: it cannot vouch for a URL it may have invented.
      */
+    private List<PeerId> metadataOrder(RemoteCandidate c) {
+        return metadataOrder.computeIfAbsent(c.url(), u -> {
+            List<PeerId> hs = new ArrayList<>(placement.metadataHolders(c.url(), view.ring()));
+            PeerId crawler = c.postings().get(0).holder();
+            if (settings.independentMetadata()) {
+                hs.remove(c.from());
+                if (c.from() != null && c.from().equals(crawler)) crawler = null;
+            }
+            List<PeerId> out = new ArrayList<>();
+            int start = hs.isEmpty() ? 0 : (int) Math.floorMod(queryId + c.url().hashCode(), (long) hs.size());
+            for (int i = 0; i < hs.size(); i++) {
+                PeerId h = hs.get((start + i) % hs.size());
+                if (view.owner(h).isPresent()) out.add(h);
+            }
+            if (crawler != null && !out.contains(crawler) && view.owner(crawler).isPresent()) out.add(crawler);
+            return out;
+        });
+    }
+
+    /**
+     * Who is asked first for the metadata of these candidates: this peer for every URL it holds (no message), then,
+     * greedily, the holder of the most URLs left, so the batch takes as few requests as its holders allow.
+     */
+    private void chooseMetadataHolders(List<RemoteCandidate> batch) {
+        Map<UrlHash, PeerId> first = new HashMap<>();
+        for (RemoteCandidate c : batch) if (metadataOrder(c).contains(view.self())) first.put(c.url(), view.self());
+        while (true) {
+            Map<PeerId, Integer> covers = new LinkedHashMap<>();
+            for (RemoteCandidate c : batch) {
+                if (first.containsKey(c.url())) continue;
+                for (PeerId h : metadataOrder(c)) covers.merge(h, 1, Integer::sum);
+            }
+            if (covers.isEmpty()) break;
+            PeerId best = null;
+            for (var e : covers.entrySet()) if (best == null || e.getValue() > covers.get(best)) best = e.getKey();
+            for (RemoteCandidate c : batch) {
+                if (!first.containsKey(c.url()) && metadataOrder(c).contains(best)) first.put(c.url(), best);
+            }
+        }
+        first.forEach((u, h) -> {
+            List<PeerId> order = new ArrayList<>(metadataOrder.get(u));
+            order.remove(h);
+            order.add(0, h);
+            metadataOrder.put(u, order);
+        });
+    }
+
+    /** The {@code attempt}-th peer to ask for a candidate's metadata, or null when none is left. */
     private PeerId metadataHolder(RemoteCandidate c, int attempt) {
-        List<PeerId> hs = new ArrayList<>(placement.metadataHolders(c.url(), view.ring()));
-        PeerId crawler = c.postings().get(0).holder();
-        if (settings.independentMetadata()) {
-            hs.remove(c.from());
-            if (c.from() != null && c.from().equals(crawler)) crawler = null;
-        }
-        if (attempt < hs.size()) {
-            int start = (int) Math.floorMod(queryId + c.url().hashCode(), (long) hs.size());
-            return hs.get((start + attempt) % hs.size());
-        }
-        if (attempt == hs.size() && crawler != null && !hs.contains(crawler) && view.peers().containsKey(crawler)) {
-            return crawler;
-        }
-        return null;
+        List<PeerId> order = metadataOrder(c);
+        return attempt < order.size() ? order.get(attempt) : null;
     }
 
     private void sendMetadata(PeerId peer, List<UrlHash> urls, int attempt) {
         var owner = view.owner(peer);
         if (owner.isEmpty()) return;
         long id = nextRequest++;
-        outstanding.put(id, new Outstanding(peer, List.of(), List.copyOf(urls), attempt));
+        outstanding.put(id, new Outstanding(peer, List.of(), List.copyOf(urls), attempt, "metadata"));
         ask(id, peer, owner.get(), ShardOwner.MetadataReply.class,
                 r -> new ShardOwner.FetchMetadata(queryId, List.copyOf(urls), r));
     }
@@ -885,7 +1089,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         double perPosting = postingsReceived == 0 ? 40.0 : (double) postingBytes / postingsReceived;
         long naive = (long) (totalPostingsCounted * perPosting);
         Cost c = new Cost(asked.size(), answered.size(), messages, bytes, naive, firstResult, elapsedMillis(), timeouts,
-                handoffRequests, rejectedMetadata, confirmRequests, refuted);
+                handoffRequests, rejectedMetadata, confirmRequests, refuted, byKind);
         replyTo.tell(new Finished(all, c, !incomplete));
         if (cache != null && settings.cacheRemoteResults() && !all.isEmpty()) cacheLocally(all);
         return Behaviors.stopped();

@@ -3,12 +3,16 @@ package org.peerdex.actors.dht.shard;
 import com.typesafe.config.Config;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,6 +40,7 @@ import org.peerdex.protocol.WireMessage;
 import org.peerdex.protocol.filter.BloomFilter;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.blacklist.BlacklistRule;
@@ -84,8 +89,25 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     public record FilterReply(long queryId, PeerId by, List<BloomFilter> filters, List<Integer> counts,
                               String error) implements WireMessage {}
 
-    /** One key of a lookup: postings of (word, partition) passing the filter (or in the URL set), top {@code limit}. */
-    public record Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit) {}
+    /**
+     * One key of a lookup: postings of (word, partition) passing the filter (or in the URL set), top {@code limit}.
+     * A join lookup ({@code join} not null: the query's words, the key's among them) asks instead, for every word of
+     * {@code join}, for its postings in the key's partition of the URLs that have a posting of every one of them
+     * here: the best {@code limit} URLs by the sum of their partial scores, counted over every join lookup of the
+     * request together; the reply has one {@link KeyPostings} per word (see {@link ShardOwner#lookupJoined}).
+     */
+    public record Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join) {
+        public Lookup {
+            join = join == null ? null : List.copyOf(join);
+        }
+
+        public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit) {
+            this(key, filter, urls, limit, null);
+        }
+    }
+
+    /** Words a join lookup may name at most. */
+    public static final int MAX_JOIN_WORDS = 16;
 
     /** Wire: postings, filtered and capped. */
     public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo)
@@ -531,6 +553,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     bad = Optional.of("limit must be 1.." + settings.maxPostingsPerMessage());
                 } else if (l.urls() != null && l.urls().size() > settings.maxPostingsPerMessage()) {
                     bad = Optional.of("URL set larger than " + settings.maxPostingsPerMessage());
+                } else if (l.join() != null && (l.join().isEmpty() || l.join().size() > MAX_JOIN_WORDS
+                        || !l.join().contains(l.key().word()) || l.filter() != null || l.urls() != null)) {
+                    bad = Optional.of("a join lookup names 1.." + MAX_JOIN_WORDS + " words, its key's among them, "
+                            + "and has no filter or URL set");
                 }
                 if (bad.isPresent()) break;
             }
@@ -541,8 +567,19 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
         runLookup(() -> {
             int budget = settings.maxPostingsPerMessage();
+            List<Lookup> joins = m.lookups().stream().filter(l -> l.join() != null).toList();
+            Map<RangeKey, KeyPostings> joined = joins.isEmpty() ? Map.of() : lookupJoined(joins, budget);
+            for (KeyPostings kp : joined.values()) budget -= kp.postings().count();
             List<KeyPostings> out = new ArrayList<>();
+            Set<RangeKey> answered = new HashSet<>();
             for (Lookup l : m.lookups()) {
+                if (l.join() != null) {
+                    for (WordHash w : l.join()) {
+                        RangeKey k = new RangeKey(w, l.key().partition());
+                        if (answered.add(k)) out.add(joined.get(k));
+                    }
+                    continue;
+                }
                 KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)));
                 budget -= kp.postings().count();
                 out.add(kp);
@@ -586,6 +623,87 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         for (Scored x : ranked) best.add(x.posting());
         return new KeyPostings(l.key(), PostingPack.of(best), matched[0], matched[0] > best.size());
     }
+
+    /**
+     * The join lookups of one request, answered together, one entry per (word, partition) they name: per partition,
+     * the URLs with a posting here of every word its lookups' {@code join} names (postings of other peers' crawls; cached copies are not served); of these, over
+     * all the partitions at once, the best {@code limit} (the largest of the lookups', and at most {@code budget}
+     * postings in all) by the sum of their postings' partial scores, none the dht-scope blacklist blocks. Each key
+     * gets its word's postings of those URLs; {@code matched} is how many postings the key has here in all (the
+     * querying peer sums them into document frequencies) and {@code truncated} tells that more URLs matched in the
+     * key's partition than were sent. So a holder of every word of a partition answers a conjunctive query with
+     * the few documents that can be on top, and whole posting lists never travel.
+     */
+    Map<RangeKey, KeyPostings> lookupJoined(List<Lookup> joins, int budget) {
+        int limit = 0;
+        Map<Integer, Set<WordHash>> wordsOf = new TreeMap<>();
+        for (Lookup l : joins) {
+            limit = Math.max(limit, l.limit());
+            wordsOf.computeIfAbsent(l.key().partition(), x -> new LinkedHashSet<>()).addAll(l.join());
+        }
+        Map<RangeKey, Integer> counts = new HashMap<>();
+        Map<Integer, Integer> joinedIn = new HashMap<>();
+        List<Joined> all = new ArrayList<>();
+        DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
+        for (var e : wordsOf.entrySet()) {
+            int partition = e.getKey();
+            Map<UrlHash, Posting[]> byUrl = null;
+            List<WordHash> words = new ArrayList<>(e.getValue());
+            for (int i = 0; i < words.size(); i++) {
+                int index = i;
+                WordHash w = words.get(i);
+                Map<UrlHash, Posting[]> before = byUrl;
+                Map<UrlHash, Posting[]> next = new HashMap<>();
+                int[] n = {0};
+                storage.rwi().scan(w, partition, p -> {
+                    if (p.has(Posting.CACHED)) return;
+                    n[0]++;
+                    Posting[] row = before == null ? new Posting[words.size()] : before.get(p.url());
+                    if (row == null) return;
+                    row[index] = p.holder() == null ? p.withHolder(self) : p;
+                    next.put(p.url(), row);
+                });
+                counts.put(new RangeKey(w, partition), n[0]);
+                byUrl = next;
+            }
+            if (byUrl == null) continue;
+            joinedIn.put(partition, byUrl.size());
+            for (var row : byUrl.entrySet()) {
+                double score = 0;
+                for (Posting p : row.getValue()) score += PartialScore.of(p);
+                all.add(new Joined(row.getKey(), partition, words, row.getValue(), score));
+            }
+        }
+        all.sort(Comparator.comparingDouble(Joined::score).reversed().thenComparing(Joined::url));
+        Map<RangeKey, List<Posting>> sent = new HashMap<>();
+        int taken = 0;
+        int postingsLeft = budget;
+        for (Joined j : all) {
+            if (taken >= limit || postingsLeft < j.postings().length) break;
+            boolean isBlocked = false;
+            for (Posting p : j.postings()) isBlocked |= blocked.blocks(p);
+            if (isBlocked) continue;
+            taken++;
+            postingsLeft -= j.postings().length;
+            for (int i = 0; i < j.words().size(); i++) {
+                sent.computeIfAbsent(new RangeKey(j.words().get(i), j.partition()), x -> new ArrayList<>()).add(j.postings()[i]);
+            }
+        }
+        stats.blacklistedOutgoing.addAndGet(blocked.dropped());
+        Map<RangeKey, KeyPostings> out = new HashMap<>();
+        wordsOf.forEach((partition, words) -> {
+            for (WordHash w : words) {
+                RangeKey k = new RangeKey(w, partition);
+                List<Posting> ps = sent.getOrDefault(k, List.of());
+                out.put(k, new KeyPostings(k, PostingPack.of(ps), counts.getOrDefault(k, 0),
+                        joinedIn.getOrDefault(partition, 0) > ps.size()));
+            }
+        });
+        return out;
+    }
+
+    /** A URL with a posting of every word of its partition's join, best first by the sum of their partial scores. */
+    private record Joined(UrlHash url, int partition, List<WordHash> words, Posting[] postings, double score) {}
 
     /** Ties broken by URL hash, as the querying peer's ranking breaks them: the smaller hash is the better. */
     private record Scored(double score, Posting posting) {

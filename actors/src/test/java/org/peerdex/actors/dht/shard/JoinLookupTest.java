@@ -1,0 +1,146 @@
+package org.peerdex.actors.dht.shard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.peerdex.actors.dht.DhtSettings;
+import org.peerdex.actors.dht.DhtStats;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.TestNetwork;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.storage.PeerStorage;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * A join lookup on a real LevelDB holder: of two long posting lists, only URLs having both words come back, the best
+ * {@code limit} by the sum of their partial scores (over every partition of the request together), with each key's
+ * full count for document frequencies, while the plain lookups of the same lists would ship them whole.
+ */
+class JoinLookupTest {
+    static final Config CONFIG = ConfigFactory.parseString("pekko.actor.provider = local\n"
+            + "peerdex.dht.use-receptionist = off").withFallback(ConfigFactory.load());
+    static final ActorTestKit KIT = ActorTestKit.create(CONFIG);
+
+    @TempDir
+    Path dir;
+
+    @AfterAll
+    static void stop() {
+        KIT.shutdownTestKit();
+    }
+
+    /** A posting whose partial score grows with {@code hits} (and the title flag). */
+    static Posting posting(WordHash word, UrlHash url, int hits, boolean title) {
+        return new Posting(word, url, null, title ? Posting.IN_TITLE : 0, hits, new int[] {3, 40}, 300, 5, 20_000,
+                "en", 'h', 4, 2, 30, 2, 0);
+    }
+
+    @Test
+    void aJoinLookupReturnsOnlyTheBestUrlsHavingEveryWordAndTheKeysFullCounts() {
+        try (PeerStorage storage = PeerStorage.openLevelDb(dir, TestNetwork.PLACEMENT.partitions())) {
+            WordHash a = WordHash.of("alpha");
+            WordHash b = WordHash.of("beta");
+            var partitions = storage.rwi().partitions();
+            Map<Integer, List<UrlHash>> urls = new HashMap<>();
+            for (int i = 0; urls.getOrDefault(0, List.of()).size() < 400 || urls.getOrDefault(1, List.of()).size() < 400; i++) {
+                UrlHash u = UrlHash.of("http://join.test/page-" + i);
+                int p = partitions.partitionOf(u);
+                if (p <= 1 && urls.computeIfAbsent(p, x -> new ArrayList<>()).size() < 400) urls.get(p).add(u);
+            }
+            // per partition: alpha on 400 URLs, beta on the last 300 of them and on 100 URLs of its own
+            List<Posting> postings = new ArrayList<>();
+            Map<UrlHash, Double> both = new HashMap<>();
+            for (int p = 0; p <= 1; p++) {
+                List<UrlHash> us = urls.get(p);
+                for (int i = 0; i < us.size(); i++) {
+                    Posting pa = posting(a, us.get(i), 1 + i % 7, i % 11 == 0);
+                    postings.add(pa);
+                    if (i >= 100) {
+                        Posting pb = posting(b, us.get(i), 1 + i % 5, i % 13 == 0);
+                        postings.add(pb);
+                        both.put(us.get(i), PartialScore.of(pa) + PartialScore.of(pb));
+                    }
+                }
+                for (int i = 0; i < 100; i++) {
+                    UrlHash only = UrlHash.of("http://beta-only.test/" + p + "/" + i);
+                    if (partitions.partitionOf(only) == p) postings.add(posting(b, only, 9, true));
+                }
+            }
+            storage.rwi().add(postings, true);
+            int betaCount0 = (int) postings.stream().filter(x -> x.word().equals(b) && partitions.partitionOf(x.url()) == 0).count();
+
+            ActorRef<ShardOwner.Command> owner = KIT.spawn(ShardOwner.create(PeerId.random(new java.util.Random(1)),
+                    storage, TestNetwork.PLACEMENT, DhtSettings.from(CONFIG), new DhtStats()));
+            TestProbe<ShardOwner.LookupReply> probe = KIT.createTestProbe();
+            // one lookup per partition answers for both words
+            owner.tell(new ShardOwner.LookupRequest(1, List.of(
+                    new ShardOwner.Lookup(new RangeKey(a, 0), null, null, 10, List.of(a, b)),
+                    new ShardOwner.Lookup(new RangeKey(a, 1), null, null, 10, List.of(a, b))), probe.getRef()));
+            ShardOwner.LookupReply reply = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", reply.error());
+            assertEquals(4, reply.results().size(), "one entry per (word, partition): " + reply.results());
+
+            Map<RangeKey, ShardOwner.KeyPostings> byKey = new HashMap<>();
+            for (ShardOwner.KeyPostings kp : reply.results()) byKey.put(kp.key(), kp);
+            assertEquals(400, byKey.get(new RangeKey(a, 0)).matched(), "the key's whole count, for df");
+            assertEquals(betaCount0, byKey.get(new RangeKey(b, 0)).matched());
+            assertTrue(byKey.values().stream().allMatch(ShardOwner.KeyPostings::truncated));
+
+            // the 10 best joined URLs over both partitions, each with both postings
+            List<UrlHash> expected = both.entrySet().stream()
+                    .sorted(Map.Entry.<UrlHash, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .limit(10).map(Map.Entry::getKey).sorted().toList();
+            List<UrlHash> gotA = new ArrayList<>();
+            List<UrlHash> gotB = new ArrayList<>();
+            int sent = 0;
+            for (var e : byKey.entrySet()) {
+                List<Posting> ps = e.getValue().postings().postings();
+                sent += ps.size();
+                for (Posting p : ps) {
+                    assertEquals(e.getKey().word(), p.word());
+                    assertEquals(e.getKey().partition(), partitions.partitionOf(p.url()));
+                    (p.word().equals(a) ? gotA : gotB).add(p.url());
+                }
+            }
+            gotA.sort(Comparator.naturalOrder());
+            gotB.sort(Comparator.naturalOrder());
+            assertEquals(expected, gotA);
+            assertEquals(expected, gotB);
+            assertEquals(20, sent, "10 URLs, 2 postings each, out of " + postings.size());
+            assertFalse(gotB.stream().anyMatch(u -> !both.containsKey(u)), "no URL without both words");
+            KIT.stop(owner);
+        }
+    }
+
+    @Test
+    void aJoinLookupMustNameItsKeysWordAndNoFilter() {
+        try (PeerStorage storage = PeerStorage.openLevelDb(dir, TestNetwork.PLACEMENT.partitions())) {
+            ActorRef<ShardOwner.Command> owner = KIT.spawn(ShardOwner.create(PeerId.random(new java.util.Random(2)),
+                    storage, TestNetwork.PLACEMENT, DhtSettings.from(CONFIG), new DhtStats()));
+            TestProbe<ShardOwner.LookupReply> probe = KIT.createTestProbe();
+            WordHash a = WordHash.of("alpha");
+            owner.tell(new ShardOwner.LookupRequest(1, List.of(new ShardOwner.Lookup(new RangeKey(a, 0), null, null, 10,
+                    List.of(WordHash.of("beta")))), probe.getRef()));
+            assertFalse(probe.receiveMessage(Duration.ofSeconds(10)).error().isEmpty());
+            KIT.stop(owner);
+        }
+    }
+}
