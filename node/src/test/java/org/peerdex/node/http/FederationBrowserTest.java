@@ -40,7 +40,8 @@ class FederationBrowserTest extends BrowserTest {
         assertTrue(row.startsWith("self answered"), row);
         chromium.screenshot("federation");
 
-        browser.findElement(By.cssSelector(".fed-source[data-name=self] input[type=checkbox]")).click();
+        // the panel renders its list again after each change: a row found before may be gone by the click
+        clickFresh(By.cssSelector(".fed-source[data-name=self] input[type=checkbox]"));
         await().until(d -> {
             try {
                 return !sources().get(0).get("enabled").asBoolean();
@@ -48,8 +49,20 @@ class FederationBrowserTest extends BrowserTest {
                 return false;
             }
         });
-        browser.findElement(By.cssSelector(".fed-source[data-name=self] button[data-remove]")).click();
+        clickFresh(By.cssSelector(".fed-source[data-name=self] button[data-remove]"));
         await().until(d -> d.findElements(By.cssSelector(".fed-source")).isEmpty());
         assertFalse(sources().elements().hasNext(), sources().toString());
+    }
+
+    /** Clicks the element as the page shows it now, finding it again if the panel re-rendered it meanwhile. */
+    private void clickFresh(By by) {
+        await().until(d -> {
+            try {
+                d.findElement(by).click();
+                return true;
+            } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                return false;
+            }
+        });
     }
 }
