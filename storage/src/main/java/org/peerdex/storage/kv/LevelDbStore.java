@@ -75,11 +75,16 @@ public final class LevelDbStore implements KeyValueStore {
     }
 
     /**
-     * Opens (or creates) the store with iq80, the pure-Java LevelDB, its table blocks compressed with the pure-Java
-     * Snappy (a table written uncompressed by an earlier version reads as before: each block names its compression).
+     * Opens (or creates) the store with iq80, the pure-Java LevelDB, its tables uncompressed; with
+     * {@code -Dpeerdex.storage.compression=snappy} new tables are compressed with the pure-Java Snappy (a block names
+     * its own compression, so a store reads either way). iq80 keeps no block cache and decompresses a table block on
+     * every read: at 100,000 documents Snappy made the live store 0.75x the size but the import 1.4x and local queries
+     * 1.3-2.1x as slow (docs/benchmarks.md), so it is off by default.
      */
     public static LevelDbStore open(Path dir, long cacheBytes) {
-        return open(dir, cacheBytes, Iq80DBFactory.factory, CompressionType.SNAPPY);
+        CompressionType compression = "snappy".equals(System.getProperty("peerdex.storage.compression"))
+                ? CompressionType.SNAPPY : CompressionType.NONE;
+        return open(dir, cacheBytes, Iq80DBFactory.factory, compression);
     }
 
     /**
