@@ -209,6 +209,7 @@ public final class RealLab implements AutoCloseable {
      * files. The others notice through their failure detectors; the split-brain resolver downs it.
      */
     public void kill(int peer) {
+        awaitMembersUp();
         PeerNode n = live(peer);
         nodes[peer] = null;
         n.context().system().terminate();
@@ -218,6 +219,32 @@ public final class RealLab implements AutoCloseable {
             throw new IllegalStateException("peer " + peer + " did not terminate", e);
         }
         n.context().storage().close();
+    }
+
+    /**
+     * Waits until every live peer's cluster sees every live peer as Up. A peer the DHT already lists may still be
+     * Joining in the cluster, and the split-brain resolver counts only Up members: a crash then can leave an even
+     * split, which keep-majority breaks by the lowest address, downing the survivors (seen: two Up, one Joining, the
+     * crashed peer had the lowest port). A crash in a lab is a crash of a settled network.
+     */
+    private void awaitMembersUp() {
+        await("every live peer's cluster has every live peer Up", () -> {
+            int up = 0;
+            for (PeerNode n : nodes) if (n != null) up++;
+            for (PeerNode n : nodes) {
+                if (n == null) continue;
+                var system = n.context().system();
+                if (!"cluster".equals(system.settings().config().getString("pekko.actor.provider"))) return true;
+                var state = org.apache.pekko.cluster.typed.Cluster.get(system).state();
+                long members = 0;
+                for (var m : state.getMembers()) {
+                    if (m.status() != org.apache.pekko.cluster.MemberStatus.up()) return false;
+                    members++;
+                }
+                if (members != up || !state.getUnreachable().isEmpty()) return false;
+            }
+            return true;
+        });
     }
 
     /** Stops a peer gracefully (it leaves the cluster, flushes and closes its index). */
