@@ -29,6 +29,8 @@ import org.apache.lucene.queryparser.classic.MultiFieldQueryParser;
 import org.apache.lucene.queryparser.classic.QueryParser;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.FSDirectory;
+import org.fusesource.leveldbjni.JniDBFactory;
+import org.iq80.leveldb.CompressionType;
 import org.peerdex.actors.importer.ImportInput;
 import org.peerdex.actors.importer.ImportJobs;
 import org.peerdex.actors.importer.ImportKind;
@@ -41,6 +43,7 @@ import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.simulations.report.Percentiles;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.kv.KeyValueStore;
+import org.peerdex.storage.kv.LevelDbStore;
 
 /**
  * Peerdex next to Lucene 9 at scale: a {@link CorpusGenerator} dump of N pages imported through the node's
@@ -89,8 +92,8 @@ public final class ScaleBenchmark {
      */
     private static PeerStorage openStorage(Path dir) {
         if (!"jni".equals(System.getProperty("scale.engine"))) return PeerStorage.openLevelDb(dir, new Partitions(4));
-        return new PeerStorage(org.peerdex.storage.kv.LevelDbStore.open(dir.resolve("index"), 32L << 20,
-                org.fusesource.leveldbjni.JniDBFactory.factory, org.iq80.leveldb.CompressionType.SNAPPY),
+        return new PeerStorage(LevelDbStore.open(dir.resolve("index"), 32L << 20, JniDBFactory.factory,
+                CompressionType.SNAPPY),
                 new Partitions(4), 8L << 20, false);
     }
 

@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.remote.RARP;
 import org.apache.pekko.remote.transport.ThrottlerTransportAdapter;
 import org.apache.pekko.remote.transport.ThrottlerTransportAdapter$Direction$Both$;
@@ -172,11 +174,17 @@ public final class RealLab implements AutoCloseable {
         });
     }
 
+    /** Peers started and not stopped, killed or downed. */
+    private int liveCount() {
+        int up = 0;
+        for (PeerNode n : nodes) if (n != null) up++;
+        return up;
+    }
+
     /** Waits until every live peer's ring holds exactly the live peers it can reach. */
     public void awaitRing() {
         await("every live peer sees the others", () -> {
-            int up = 0;
-            for (PeerNode n : nodes) if (n != null) up++;
+            int up = liveCount();
             for (PeerNode n : nodes) {
                 if (n == null) continue;
                 PeerView v = n.services().network().dht().view().get();
@@ -229,16 +237,15 @@ public final class RealLab implements AutoCloseable {
      */
     private void awaitMembersUp() {
         await("every live peer's cluster has every live peer Up", () -> {
-            int up = 0;
-            for (PeerNode n : nodes) if (n != null) up++;
+            int up = liveCount();
             for (PeerNode n : nodes) {
                 if (n == null) continue;
                 var system = n.context().system();
                 if (!"cluster".equals(system.settings().config().getString("pekko.actor.provider"))) return true;
-                var state = org.apache.pekko.cluster.typed.Cluster.get(system).state();
+                var state = Cluster.get(system).state();
                 long members = 0;
                 for (var m : state.getMembers()) {
-                    if (m.status() != org.apache.pekko.cluster.MemberStatus.up()) return false;
+                    if (m.status() != MemberStatus.up()) return false;
                     members++;
                 }
                 if (members != up || !state.getUnreachable().isEmpty()) return false;

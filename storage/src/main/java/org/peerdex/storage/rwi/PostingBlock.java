@@ -31,9 +31,7 @@ public final class PostingBlock {
 
     private PostingBlock(byte[] data) {
         this.data = data;
-        Varint.Reader r = new Varint.Reader(data, 0);
-        int version = r.readByte();
-        if (version != VERSION) throw new IllegalArgumentException("unknown posting block version " + version);
+        Varint.Reader r = reader(data);
         count = r.readInt();
         if (count < 0 || count > MAX * 4) throw new IllegalArgumentException("posting block of " + count);
         ceiling = new Ceiling(r.readInt(), r.readInt(), r.readInt(), r.readInt(), r.readInt());
@@ -60,12 +58,17 @@ public final class PostingBlock {
         return starts;
     }
 
-    /** The number of postings of a stored block, reading its header only. */
-    public static int countOf(byte[] stored) {
+    /** A reader past the version byte of a stored block, which must be this class's. */
+    private static Varint.Reader reader(byte[] stored) {
         Varint.Reader r = new Varint.Reader(stored, 0);
         int version = r.readByte();
         if (version != VERSION) throw new IllegalArgumentException("unknown posting block version " + version);
-        return r.readInt();
+        return r;
+    }
+
+    /** The number of postings of a stored block, reading its header only. */
+    public static int countOf(byte[] stored) {
+        return reader(stored).readInt();
     }
 
     /** Reads a stored block. */

@@ -1,10 +1,16 @@
 package org.peerdex.storage.rwi;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -40,7 +46,7 @@ public final class ReverseWordIndex {
     private final AtomicLong freshWrites = new AtomicLong();
     private final AtomicLong folded = new AtomicLong();
     /** fold rounds running now */
-    private final java.util.concurrent.atomic.AtomicInteger rounds = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger rounds = new AtomicInteger();
     /** a round has walked the whole fresh tier since this index opened */
     private volatile boolean roundCompleted;
     private final boolean counting;
@@ -48,7 +54,7 @@ public final class ReverseWordIndex {
     private final Object foldLock = new Object();
     /** while a fold step reads and merges: fresh keys written meanwhile, which its commit must not delete */
     private volatile boolean watching;
-    private final java.util.Set<java.nio.ByteBuffer> rewritten = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<ByteBuffer> rewritten = ConcurrentHashMap.newKeySet();
 
     public ReverseWordIndex(KeyValueStore store, Partitions partitions) {
         this.store = store;
@@ -72,7 +78,7 @@ public final class ReverseWordIndex {
     private void written(byte[] key) {
         if (key[0] != Keyspace.RWI) return;
         freshWrites.incrementAndGet();
-        if (watching) rewritten.add(java.nio.ByteBuffer.wrap(key));
+        if (watching) rewritten.add(ByteBuffer.wrap(key));
     }
 
     public Partitions partitions() {
@@ -118,7 +124,7 @@ public final class ReverseWordIndex {
      * caller has deleted the postings of words the document no longer has (see {@link #wordsOf}).
      */
     public void addDocumentTo(KeyValueStore.Batch batch, UrlHash url, Collection<Posting> postings) {
-        java.util.TreeSet<String> words = new java.util.TreeSet<>();
+        TreeSet<String> words = new TreeSet<>();
         for (Posting p : postings) {
             if (!p.url().equals(url)) throw new IllegalArgumentException("posting of " + p.url() + " in document " + url);
             batch.put(key(p.word(), url), PostingCodec.encode(p));
@@ -199,19 +205,17 @@ public final class ReverseWordIndex {
             }
         }
         if (group != null) blocks += group.writeTo(batch);
-        int written = blocks;
-        int count = n;
         if (n > 0) {
             store.exclusive(() -> {
                 for (byte[] k : foldedKeys) {
-                    if (!concurrent || !rewritten.contains(java.nio.ByteBuffer.wrap(k))) batch.delete(k);
+                    if (!concurrent || !rewritten.contains(ByteBuffer.wrap(k))) batch.delete(k);
                 }
                 store.write(batch, false);
                 return null;
             });
         }
-        folded.addAndGet(count);
-        return new FoldStep(count, written, more && last != null ? Arrays.copyOfRange(last, 1, 1 + KEY) : null);
+        folded.addAndGet(n);
+        return new FoldStep(n, blocks, more && last != null ? Arrays.copyOfRange(last, 1, 1 + KEY) : null);
     }
 
     /**
@@ -511,7 +515,7 @@ public final class ReverseWordIndex {
      * ({@link #addTo}).
      */
     public List<WordHash> wordsOf(UrlHash url) {
-        java.util.LinkedHashSet<WordHash> out = new java.util.LinkedHashSet<>();
+        LinkedHashSet<WordHash> out = new LinkedHashSet<>();
         List<WordHash> listed = new ArrayList<>();
         try (KeyValueStore.Cursor c = store.scanPrefix(documentWordsKey(url))) {
             while (c.next()) {

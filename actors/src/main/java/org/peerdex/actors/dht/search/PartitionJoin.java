@@ -85,23 +85,12 @@ final class PartitionJoin {
         List<RemoteCandidate> out = new ArrayList<>();
         for (var e : asked.entrySet()) {
             int p = e.getKey().partition();
-            List<Map<UrlHash, Posting>> byWord = new ArrayList<>(words.size());
-            for (WordHash w : words) {
-                Map<UrlHash, Posting> m = new HashMap<>();
-                for (Posting x : postings.getOrDefault(new RangeKey(w, p), List.of())) m.putIfAbsent(x.url(), x);
-                byWord.add(m);
-            }
+            List<Map<UrlHash, Posting>> byWord = byWord(words, p, postings, HashMap::new);
             int rareIndex = words.indexOf(rarest.get(p));
-            next:
             for (UrlHash u : e.getValue()) {
                 if (rareIndex >= 0 && !byWord.get(rareIndex).containsKey(u)) continue; // a Bloom false positive
-                List<Posting> ps = new ArrayList<>(words.size());
-                for (Map<UrlHash, Posting> m : byWord) {
-                    Posting found = m.get(u);
-                    if (found == null) continue next;
-                    ps.add(found);
-                }
-                out.add(new RemoteCandidate(u, ps, null, answeredBy.get(u)));
+                RemoteCandidate c = candidate(u, byWord, answeredBy);
+                if (c != null) out.add(c);
             }
         }
         return out;
@@ -115,23 +104,36 @@ final class PartitionJoin {
                                         Map<RangeKey, List<Posting>> postings, Map<UrlHash, PeerId> answeredBy) {
         List<RemoteCandidate> out = new ArrayList<>();
         for (int p : partitions) {
-            List<Map<UrlHash, Posting>> byWord = new ArrayList<>(words.size());
-            for (WordHash w : words) {
-                Map<UrlHash, Posting> m = new java.util.TreeMap<>();
-                for (Posting x : postings.getOrDefault(new RangeKey(w, p), List.of())) m.putIfAbsent(x.url(), x);
-                byWord.add(m);
-            }
-            next:
+            List<Map<UrlHash, Posting>> byWord = byWord(words, p, postings, java.util.TreeMap::new);
             for (UrlHash u : byWord.get(0).keySet()) {
-                List<Posting> ps = new ArrayList<>(words.size());
-                for (Map<UrlHash, Posting> m : byWord) {
-                    Posting found = m.get(u);
-                    if (found == null) continue next;
-                    ps.add(found);
-                }
-                out.add(new RemoteCandidate(u, ps, null, answeredBy.get(u)));
+                RemoteCandidate c = candidate(u, byWord, answeredBy);
+                if (c != null) out.add(c);
             }
         }
         return out;
+    }
+
+    /** Per word of the query (in its order), the postings received for partition {@code p}, the first per URL. */
+    private static List<Map<UrlHash, Posting>> byWord(List<WordHash> words, int p, Map<RangeKey, List<Posting>> postings,
+                                                      java.util.function.Supplier<Map<UrlHash, Posting>> map) {
+        List<Map<UrlHash, Posting>> byWord = new ArrayList<>(words.size());
+        for (WordHash w : words) {
+            Map<UrlHash, Posting> m = map.get();
+            for (Posting x : postings.getOrDefault(new RangeKey(w, p), List.of())) m.putIfAbsent(x.url(), x);
+            byWord.add(m);
+        }
+        return byWord;
+    }
+
+    /** The candidate of URL {@code u} with a posting of every word, in the query's order; null if a word has none. */
+    private static RemoteCandidate candidate(UrlHash u, List<Map<UrlHash, Posting>> byWord,
+                                             Map<UrlHash, PeerId> answeredBy) {
+        List<Posting> ps = new ArrayList<>(byWord.size());
+        for (Map<UrlHash, Posting> m : byWord) {
+            Posting found = m.get(u);
+            if (found == null) return null;
+            ps.add(found);
+        }
+        return new RemoteCandidate(u, ps, null, answeredBy.get(u));
     }
 }
