@@ -38,6 +38,7 @@ import org.peerdex.actors.importer.ImportProgress;
 import org.peerdex.actors.importer.MediaWikiDump;
 import org.peerdex.actors.importer.WikiText;
 import org.peerdex.actors.search.LocalIndexSource;
+import org.peerdex.actors.search.ranking.Scorer;
 import org.peerdex.benchmarks.corpus.CorpusGenerator;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.simulations.report.Percentiles;
@@ -111,6 +112,8 @@ public final class ScaleBenchmark {
         Path luceneDir = Files.createDirectories(work.resolve("lucene-" + n));
         ExecutorService pool = Executors.newFixedThreadPool(1);
         try (PeerStorage storage = openStorage(peerdexDir)) {
+            // as the node's search backend does when it starts: blocks carry their one-word bound from the first fold
+            storage.rwi().scoreBlocksWith(Scorer.ONE_WORD_BLOCKS);
             ImportJobs jobs = new ImportJobs(storage, pool, 500, null);
             long p0 = System.nanoTime();
             String id = jobs.start(ImportKind.MEDIAWIKI, "scale " + n,

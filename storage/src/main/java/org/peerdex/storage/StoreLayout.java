@@ -25,11 +25,16 @@ import org.peerdex.storage.kv.Keyspace;
  * hashes) instead of one key per posting; postings written alone keep theirs. A layout-2 store reads as a layout-3
  * store whose documents all have per-posting keys, so it is stamped 3 on open (a layout-2 build would miss the words
  * of documents written since, and refuses it).
+ *
+ * <p>Layout 4: as layout 3, and blocks the fold writes (block version 3) carry the highest score of their postings
+ * for block-max pruning. Version-2 blocks still read, as blocks without a score, so a layout-2 or layout-3 store is
+ * stamped 4 on open and its blocks gain their scores as folds rewrite them (a layout-3 build would fail on the first
+ * version-3 block, and refuses the store instead).
  */
 public final class StoreLayout {
     /** The layout this build writes and reads. */
-    public static final int CURRENT = 3;
-    /** Layouts this build migrates on open: 1 (folded into blocks in the background) and 2 (nothing to do). */
+    public static final int CURRENT = 4;
+    /** Layouts this build migrates on open: 1 (folded into blocks in the background); 2 and 3 need nothing. */
     private static final int MIGRATES_FROM = 1;
     private static final byte[] KEY = Keys.of(Keyspace.SETTINGS, "layout".getBytes(StandardCharsets.US_ASCII));
 
@@ -58,8 +63,8 @@ public final class StoreLayout {
 
     /**
      * Checks the stamp of {@code store}: stamps it with {@link #CURRENT} when it has none (a new store, or one written
-     * before stamps, which is layout 1 and reads as a layout-3 store with nothing folded yet), migrates layouts 1 and
-     * 2, and refuses any other layout.
+     * before stamps, which is layout 1 and reads as a layout-4 store with nothing folded yet), migrates layouts 1 to
+     * 3, and refuses any other layout.
      */
     public static void check(KeyValueStore store) {
         Optional<Integer> found = of(store);
@@ -75,9 +80,9 @@ public final class StoreLayout {
             stamp(store, CURRENT);
             return;
         }
-        if (v == 2) {
-            log.info("the index is in store layout 2: stamped layout {} (documents written from now on keep their"
-                    + " words in one entry each)", CURRENT);
+        if (v == 2 || v == 3) {
+            log.info("the index is in store layout {}: stamped layout {} (documents written from now on keep their"
+                    + " words in one entry each; blocks gain their highest score as folds rewrite them)", v, CURRENT);
             stamp(store, CURRENT);
             return;
         }

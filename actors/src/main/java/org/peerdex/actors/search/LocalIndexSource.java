@@ -56,6 +56,8 @@ public final class LocalIndexSource implements CandidateSource {
         this.blocking = blocking;
         this.maxCandidates = maxCandidates;
         this.feedback = new FeedbackStore(storage.store());
+        // the blocks folded from now on carry the bound this source's one-word queries skip blocks by
+        storage.rwi().scoreBlocksWith(Scorer.ONE_WORD_BLOCKS);
     }
 
     @Override
@@ -104,7 +106,9 @@ public final class LocalIndexSource implements CandidateSource {
         Optional<Map<UrlHash, Double>> fb = feedback.values(FEEDBACK_SNAPSHOT);
         Scorer s = fb.map(m -> scorer.withFeedback(u -> m.getOrDefault(u, 0.0))).orElse(scorer);
         s.updateStats(stats);
-        QueryEvaluator.Evaluation e = QueryEvaluator.evaluate(storage.rwi(), q, df, s, k,
+        QueryEvaluator.FeedbackBound bound = fb.map(QueryEvaluator.FeedbackBound::of)
+                .orElse(QueryEvaluator.FeedbackBound.UNKNOWN);
+        QueryEvaluator.Evaluation e = QueryEvaluator.evaluate(storage.rwi(), q, df, s, bound, k,
                 System.currentTimeMillis() / 1000);
         return new Lookup(e, stats);
     }

@@ -61,6 +61,31 @@ final class PostingCursor implements AutoCloseable {
         return stream.advanceTo(key);
     }
 
+    /**
+     * The highest score, under the block score of {@code revision}, of the postings from here to the end of the
+     * current block; infinite when they are not all folded ones of a block scored so.
+     */
+    double blockMaxScore(int revision) {
+        return stream.blockMaxScore(revision);
+    }
+
+    /** The packed URL hash the current block covers up to (inclusive). */
+    byte[] blockEndUrl() {
+        byte[] end = stream.blockEnd();
+        return end == null ? packedUrl() : java.util.Arrays.copyOfRange(end, HashBytes.PACKED, 2 * HashBytes.PACKED);
+    }
+
+    /** The postings left in the current block, this one included. */
+    int leftInBlock() {
+        return stream.leftInBlock();
+    }
+
+    /** Moves past the rest of the current block; false at the end. */
+    boolean skipBlock() {
+        decoded = null;
+        return stream.skipBlock();
+    }
+
     UrlHash url() {
         return new UrlHash(HashBytes.unpack(stream.key(), 1 + HashBytes.PACKED));
     }

@@ -9,8 +9,9 @@ import org.peerdex.actors.search.query.Query;
 import org.peerdex.actors.search.ranking.Scorer;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
-import org.peerdex.storage.rwi.ReverseWordIndex;
+import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /**
  * The best {@code k} documents of a query in this peer's index by the query's own {@link Scorer}, without
@@ -23,8 +24,12 @@ import org.peerdex.storage.rwi.Posting;
  * matches are decoded. The result is exactly the top k of scoring every match (ties by URL hash, as
  * {@code Ranking} breaks them), which {@code QueryEvaluatorTest} checks on a real corpus.
  *
- * <p>A posting list holds no per-block maximum yet, so nothing can be skipped without stepping over its key:
- * block-max skipping needs the block layout of issue 16 and would plug in here, behind the cursor.
+ * <p>Block-max pruning, for one-word queries the blocks' stored scores bound ({@link Scorer#oneWordBlockSlack}: the
+ * default coefficients, text media): each folded block carries the highest {@link Scorer#ONE_WORD_BLOCKS} score of
+ * its postings, and once the heap is full a block whose highest score, plus what the scorer may add to it (preferred
+ * language, link rank, the block's URLs' feedback), is below the k-th best is passed over whole, its postings neither
+ * decoded nor scored. Fresh postings (not folded yet) are always scored. Several words, other profiles and other
+ * media read every posting of the leading word, as before.
  */
 public final class QueryEvaluator {
     /** Relative slack for the bound test: a bound summed in another order may round a few ulps lower. */
@@ -34,9 +39,51 @@ public final class QueryEvaluator {
      * What an evaluation found: the best candidates, best first, with their scores ({@code scores[i]} is
      * {@code top[i]}'s); {@code aligned} documents held every term and no exclusion; of those {@code scored} were
      * scored in full and {@code pruned} were passed over by their bound (the rest failed the language, expiry or
-     * phrase checks).
+     * phrase checks); {@code skippedBlocks} blocks were passed over whole by their highest score (their postings
+     * are counted in {@code aligned} and {@code pruned} too).
      */
-    public record Evaluation(List<Candidate> top, double[] scores, long aligned, long scored, long pruned) {}
+    public record Evaluation(List<Candidate> top, double[] scores, long aligned, long scored, long pruned,
+                             long skippedBlocks) {}
+
+    /**
+     * The highest feedback value of the URLs in a range of packed URL hashes (both ends included), or more: what a
+     * block's bound adds for the post-ranking feedback of its documents.
+     */
+    public interface FeedbackBound {
+        /** Feedback values are not known in advance: no block is skipped. */
+        FeedbackBound UNKNOWN = (from, to) -> Double.POSITIVE_INFINITY;
+        /** No URL has feedback. */
+        FeedbackBound NONE = (from, to) -> 0;
+
+        double max(byte[] fromPackedUrl, byte[] toPackedUrl);
+
+        /** The bound of a snapshot of every URL's feedback value (absent URLs have 0). */
+        static FeedbackBound of(Map<UrlHash, Double> values) {
+            List<byte[]> urls = new ArrayList<>();
+            List<Double> scores = new ArrayList<>();
+            values.entrySet().stream().filter(e -> e.getValue() > 0).sorted(Map.Entry.comparingByKey()).forEach(e -> {
+                urls.add(HashBytes.pack(e.getKey().value()));
+                scores.add(e.getValue());
+            });
+            if (urls.isEmpty()) return NONE;
+            byte[][] sorted = urls.toArray(byte[][]::new);
+            double[] value = scores.stream().mapToDouble(Double::doubleValue).toArray();
+            return (from, to) -> {
+                int lo = 0;
+                int hi = sorted.length;
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (Arrays.compareUnsigned(sorted[mid], from) < 0) lo = mid + 1;
+                    else hi = mid;
+                }
+                double max = 0;
+                for (int i = lo; i < sorted.length && Arrays.compareUnsigned(sorted[i], to) <= 0; i++) {
+                    max = Math.max(max, value[i]);
+                }
+                return max;
+            };
+        }
+    }
 
     private record Hit(Candidate candidate, double score) {}
 
@@ -50,14 +97,18 @@ public final class QueryEvaluator {
      * keeping the best {@code k} by {@code scorer} (whose statistics must already be the query's). Postings of
      * another language than the query's {@code lang:} and cached postings expired at {@code nowSeconds} count as
      * absent. {@code frequencies} gives each term's posting count (the rarest leads; 0 ends at once).
+     * {@code feedback} bounds the scorer's feedback values by URL range (for block-max pruning).
      */
     public static Evaluation evaluate(ReverseWordIndex rwi, Query q, Map<String, Long> frequencies, Scorer scorer,
-                                      int k, long nowSeconds) {
+                                      FeedbackBound feedback, int k, long nowSeconds) {
         if (k < 1) throw new IllegalArgumentException("k must be positive");
         List<String> terms = q.terms();
         int n = terms.size();
-        if (n == 0) return new Evaluation(List.of(), new double[0], 0, 0, 0);
-        for (String t : terms) if (frequencies.getOrDefault(t, 0L) == 0) return new Evaluation(List.of(), new double[0], 0, 0, 0);
+        Evaluation none = new Evaluation(List.of(), new double[0], 0, 0, 0, 0);
+        if (n == 0) return none;
+        for (String t : terms) if (frequencies.getOrDefault(t, 0L) == 0) return none;
+        // the blocks' stored scores bound this query's candidates: their revision, else 0
+        int blockRevision = Double.isNaN(scorer.oneWordBlockSlack(0)) ? 0 : Scorer.ONE_WORD_BLOCKS.revision();
         String lang = q.language().orElse("");
         PostingCursor[] cursors = new PostingCursor[n];
         PostingCursor[] exclusions = new PostingCursor[q.exclusions().size()];
@@ -73,8 +124,24 @@ public final class QueryEvaluator {
             long aligned = 0;
             long scored = 0;
             long pruned = 0;
+            long skippedBlocks = 0;
             outer:
             while (!lead.exhausted()) {
+                if (blockRevision != 0 && best.full()) {
+                    double blockMax = lead.blockMaxScore(blockRevision);
+                    if (blockMax != Double.POSITIVE_INFINITY) {
+                        double worst = best.worst().score();
+                        double slack = scorer.oneWordBlockSlack(feedback.max(lead.packedUrl(), lead.blockEndUrl()));
+                        if (blockMax + slack < worst - SLACK * Math.max(1, Math.abs(worst))) {
+                            int left = lead.leftInBlock();
+                            aligned += left;
+                            pruned += left;
+                            skippedBlocks++;
+                            lead.skipBlock();
+                            continue;
+                        }
+                    }
+                }
                 byte[] target = lead.packedUrl();
                 // leapfrog: every cursor to the largest URL any of them is on, until all agree
                 for (int j = 1; j < n; j++) {
@@ -122,7 +189,7 @@ public final class QueryEvaluator {
                 top.add(hits.get(i).candidate());
                 scores[i] = hits.get(i).score();
             }
-            return new Evaluation(top, scores, aligned, scored, pruned);
+            return new Evaluation(top, scores, aligned, scored, pruned, skippedBlocks);
         } finally {
             for (PostingCursor c : cursors) if (c != null) c.close();
             for (PostingCursor c : exclusions) if (c != null) c.close();

@@ -62,6 +62,8 @@ class QueryEvaluatorTest {
         linkRank = HostPageRank.compute(indexed.hostEdges());
         // both tiers of the index: everything folded into blocks, then a slice written again as fresh entries
         // (the same postings, replacing the folded ones) and a few pages deleted (tombstones over blocks)
+        // blocks carry their highest one-word score, as the node's search backend has them folded
+        storage.rwi().scoreBlocksWith(Scorer.ONE_WORD_BLOCKS);
         storage.rwi().foldAll();
         List<UrlHash> all = new ArrayList<>(indexed.urls().values());
         for (int i = 0; i < all.size(); i += 7) {
@@ -125,6 +127,7 @@ class QueryEvaluatorTest {
     void topTenIsExactlyTheTopTenOfScoringEveryMatch() {
         LocalIndexSource source = new LocalIndexSource(storage, Runnable::run);
         long pruned = 0;
+        long skippedBlocks = 0;
         long mostPostings = 0;
         for (RankingProfile profile : List.of(RankingProfile.defaults(), negative())) {
             for (String text : QUERIES) {
@@ -147,14 +150,59 @@ class QueryEvaluatorTest {
                 assertTrue(e.scored() + e.pruned() <= e.aligned() && e.aligned() >= matches.size(), what);
                 assertTrue(e.scored() >= Math.min(10, matches.size()), what);
                 pruned += e.pruned();
-                System.out.printf("%-40s matches %5d aligned %5d scored %5d pruned %5d%n", what, matches.size(),
-                        e.aligned(), e.scored(), e.pruned());
+                skippedBlocks += e.skippedBlocks();
+                if (e.skippedBlocks() > 0) {
+                    assertTrue(profile.equals(RankingProfile.defaults()) && q.terms().size() == 1, "blocks skipped: " + what);
+                }
+                System.out.printf("%-40s matches %5d aligned %5d scored %5d pruned %5d blocks skipped %3d%n", what,
+                        matches.size(), e.aligned(), e.scored(), e.pruned(), e.skippedBlocks());
             }
         }
         assertTrue(mostPostings > 1000, "a word on nearly every page: " + mostPostings);
         assertTrue(QUERIES.stream().allMatch(t -> !allMatches(QueryParser.parse(t)).isEmpty()), "every query matches");
         // the bound passed over matches without reading their other postings, and the top stayed exact
         assertTrue(pruned > 0, "pruned " + pruned);
+        // one-word queries under the default profile passed over whole blocks by their stored highest score
+        assertTrue(skippedBlocks > 0, "blocks skipped " + skippedBlocks);
+    }
+
+    @Test
+    void aPageOnlyFeedbackLiftsIsFoundInABlockItsScoreAloneWouldSkip() {
+        LocalIndexSource source = new LocalIndexSource(storage, Runnable::run);
+        Query q = QueryParser.parse("the");
+        LocalIndexSource.Lookup before = source.evaluate(q, scorer(q, RankingProfile.defaults(),
+                new CorpusStats(1, Map.of(), 0)), 10);
+        assertTrue(before.evaluation().skippedBlocks() > 0, "blocks skipped: " + before.evaluation().skippedBlocks());
+        double tenth = before.evaluation().scores()[9];
+        // a page in a folded stretch of a block whose highest score is far below the tenth best: a skipped block
+        UrlHash lowest = null;
+        try (org.peerdex.storage.rwi.PostingStream s = storage.rwi().stream(WordHash.of("the"))) {
+            for (; !s.exhausted() && lowest == null; s.next()) {
+                if (s.blockMaxScore(Scorer.ONE_WORD_BLOCKS.revision()) < tenth - 2) {
+                    lowest = org.peerdex.storage.rwi.ReverseWordIndex.decode(s.key(), s.value()).url();
+                }
+            }
+        }
+        assertTrue(lowest != null, "no block below the tenth best score " + tenth);
+        UrlHash promoted = lowest;
+        assertTrue(!before.evaluation().top().stream().map(Candidate::url).toList().contains(promoted));
+        int promotes = 6;
+        java.util.Optional<FeedbackStore.Entry> prior = feedback.get(promoted);
+        try {
+            // each promote adds the feedback coefficient (8): more than every other factor together can give
+            for (int i = 0; i < promotes; i++) feedback.record(promoted, Feedback.PROMOTE);
+            LocalIndexSource.Lookup after = source.evaluate(q, scorer(q, RankingProfile.defaults(),
+                    new CorpusStats(1, Map.of(), 0)), 10);
+            assertEquals(promoted, after.evaluation().top().get(0).url());
+            assertTrue(after.evaluation().skippedBlocks() > 0, "the other blocks are still skipped");
+        } finally {
+            feedback.record(promoted, Feedback.CLEAR);
+            prior.ifPresent(e -> {
+                for (int i = 0; i < e.promotes(); i++) feedback.record(promoted, Feedback.PROMOTE);
+                for (int i = 0; i < e.demotes(); i++) feedback.record(promoted, Feedback.DEMOTE);
+                if (e.bookmarked()) feedback.record(promoted, Feedback.BOOKMARK);
+            });
+        }
     }
 
     @Test

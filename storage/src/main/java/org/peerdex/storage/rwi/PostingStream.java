@@ -166,6 +166,35 @@ public final class PostingStream implements AutoCloseable {
         return block.ceiling();
     }
 
+    /**
+     * The highest score under the {@link BlockScore} of {@code revision} of the postings from here to the end of the
+     * current block, when they all come from the block (no fresh entry in between) and the block was scored with that
+     * revision; infinite otherwise (nothing may be skipped). The bound of the whole block: a search that finds it
+     * below its k-th best may {@link #skipBlock()}.
+     */
+    public double blockMaxScore(int revision) {
+        if (block == null || source != 2 || block.scoreRevision() != revision) return Double.POSITIVE_INFINITY;
+        if (freshKey != null && compare(freshKey, 1, blockKey, 1) <= 0) return Double.POSITIVE_INFINITY;
+        return block.maxScore();
+    }
+
+    /** The postings left in the current block, this one included (0 when the current posting is a fresh one). */
+    public int leftInBlock() {
+        return source == 2 ? block.size() - index : 0;
+    }
+
+    /**
+     * Moves past the rest of the current block, to the first posting after it; false at the end. Only when the
+     * current posting comes from the block and no fresh entry falls into the rest of it ({@link #blockMaxScore}
+     * finite), else it is an ordinary {@link #next()}.
+     */
+    public boolean skipBlock() {
+        if (block == null || source != 2 || freshKey != null && compare(freshKey, 1, blockKey, 1) <= 0) return next();
+        nextBlock();
+        settle();
+        return source != 0;
+    }
+
     /** The key the current block covers up to (inclusive): word ‖ the highest URL it covers; null if no block. */
     public byte[] blockEnd() {
         return block == null ? null : Arrays.copyOfRange(blockKey, 1, 1 + KEY);

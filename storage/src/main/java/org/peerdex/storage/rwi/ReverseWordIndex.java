@@ -55,6 +55,8 @@ public final class ReverseWordIndex {
     /** while a fold step reads and merges: fresh keys written meanwhile, which its commit must not delete */
     private volatile boolean watching;
     private final Set<ByteBuffer> rewritten = ConcurrentHashMap.newKeySet();
+    /** what the fold bounds each block's postings by; null: blocks are written without a score */
+    private volatile BlockScore blockScore;
 
     public ReverseWordIndex(KeyValueStore store, Partitions partitions) {
         this.store = store;
@@ -83,6 +85,19 @@ public final class ReverseWordIndex {
 
     public Partitions partitions() {
         return partitions;
+    }
+
+    /**
+     * Blocks folded from now on carry the highest score of their postings under {@code score} (block-max pruning
+     * for searches that score by it; blocks folded before keep what they have until a fold rewrites them).
+     */
+    public void scoreBlocksWith(BlockScore score) {
+        this.blockScore = score;
+    }
+
+    /** What blocks are scored by when folded; null if nothing. */
+    public BlockScore blockScore() {
+        return blockScore;
     }
 
     public KeyValueStore store() {
@@ -195,7 +210,7 @@ public final class ReverseWordIndex {
             while ((more = c.next()) && n < limit) {
                 byte[] k = c.key();
                 if (group == null || !group.covers(k)) {
-                    if (group != null) blocks += group.writeTo(batch);
+                    if (group != null) blocks += group.writeTo(batch, blockScore);
                     group = openGroup(k, blockCursor);
                 }
                 group.fresh.add(new PostingBlock.Entry(Arrays.copyOfRange(k, URL_OFFSET, URL_OFFSET + P), c.value()));
@@ -204,7 +219,7 @@ public final class ReverseWordIndex {
                 n++;
             }
         }
-        if (group != null) blocks += group.writeTo(batch);
+        if (group != null) blocks += group.writeTo(batch, blockScore);
         if (n > 0) {
             store.exclusive(() -> {
                 for (byte[] k : foldedKeys) {
@@ -360,7 +375,7 @@ public final class ReverseWordIndex {
         }
 
         /** Writes the merged block (cut when too large) to the batch; returns the blocks written. */
-        int writeTo(KeyValueStore.Batch batch) {
+        int writeTo(KeyValueStore.Batch batch, BlockScore score) {
             List<PostingBlock.Entry> merged = new ArrayList<>((block == null ? 0 : block.size()) + fresh.size());
             int i = 0;
             int j = 0;
@@ -388,7 +403,7 @@ public final class ReverseWordIndex {
                 // every block but the last ends at its last URL; the last keeps the range's end
                 byte[] key = part + 1 < parts ? Keys.of(Keyspace.POSTING_BLOCKS, word, slice.get(slice.size() - 1).packedUrl())
                         : blockKey;
-                batch.put(key, PostingBlock.encode(slice));
+                batch.put(key, PostingBlock.encode(slice, word, score));
                 at = end;
             }
             return parts;

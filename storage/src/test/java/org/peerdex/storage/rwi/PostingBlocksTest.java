@@ -200,6 +200,126 @@ class PostingBlocksTest {
         assertEquals(1000, checked);
     }
 
+    /** A score of the kind a ranking gives: flags and hit count, and a share of the URL (so it varies per page). */
+    private static final BlockScore SCORE = new BlockScore() {
+        @Override
+        public int revision() {
+            return 7;
+        }
+
+        @Override
+        public double of(Posting p) {
+            return Integer.bitCount(p.flags()) * 1.7 + Math.log1p(p.hitCount()) + (p.url().value().charAt(3) % 13) / 10.0;
+        }
+    };
+
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "leveldb"})
+    void blocksCarryTheHighestScoreOfTheirPostingsAndASkipLandsPastTheBlock(String engine) {
+        ReverseWordIndex rwi = open(engine, 2);
+        rwi.scoreBlocksWith(SCORE);
+        Random r = new Random(11);
+        WordHash w = WordHash.of("bounded");
+        List<Posting> ps = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) ps.add(TestPostings.random(r, w, TestPostings.url(i)));
+        rwi.add(ps, false);
+        rwi.foldAll();
+        // the stream visits each block from its first posting: the block's bound is its postings' highest score
+        int blocks = 0;
+        int seen = 0;
+        try (PostingStream s = PostingStream.ofWord(store, HashBytes.pack(w.value()))) {
+            while (!s.exhausted()) {
+                double bound = s.blockMaxScore(SCORE.revision());
+                assertEquals(Double.POSITIVE_INFINITY, s.blockMaxScore(SCORE.revision() + 1), "another revision bounds nothing");
+                int left = s.leftInBlock();
+                double max = Double.NEGATIVE_INFINITY;
+                for (int i = 0; i < left; i++) {
+                    Posting p = ReverseWordIndex.decode(s.key(), s.value());
+                    max = Math.max(max, SCORE.of(p));
+                    assertEquals(left - i, s.leftInBlock());
+                    assertTrue(s.blockMaxScore(SCORE.revision()) == bound, "the same block's bound to its end");
+                    s.next();
+                    seen++;
+                }
+                assertEquals(PostingBlock.roundUp(max), bound, 0.0, "block " + blocks);
+                assertTrue(bound >= max);
+                blocks++;
+            }
+        }
+        assertEquals(ps.size(), seen);
+        assertTrue(blocks >= ps.size() / PostingBlock.MAX, "blocks: " + blocks);
+
+        // a fresh posting inside a block: that block bounds nothing until it is folded again
+        Posting replaced = TestPostings.random(r, w, TestPostings.url(700));
+        rwi.add(List.of(replaced), false);
+        byte[] at = HashBytes.pack(replaced.url().value());
+        try (PostingStream s = PostingStream.ofWord(store, HashBytes.pack(w.value()))) {
+            int skipped = 0;
+            int stepped = 0;
+            while (!s.exhausted()) {
+                if (s.blockMaxScore(SCORE.revision()) == Double.POSITIVE_INFINITY) {
+                    // not skippable: the replaced posting lies ahead in this block, or this is it
+                    assertTrue(s.compareUrl(at) <= 0 && Arrays.compareUnsigned(s.blockEnd(), HashBytes.PACKED,
+                            PostingStream.KEY, at, 0, HashBytes.PACKED) >= 0, "only the block of the fresh entry");
+                    s.next();
+                    stepped++;
+                    continue;
+                }
+                // a skip lands on the first posting after the block's end, or ends the list
+                byte[] end = s.blockEnd();
+                int left = s.leftInBlock();
+                boolean more = s.skipBlock();
+                skipped += left;
+                assertEquals(!s.exhausted(), more);
+                if (more) assertTrue(Arrays.compareUnsigned(s.key(), 1, 1 + PostingStream.KEY, end, 0, PostingStream.KEY) > 0);
+            }
+            assertTrue(skipped > ps.size() - 2 * PostingBlock.MAX, "skipped " + skipped);
+            assertEquals(ps.size(), skipped + stepped, "a skip passes over its block's postings and no other");
+        }
+        rwi.foldAll();
+        try (PostingStream s = PostingStream.ofWord(store, HashBytes.pack(w.value()))) {
+            for (; !s.exhausted(); s.next()) {
+                assertTrue(s.blockMaxScore(SCORE.revision()) >= SCORE.of(ReverseWordIndex.decode(s.key(), s.value())));
+            }
+        }
+    }
+
+    @Test
+    void blocksFoldedWithoutAScoreAndBlocksOfVersionTwoBoundNothing() {
+        ReverseWordIndex rwi = open("memory", 0);
+        Random r = new Random(5);
+        WordHash w = WordHash.of("unscored");
+        List<PostingBlock.Entry> entries = new ArrayList<>();
+        List<Posting> ps = new ArrayList<>();
+        for (int i = 0; i < 300; i++) ps.add(TestPostings.random(r, w, TestPostings.url(i)));
+        rwi.add(ps, false);
+        rwi.foldAll();
+        try (PostingStream s = PostingStream.ofWord(store, HashBytes.pack(w.value()))) {
+            assertEquals(Double.POSITIVE_INFINITY, s.blockMaxScore(SCORE.revision()));
+            for (int i = 0; i < 40; i++, s.next()) entries.add(new PostingBlock.Entry(s.packedUrl(), s.value()));
+        }
+        // a block as the previous build wrote it: version 2, no revision, no score
+        byte[] v3 = PostingBlock.encode(entries);
+        Varint.Reader h = new Varint.Reader(v3, 1);
+        for (int i = 0; i < 6; i++) h.read(); // count, the ceiling's five values
+        int scoreAt = h.position();
+        byte[] v2 = new byte[v3.length - 5];
+        System.arraycopy(v3, 0, v2, 0, scoreAt);
+        System.arraycopy(v3, scoreAt + 5, v2, scoreAt, v3.length - scoreAt - 5);
+        v2[0] = 2;
+        PostingBlock old = PostingBlock.decode(v2);
+        PostingBlock now = PostingBlock.decode(PostingBlock.encode(entries, HashBytes.pack(w.value()), SCORE));
+        assertEquals(0, old.scoreRevision());
+        assertEquals(Double.POSITIVE_INFINITY, old.maxScore());
+        assertEquals(SCORE.revision(), now.scoreRevision());
+        assertEquals(entries.size(), old.size());
+        assertEquals(now.ceiling(), old.ceiling());
+        for (int i = 0; i < entries.size(); i++) {
+            assertTrue(Arrays.equals(entries.get(i).packedUrl(), old.packedUrl(i)));
+            assertTrue(Arrays.equals(entries.get(i).value(), old.value(i)));
+        }
+    }
+
     @Test
     void writersRunningWhileTheIndexFoldsLoseNothing() throws Exception {
         ReverseWordIndex rwi = open("leveldb", 4);

@@ -5,7 +5,22 @@ package org.peerdex.actors.search.ranking;
  * node feeds it whatever link graph it has.
  */
 public interface LinkRank {
-    LinkRank NONE = hostHash -> 0.0;
+    LinkRank NONE = new LinkRank() {
+        @Override
+        public double rank(String hostHash) {
+            return 0.0;
+        }
+
+        @Override
+        public double max() {
+            return 0.0;
+        }
+    };
 
     double rank(String hostHash);
+
+    /** No host's rank is above this (score bounds add it for a host they have not looked up). */
+    default double max() {
+        return 1.0;
+    }
 }

@@ -64,6 +64,11 @@ public record RankingProfile(String name, Map<Factor, Double> coefficients) {
         return coefficients.get(f);
     }
 
+    /** True if every factor has the same coefficient in both profiles, whatever their names. */
+    public boolean sameCoefficients(RankingProfile other) {
+        return coefficients.equals(other.coefficients);
+    }
+
     public RankingProfile with(Factor f, double value) {
         Map<Factor, Double> m = new EnumMap<>(coefficients);
         m.put(f, value);

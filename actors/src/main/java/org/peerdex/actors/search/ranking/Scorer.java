@@ -15,7 +15,10 @@ import org.peerdex.actors.search.query.Query;
 import org.peerdex.actors.search.query.QueryParser;
 import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.storage.rwi.BlockScore;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /**
  * Scores candidates with a {@link RankingProfile}: each pre-ranking factor's raw value is mapped to [0, 1] by a
@@ -161,6 +164,65 @@ public final class Scorer {
         // called for every posting a holder scans: no candidate, no post-ranking (none without link rank)
         return ONE_WORD_DEFAULT.preScore(ONE_WORD_DEFAULT.features(p.url(), List.of(p)));
     }
+
+    /**
+     * What the index bounds its blocks by ({@link ReverseWordIndex#scoreBlocksWith}): {@link #oneWordDefault}. Its
+     * revision is a fingerprint of the function itself (the scores of fixed probe postings), so a build that
+     * scores one-word queries otherwise never trusts the bounds of blocks another build folded.
+     */
+    public static final BlockScore ONE_WORD_BLOCKS = new BlockScore() {
+        private final int revision = fingerprint();
+
+        @Override
+        public int revision() {
+            return revision;
+        }
+
+        @Override
+        public double of(Posting p) {
+            return oneWordDefault(p);
+        }
+    };
+
+    /** The scores of 64 fixed, varied postings, hashed to a positive int. */
+    private static int fingerprint() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(20261204);
+        long h = 1;
+        for (int i = 0; i < 64; i++) {
+            int[] positions = new int[1 + r.nextInt(4)];
+            for (int j = 0; j < positions.length; j++) positions[j] = (j == 0 ? 0 : positions[j - 1]) + r.nextInt(200);
+            Posting p = new Posting(WordHash.of("probe" + i), UrlHash.of("https://probe" + r.nextInt(1000) + ".test/"
+                    + "a/".repeat(r.nextInt(6)) + i), null, r.nextInt(1 << 12), 1 + r.nextInt(30), positions,
+                    1 + r.nextInt(5000), r.nextInt(30), r.nextInt(25_000), i % 3 == 0 ? "en" : "", i % 5 == 0 ? 'p' : 'h',
+                    r.nextInt(200), r.nextInt(200), 10 + r.nextInt(200), r.nextInt(12), 0);
+            // rounded: a platform whose log1p differs in the last bit must not see another revision
+            h = h * 31 + Math.round(oneWordDefault(p) * 1e9);
+        }
+        int v = (int) (h ^ h >>> 32) & Integer.MAX_VALUE;
+        return v == 0 ? 1 : v;
+    }
+
+    /**
+     * How far above a block's highest {@link #ONE_WORD_BLOCKS} score this scorer may score a candidate of the
+     * block, given that the candidate's feedback value is at most {@code maxFeedback}; NaN when the blocks' scores
+     * bound nothing for this scorer. They bound a one-word query under the default coefficients, text media and
+     * the nominal average length, where this scorer's pre-ranking score is the block score exactly but for the
+     * preferred language (the block score counts none) and the post-ranking factors (link rank at its
+     * {@link LinkRank#max()}, feedback at the caller's bound).
+     */
+    public double oneWordBlockSlack(double maxFeedback) {
+        if (query.terms().size() != 1 || !"text".equals(contentDomain)
+                || stats.averageLength() != CorpusStats.NOMINAL_LENGTH || !DEFAULT_PROFILE.sameCoefficients(profile)) {
+            return Double.NaN;
+        }
+        double slack = 0;
+        if (!preferredLanguage.isEmpty()) slack += Math.max(0, profile.coefficient(Factor.LANGUAGE));
+        slack += Math.max(0, linkRankCoef * linkRank.max());
+        slack += Math.max(0, feedbackCoef * maxFeedback);
+        return slack;
+    }
+
+    private static final RankingProfile DEFAULT_PROFILE = RankingProfile.defaults();
 
     /** The score {@code c} would have, without adding it (the DHT source uses it to choose what to fetch). */
     public double scoreOf(Candidate c) {
