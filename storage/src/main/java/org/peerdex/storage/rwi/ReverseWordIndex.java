@@ -463,11 +463,38 @@ public final class ReverseWordIndex {
     }
 
     public void scan(WordHash word, int partition, Consumer<Posting> sink) {
+        scan(word, partition, 0, null, sink);
+    }
+
+    /** Whether a scan passes over the rest of a block, given what the block says of it. */
+    public interface BlockSkip {
+        /**
+         * True to pass over the {@code left} postings from here to the end of a block whose postings score at most
+         * {@code maxScore} (under the scan's {@link BlockScore} revision) and whose ceiling is {@code ceiling}.
+         */
+        boolean skip(double maxScore, PostingBlock.Ceiling ceiling, int left);
+    }
+
+    /**
+     * The postings of one (word, partition), in URL-hash order, asking {@code skip} (if not null) at each folded
+     * posting of a block scored with {@code revision} whether to pass over the rest of its block unread.
+     */
+    public void scan(WordHash word, int partition, int revision, BlockSkip skip, Consumer<Posting> sink) {
         byte[] w = HashBytes.pack(word.value());
         byte[] from = Keys.concat(w, partitionStart(partition));
         byte[] to = partition + 1 < partitions.count() ? Keys.concat(w, partitionStart(partition + 1)) : wordEnd(w);
         try (PostingStream ps = new PostingStream(store, from, to, !freshTierEmpty())) {
-            for (; !ps.exhausted(); ps.next()) sink.accept(decodeCurrent(ps));
+            while (!ps.exhausted()) {
+                if (skip != null) {
+                    double max = ps.blockMaxScore(revision);
+                    if (max != Double.POSITIVE_INFINITY && skip.skip(max, ps.blockCeiling(), ps.leftInBlock())) {
+                        ps.skipBlock();
+                        continue;
+                    }
+                }
+                sink.accept(decodeCurrent(ps));
+                ps.next();
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package org.peerdex.actors.dht.shard;
 
 import org.peerdex.actors.search.ranking.Scorer;
+import org.peerdex.storage.rwi.BlockScore;
 import org.peerdex.storage.rwi.Posting;
 
 /**
@@ -11,6 +12,9 @@ import org.peerdex.storage.rwi.Posting;
  * profiles and several words it is the closest a holder can judge.
  */
 public final class PartialScore {
+    /** What the index's blocks store their highest partial score by (a holder passes over blocks by it). */
+    public static final BlockScore BLOCKS = Scorer.ONE_WORD_BLOCKS;
+
     private PartialScore() {}
 
     public static double of(Posting p) {

@@ -48,6 +48,7 @@ import org.peerdex.storage.kv.KeyValueStore;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.PostingCodec;
+import org.peerdex.storage.rwi.ReverseWordIndex;
 
 /**
  * The ranges this peer holds. Accepts transfers ({@link StorePostings}) only for positions it holds in the
@@ -177,6 +178,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         this.ctx = ctx;
         this.self = self;
         this.storage = storage;
+        // blocks folded from now on carry the highest partial score of their postings: lookups pass over the rest
+        storage.rwi().scoreBlocksWith(PartialScore.BLOCKS);
         this.placement = placement;
         this.settings = settings;
         this.stats = stats;
@@ -600,7 +603,16 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         PriorityQueue<Scored> top = new PriorityQueue<>(Scored.WORST_FIRST);
         DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
         int[] matched = {0};
-        storage.rwi().scan(l.key().word(), l.key().partition(), p -> {
+        // a plain lookup (no filter, no URL set) passes over a block none of whose postings can enter a full top:
+        // blocks store their highest score under the very function postings are ranked by here; every posting of a
+        // skipped block matches (none is a cached copy, by its ceiling), so the count stays exact
+        ReverseWordIndex.BlockSkip skip = urlSet != null || l.filter() != null || limit <= 0 ? null : (max, ceiling, left) -> {
+            if (top.size() < limit || max >= top.peek().score() || (ceiling.flags() & Posting.CACHED) != 0) return false;
+            matched[0] += left;
+            stats.lookupPostingsSkipped.addAndGet(left);
+            return true;
+        };
+        storage.rwi().scan(l.key().word(), l.key().partition(), PartialScore.BLOCKS.revision(), skip, p -> {
             if (p.has(Posting.CACHED)) return;
             if (urlSet != null && !urlSet.contains(p.url().value())) return;
             if (l.filter() != null && !l.filter().mightContain(p.url().value())) return;
