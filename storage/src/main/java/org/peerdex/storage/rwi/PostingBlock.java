@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.storage.kv.Keyspace;
 
 /**
  * A block of the reverse word index's folded tier: up to {@link #TARGET} postings of one word in one vertical
@@ -108,19 +109,29 @@ public final class PostingBlock {
      * {@code score} (none if null).
      */
     public static byte[] encode(List<Entry> entries, byte[] packedWord, BlockScore score) {
-        int revision = 0;
-        float max = Float.POSITIVE_INFINITY;
-        if (score != null && !entries.isEmpty()) {
-            revision = score.revision();
-            if (revision <= 0) throw new IllegalArgumentException("a block score's revision must be positive");
-            WordHash word = new WordHash(HashBytes.unpack(packedWord, 0));
-            double best = Double.NEGATIVE_INFINITY;
-            for (Entry e : entries) {
-                UrlHash url = new UrlHash(HashBytes.unpack(e.packedUrl(), 0));
-                best = Math.max(best, score.of(PostingCodec.decode(word, url, e.value())));
-            }
-            max = roundUp(best);
+        if (score == null || entries.isEmpty()) return encode(entries, 0, Double.POSITIVE_INFINITY);
+        return encode(entries, score.revision(), highestScore(entries, packedWord, score));
+    }
+
+    /** The highest score under {@code score} of the entries (of the word {@code packedWord}); -infinity if none. */
+    public static double highestScore(List<Entry> entries, byte[] packedWord, BlockScore score) {
+        WordHash word = new WordHash(HashBytes.unpack(packedWord, 0));
+        double best = Double.NEGATIVE_INFINITY;
+        for (Entry e : entries) {
+            if (Keyspace.isTombstone(e.value())) continue;
+            UrlHash url = new UrlHash(HashBytes.unpack(e.packedUrl(), 0));
+            best = Math.max(best, score.of(PostingCodec.decode(word, url, e.value())));
         }
+        return best;
+    }
+
+    /**
+     * Encodes entries sorted by URL hash with a highest score the caller took under the block score of
+     * {@code revision} (0: none): at least every entry's score, or the bound is wrong.
+     */
+    public static byte[] encode(List<Entry> entries, int revision, double maxScore) {
+        if (revision < 0) throw new IllegalArgumentException("a block score's revision must be positive");
+        float max = revision == 0 ? Float.POSITIVE_INFINITY : roundUp(maxScore);
         int maxHits = 0;
         int flags = 0;
         int minWords = Integer.MAX_VALUE;

@@ -396,6 +396,13 @@ public final class ReverseWordIndex {
                 return 0;
             }
             int parts = merged.size() <= PostingBlock.MAX ? 1 : (merged.size() + PostingBlock.TARGET - 1) / PostingBlock.TARGET;
+            if (parts == 1 && score != null && block != null && block.scoreRevision() == score.revision()) {
+                // one block again: its postings score at most the old block's highest and the fresh ones' (a posting
+                // replaced or deleted may leave the bound a little high until the block splits; never low)
+                double max = Math.max(block.maxScore(), PostingBlock.highestScore(fresh, word, score));
+                batch.put(blockKey, PostingBlock.encode(merged, score.revision(), max));
+                return 1;
+            }
             int at = 0;
             for (int part = 0; part < parts; part++) {
                 int end = merged.size() * (part + 1) / parts;
