@@ -18,6 +18,8 @@ public final class DhtStats {
     public final AtomicLong rejectedMessages = new AtomicLong();
     public final AtomicLong busyReplies = new AtomicLong();
     public final AtomicLong lookupsAnswered = new AtomicLong();
+    /** Join lookups answered (one per partition of a request's words: the holder joined the words' postings). */
+    public final AtomicLong joinLookupsAnswered = new AtomicLong();
     /** Postings a lookup's answer passed over by their blocks' highest score (none of them could enter the top). */
     public final AtomicLong lookupPostingsSkipped = new AtomicLong();
     /** Messages from blocked senders, dropped unanswered. */
@@ -96,6 +98,7 @@ public final class DhtStats {
         shard.put("rejectedMessages", rejectedMessages.get());
         shard.put("busyReplies", busyReplies.get());
         shard.put("lookupsAnswered", lookupsAnswered.get());
+        shard.put("joinLookupsAnswered", joinLookupsAnswered.get());
         shard.put("lookupPostingsSkipped", lookupPostingsSkipped.get());
         shard.put("blockedMessages", blockedMessages.get());
         shard.put("blockedSenders", blockedSenders);

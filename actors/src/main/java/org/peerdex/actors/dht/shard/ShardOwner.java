@@ -572,6 +572,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             int budget = settings.maxPostingsPerMessage();
             List<Lookup> joins = m.lookups().stream().filter(l -> l.join() != null).toList();
             Map<RangeKey, KeyPostings> joined = joins.isEmpty() ? Map.of() : lookupJoined(joins, budget);
+            stats.joinLookupsAnswered.addAndGet(joins.size());
             for (KeyPostings kp : joined.values()) budget -= kp.postings().count();
             List<KeyPostings> out = new ArrayList<>();
             Set<RangeKey> answered = new HashSet<>();
