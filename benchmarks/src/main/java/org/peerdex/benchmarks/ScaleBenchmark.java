@@ -176,7 +176,11 @@ public final class ScaleBenchmark {
                     for (var e : systems.entrySet()) {
                         for (List<String> qs : queries.values()) for (int i = 0; i < Math.min(50, qs.size()); i++) e.getValue().apply(qs.get(i));
                         Map<Integer, Latency> byLength = new LinkedHashMap<>();
-                        for (var q : queries.entrySet()) byLength.put(q.getKey(), time(e.getValue(), q.getValue()));
+                        for (var q : queries.entrySet()) {
+                            SearchBenchmark.EVALUATED.clear();
+                            byLength.put(q.getKey(), time(e.getValue(), q.getValue()));
+                            if (e.getKey().equals("peerdex-index")) printEvaluations(q.getKey(), SearchBenchmark.EVALUATED);
+                        }
                         lat.put(e.getKey(), byLength);
                     }
                     double peerdexRate = docs / peerdexSecs;
@@ -207,6 +211,18 @@ public final class ScaleBenchmark {
             BenchPeers.deleteTree(peerdexDir);
             BenchPeers.deleteTree(luceneDir);
         }
+    }
+
+    /** What Peerdex's evaluations of one query length did, summed: matches, scored, passed over, blocks skipped. */
+    private static void printEvaluations(int words, List<long[]> evaluations) {
+        long[] sum = new long[4];
+        synchronized (evaluations) {
+            for (long[] e : evaluations) for (int i = 0; i < sum.length; i++) sum[i] += e[i];
+        }
+        int n = Math.max(1, evaluations.size());
+        System.out.printf(Locale.ROOT, "  peerdex %d-word evaluations (%d): per query %.0f matches, %.0f scored, %.0f passed"
+                + " over, %.1f blocks skipped whole%n", words, evaluations.size(), (double) sum[0] / n,
+                (double) sum[1] / n, (double) sum[2] / n, (double) sum[3] / n);
     }
 
     /**

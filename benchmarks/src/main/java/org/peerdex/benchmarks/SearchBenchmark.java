@@ -45,6 +45,7 @@ import org.peerdex.actors.search.CorpusIndexer;
 import org.peerdex.actors.search.HtmlText;
 import org.peerdex.actors.search.Intersection;
 import org.peerdex.actors.search.LocalIndexSource;
+import org.peerdex.actors.search.QueryEvaluator;
 import org.peerdex.actors.search.SearchRequest;
 import org.peerdex.actors.search.SearchResult;
 import org.peerdex.actors.search.query.QuerySyntaxException;
@@ -311,6 +312,9 @@ public final class SearchBenchmark {
     }
 
     /** Peerdex's index evaluation alone: the top 10 URL hashes by the default profile (no metadata, no snippets). */
+    /** What each {@link #peerdexIndex} evaluation did: matches, scored, passed over, blocks skipped. */
+    static final List<long[]> EVALUATED = java.util.Collections.synchronizedList(new ArrayList<>());
+
     static List<String> peerdexIndex(LocalIndexSource index, PeerStorage storage, String q) {
         org.peerdex.actors.search.query.Query query;
         try {
@@ -321,7 +325,9 @@ public final class SearchBenchmark {
         Scorer scorer = new Scorer(query, RankingProfile.defaults(), new CorpusStats(1, Map.of(), 0), LinkRank.NONE,
                 u -> 0, "", "text");
         List<String> out = new ArrayList<>();
-        for (Candidate c : index.evaluate(query, scorer, 10).evaluation().top()) out.add(c.url().value());
+        QueryEvaluator.Evaluation e = index.evaluate(query, scorer, 10).evaluation();
+        EVALUATED.add(new long[] {e.aligned(), e.scored(), e.pruned(), e.skippedBlocks()});
+        for (Candidate c : e.top()) out.add(c.url().value());
         return out;
     }
 
