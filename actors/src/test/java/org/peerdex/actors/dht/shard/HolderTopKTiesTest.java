@@ -1,13 +1,16 @@
 package org.peerdex.actors.dht.shard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -29,6 +32,7 @@ import org.peerdex.storage.rwi.Posting;
  * A holder's answer to a lookup keeps the best {@code limit} postings of a key by partial score, ties by URL hash as
  * the querying peer's ranking breaks them: of postings scoring alike, the smaller hashes stay, whichever came first
  * in the scan. (The heap used to drop the smallest hash among the tied worst when a better posting came later.)
+ * Blocks whose highest partial score cannot enter the top are passed over without changing the answer.
  */
 class HolderTopKTiesTest {
     static final Config CONFIG = ConfigFactory.parseString("pekko.actor.provider = local\n"
@@ -79,6 +83,75 @@ class HolderTopKTiesTest {
                     reply.results().get(0).postings().postings().stream().map(Posting::url).toList());
             assertEquals(7, reply.results().get(0).matched());
             KIT.stop(owner);
+        }
+    }
+
+    /**
+     * A holder answering a plain lookup passes over blocks whose highest partial score cannot enter its top: on a
+     * key of 3,000 postings folded into blocks, with a few fresh ones and a cached copy among them, the answer is
+     * exactly the best {@code limit} of scoring every posting (ties by URL hash), the match count is every posting
+     * but the cached one, and a good share of the postings (900 of 3,000 here) were never decoded.
+     */
+    static Posting random(Random r, WordHash word, UrlHash url, int extraFlags) {
+        int flags = extraFlags;
+        for (int bit : new int[] {Posting.IN_TITLE, Posting.IN_URL, Posting.IN_HEADING, Posting.IN_ANCHOR}) {
+            if (r.nextInt(12) == 0) flags |= bit;
+        }
+        int words = 50 + r.nextInt(3000);
+        return new Posting(word, url, null, flags, 1 + r.nextInt(9), new int[] {r.nextInt(words)}, words,
+                1 + r.nextInt(14), 15_000 + r.nextInt(5000), "en", 'h', r.nextInt(40), r.nextInt(40),
+                20 + r.nextInt(80), r.nextInt(6), 0);
+    }
+
+    @Test
+    void aPlainLookupSkipsBlocksThatCannotEnterItsTopAndAnswersExactly() {
+        try (PeerStorage storage = PeerStorage.openLevelDb(dir, TestNetwork.PLACEMENT.partitions())) {
+            DhtStats stats = new DhtStats();
+            ActorRef<ShardOwner.Command> owner = KIT.spawn(ShardOwner.create(PeerId.random(new Random(1)),
+                    storage, TestNetwork.PLACEMENT, DhtSettings.from(CONFIG), stats));
+            WordHash word = WordHash.of("common");
+            Random r = new Random(42);
+            List<Posting> all = new ArrayList<>();
+            for (int i = 0; all.size() < 3000; i++) {
+                UrlHash u = UrlHash.of("http://skip" + (i % 50) + ".test/page-" + i);
+                if (storage.rwi().partitions().partitionOf(u) == 0) all.add(random(r, word, u, 0));
+            }
+            // the spawned holder has the index score its blocks: fold them
+            TestProbe<ShardOwner.LookupReply> probe = KIT.createTestProbe();
+            owner.tell(new ShardOwner.LookupRequest(0, List.of(), probe.getRef()));
+            probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals(PartialScore.BLOCKS, storage.rwi().blockScore());
+            storage.rwi().add(all, true);
+            storage.rwi().foldAll();
+            // both tiers: a few postings written again (fresh, replacing folded ones), one cached copy
+            List<Posting> again = new ArrayList<>();
+            for (int i = 0; i < all.size(); i += 500) {
+                Posting p = random(r, word, all.get(i).url(), i == 1000 ? Posting.CACHED : 0);
+                again.add(p);
+                all.set(i, p);
+            }
+            storage.rwi().add(again, true);
+
+            int limit = 10;
+            owner.tell(new ShardOwner.LookupRequest(1, List.of(new ShardOwner.Lookup(new RangeKey(word, 0), null, null,
+                    limit)), probe.getRef()));
+            ShardOwner.LookupReply reply = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", reply.error());
+            List<UrlHash> expected = all.stream().filter(p -> !p.has(Posting.CACHED))
+                    .sorted(Comparator.comparingDouble(PartialScore::of).reversed().thenComparing(Posting::url))
+                    .limit(limit).map(Posting::url).toList();
+            assertEquals(expected, reply.results().get(0).postings().postings().stream().map(Posting::url).toList());
+            assertEquals(all.size() - 1, reply.results().get(0).matched(), "every posting but the cached copy");
+            assertTrue(stats.lookupPostingsSkipped.get() > all.size() / 5, "skipped " + stats.lookupPostingsSkipped.get());
+
+            // a lookup with a URL set reads every posting
+            long skipped = stats.lookupPostingsSkipped.get();
+            List<UrlHash> some = expected.subList(0, 3);
+            owner.tell(new ShardOwner.LookupRequest(2, List.of(new ShardOwner.Lookup(new RangeKey(word, 0), null, some,
+                    limit)), probe.getRef()));
+            ShardOwner.LookupReply sub = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals(some, sub.results().get(0).postings().postings().stream().map(Posting::url).toList());
+            assertEquals(skipped, stats.lookupPostingsSkipped.get());
         }
     }
 }
