@@ -301,7 +301,8 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         peersShared = true;
         if (changed) {
             ctx.getLog().info("{} peers joined the view from the membership service", m.byId().size() - 1);
-            for (PeerInfo i : peers.values()) if (!i.peerId().equals(self.peerId())) persist(i);
+            // virtual peers have no store: N directories walking N peers to persist nothing was N^2 at bootstrap
+            if (store != null) for (PeerInfo i : peers.values()) if (!i.peerId().equals(self.peerId())) persist(i);
             publish();
         }
         return true;
