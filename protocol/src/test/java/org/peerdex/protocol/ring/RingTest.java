@@ -39,6 +39,13 @@ class RingTest {
         assertEquals(Ring.of(peers).hashCode(), Ring.of(reversed).hashCode());
         assertFalse(Ring.of(peers).equals(Ring.of(peers).without(peers.get(5))));
         assertFalse(Ring.of(peers).equals(Ring.of(peers.subList(0, 19)).with(PeerId.random(r))));
+        // the same members, as the member lists compare, without copying them
+        assertTrue(Ring.of(peers).sameMembers(Ring.of(reversed)));
+        assertTrue(Ring.of(peers, 16).sameMembers(Ring.of(reversed, 16)));
+        assertFalse(Ring.of(peers).sameMembers(Ring.of(peers).without(peers.get(5))));
+        assertFalse(Ring.of(peers).sameMembers(null));
+        assertEquals(Ring.of(peers, 16).members().equals(Ring.of(peers, 1).members()),
+                Ring.of(peers, 16).sameMembers(Ring.of(peers, 1)));
     }
 
     @Test

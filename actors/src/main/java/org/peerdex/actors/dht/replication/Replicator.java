@@ -429,7 +429,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     }
 
     private Behavior<Command> onView(ViewChanged m) {
-        boolean ringChanged = view == null || !view.ring().members().equals(m.view().ring().members());
+        boolean ringChanged = view == null || !view.ring().sameMembers(m.view().ring());
         // a peer that is back as a new incarnation under its old id (a restart faster than the cluster dropped it)
         // may have lost its data: for the next rebalance it counts as a holder that was away. Only co-holders matter,
         // and they are all in the ring neighbourhood, so only that is compared.
@@ -756,7 +756,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         stats.lastRebalanceMillis = env.millis();
         if (m.error() != null) {
             ctx.getLog().warn("rebalance failed: {}", m.error().toString(), m.error());
-        } else if (view != null && view.ring().members().equals(m.plan().ring().members())) {
+        } else if (view != null && view.ring().sameMembers(m.plan().ring())) {
             Plan plan = m.plan();
             if (m.mode() != Mode.HELD) {
                 lastPlanned = plan.ring();
