@@ -129,17 +129,18 @@ public final class QueryEvaluator {
             while (!lead.exhausted()) {
                 if (blockRevision != 0 && best.full()) {
                     double blockMax = lead.blockMaxScore(blockRevision);
-                    if (blockMax != Double.POSITIVE_INFINITY) {
-                        double worst = best.worst().score();
-                        double slack = scorer.oneWordBlockSlack(feedback.max(lead.packedUrl(), lead.blockEndUrl()));
-                        if (blockMax + slack < worst - SLACK * Math.max(1, Math.abs(worst))) {
-                            int left = lead.leftInBlock();
-                            aligned += left;
-                            pruned += left;
-                            skippedBlocks++;
-                            lead.skipBlock();
-                            continue;
-                        }
+                    double worst = best.worst().score();
+                    double floor = worst - SLACK * Math.max(1, Math.abs(worst));
+                    // feedback only adds: its bound (a look-up over the block's URLs) is taken only for a block the
+                    // rest of the slack leaves below the floor
+                    if (blockMax + scorer.oneWordBlockSlack(0) < floor
+                            && blockMax + scorer.oneWordBlockSlack(feedback.max(lead.packedUrl(), lead.blockEndUrl())) < floor) {
+                        int left = lead.leftInBlock();
+                        aligned += left;
+                        pruned += left;
+                        skippedBlocks++;
+                        lead.skipBlock();
+                        continue;
                     }
                 }
                 byte[] target = lead.packedUrl();

@@ -161,9 +161,12 @@ public final class PostingStream implements AutoCloseable {
      * of the stream up to {@link #blockEnd()}.
      */
     public PostingBlock.Ceiling blockCeiling() {
-        if (block == null || source != 2) return null;
-        if (freshKey != null && compare(freshKey, 1, blockKey, 1) <= 0) return null;
-        return block.ceiling();
+        return restOfBlockIsFolded() ? block.ceiling() : null;
+    }
+
+    /** The current posting and every one after it up to the current block's end come from that block. */
+    private boolean restOfBlockIsFolded() {
+        return block != null && source == 2 && (freshKey == null || compare(freshKey, 1, blockKey, 1) > 0);
     }
 
     /**
@@ -173,9 +176,7 @@ public final class PostingStream implements AutoCloseable {
      * below its k-th best may {@link #skipBlock()}.
      */
     public double blockMaxScore(int revision) {
-        if (block == null || source != 2 || block.scoreRevision() != revision) return Double.POSITIVE_INFINITY;
-        if (freshKey != null && compare(freshKey, 1, blockKey, 1) <= 0) return Double.POSITIVE_INFINITY;
-        return block.maxScore();
+        return restOfBlockIsFolded() && block.scoreRevision() == revision ? block.maxScore() : Double.POSITIVE_INFINITY;
     }
 
     /** The postings left in the current block, this one included (0 when the current posting is a fresh one). */
@@ -189,7 +190,7 @@ public final class PostingStream implements AutoCloseable {
      * finite), else it is an ordinary {@link #next()}.
      */
     public boolean skipBlock() {
-        if (block == null || source != 2 || freshKey != null && compare(freshKey, 1, blockKey, 1) <= 0) return next();
+        if (!restOfBlockIsFolded()) return next();
         nextBlock();
         settle();
         return source != 0;

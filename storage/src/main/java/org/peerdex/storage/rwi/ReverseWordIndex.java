@@ -396,13 +396,10 @@ public final class ReverseWordIndex {
                 return 0;
             }
             int parts = merged.size() <= PostingBlock.MAX ? 1 : (merged.size() + PostingBlock.TARGET - 1) / PostingBlock.TARGET;
-            if (parts == 1 && score != null && block != null && block.scoreRevision() == score.revision()) {
-                // one block again: its postings score at most the old block's highest and the fresh ones' (a posting
-                // replaced or deleted may leave the bound a little high until the block splits; never low)
-                double max = Math.max(block.maxScore(), PostingBlock.highestScore(fresh, word, score));
-                batch.put(blockKey, PostingBlock.encode(merged, score.revision(), max));
-                return 1;
-            }
+            // one block again: its postings score at most the old block's highest and the fresh ones' (a posting
+            // replaced or deleted may leave the bound a little high until the block splits; never low), so only the
+            // fresh ones are scored; split blocks are scored posting by posting
+            boolean keepsBound = parts == 1 && score != null && block != null && block.scoreRevision() == score.revision();
             int at = 0;
             for (int part = 0; part < parts; part++) {
                 int end = merged.size() * (part + 1) / parts;
@@ -410,7 +407,10 @@ public final class ReverseWordIndex {
                 // every block but the last ends at its last URL; the last keeps the range's end
                 byte[] key = part + 1 < parts ? Keys.of(Keyspace.POSTING_BLOCKS, word, slice.get(slice.size() - 1).packedUrl())
                         : blockKey;
-                batch.put(key, PostingBlock.encode(slice, word, score));
+                batch.put(key, keepsBound
+                        ? PostingBlock.encode(slice, score.revision(),
+                                Math.max(block.maxScore(), PostingBlock.highestScore(fresh, word, score)))
+                        : PostingBlock.encode(slice, word, score));
                 at = end;
             }
             return parts;

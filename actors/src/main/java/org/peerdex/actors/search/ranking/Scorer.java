@@ -32,6 +32,7 @@ import org.peerdex.storage.rwi.ReverseWordIndex;
 public final class Scorer {
     private static final Factor[] PRE = Arrays.stream(Factor.values()).filter(f -> !f.post())
             .toArray(Factor[]::new);
+    private static final RankingProfile DEFAULT_PROFILE = RankingProfile.defaults();
     private static final double K1 = 1.2;
     private static final double B = 0.75;
 
@@ -53,6 +54,8 @@ public final class Scorer {
     /** the post-ranking coefficients, read once (a map look-up each, for every candidate scored, cost ~15% of it) */
     private final double linkRankCoef;
     private final double feedbackCoef;
+    /** the profile's coefficients are the default ones, which the blocks' stored scores were taken under */
+    private final boolean defaultCoefficients;
     /** each query term's idf under {@link #stats}, by term index */
     private double[] idfs;
     private final List<Scored> all = new ArrayList<>();
@@ -70,6 +73,7 @@ public final class Scorer {
         for (int i = 0; i < PRE.length; i++) coef[i] = profile.coefficient(PRE[i]);
         this.linkRankCoef = profile.coefficient(Factor.LINK_RANK);
         this.feedbackCoef = profile.coefficient(Factor.FEEDBACK);
+        this.defaultCoefficients = DEFAULT_PROFILE.sameCoefficients(profile);
         this.idfs = idfs(query, stats);
     }
 
@@ -212,7 +216,7 @@ public final class Scorer {
      */
     public double oneWordBlockSlack(double maxFeedback) {
         if (query.terms().size() != 1 || !"text".equals(contentDomain)
-                || stats.averageLength() != CorpusStats.NOMINAL_LENGTH || !DEFAULT_PROFILE.sameCoefficients(profile)) {
+                || stats.averageLength() != CorpusStats.NOMINAL_LENGTH || !defaultCoefficients) {
             return Double.NaN;
         }
         double slack = 0;
@@ -222,7 +226,6 @@ public final class Scorer {
         return slack;
     }
 
-    private static final RankingProfile DEFAULT_PROFILE = RankingProfile.defaults();
 
     /** The score {@code c} would have, without adding it (the DHT source uses it to choose what to fetch). */
     public double scoreOf(Candidate c) {
