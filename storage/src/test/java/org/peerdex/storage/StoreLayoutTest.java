@@ -44,27 +44,40 @@ class StoreLayoutTest {
     }
 
     /**
-     * A store written in layout 1 (one key per posting, stamp 1) opens with every posting readable, is stamped 2 at
-     * once (so a layout-1 build refuses it), and folds into blocks with every posting unchanged.
+     * Writes random postings of {@code words} words over {@code urls} URLs (each with probability 1 / {@code oneIn})
+     * as an older build wrote them: 'r' word ‖ URL → posting and an 'x' URL ‖ word key per posting, folded into
+     * blocks or not, stamped {@code layout}. Returns what was written.
+     */
+    private static java.util.List<org.peerdex.storage.rwi.Posting> writeOlderLayout(Path db, long seed, int words,
+                                                                                    int urls, int oneIn, boolean fold,
+                                                                                    int layout) {
+        java.util.Random r = new java.util.Random(seed);
+        java.util.List<org.peerdex.storage.rwi.Posting> written = new java.util.ArrayList<>();
+        try (KeyValueStore raw = LevelDbStore.open(db, 1 << 20)) {
+            org.peerdex.storage.rwi.ReverseWordIndex older = new org.peerdex.storage.rwi.ReverseWordIndex(raw, PARTITIONS);
+            for (org.peerdex.protocol.hash.WordHash w : TestPostings.words(words)) {
+                for (int u = 0; u < urls; u++) {
+                    if (r.nextInt(oneIn) == 0) written.add(TestPostings.random(r, w, TestPostings.url(u)));
+                }
+            }
+            older.add(written, true);
+            if (fold) older.foldAll();
+            StoreLayout.stamp(raw, layout);
+        }
+        return written;
+    }
+
+    /**
+     * A store written in layout 1 (one key per posting, stamp 1) opens with every posting readable, is stamped with
+     * the current layout at once (so a layout-1 build refuses it), and folds into blocks with every posting unchanged.
      */
     @Test
     void aLayoutOneStoreIsMigratedToBlocksWithEveryPostingKept(@TempDir Path dir) {
         Path db = dir.resolve("db");
-        java.util.Random r = new java.util.Random(11);
-        java.util.List<org.peerdex.storage.rwi.Posting> written = new java.util.ArrayList<>();
-        try (KeyValueStore raw = LevelDbStore.open(db, 1 << 20)) {
-            // layout 1 as its build wrote it: 'r' word ‖ URL → posting and 'x' URL ‖ word per posting, stamp "1"
-            org.peerdex.storage.rwi.ReverseWordIndex layoutOne = new org.peerdex.storage.rwi.ReverseWordIndex(raw, PARTITIONS);
-            for (org.peerdex.protocol.hash.WordHash w : TestPostings.words(5)) {
-                for (int u = 0; u < 600; u++) {
-                    if (r.nextInt(3) == 0) written.add(TestPostings.random(r, w, TestPostings.url(u)));
-                }
-            }
-            layoutOne.add(written, true);
-            StoreLayout.stamp(raw, 1);
-            try (KeyValueStore.Cursor c = raw.scanPrefix(new byte[] {Keyspace.POSTING_BLOCKS})) {
-                assertTrue(!c.next(), "layout 1 has no blocks");
-            }
+        java.util.List<org.peerdex.storage.rwi.Posting> written = writeOlderLayout(db, 11, 5, 600, 3, false, 1);
+        try (KeyValueStore raw = LevelDbStore.open(db, 1 << 20);
+             KeyValueStore.Cursor c = raw.scanPrefix(new byte[] {Keyspace.POSTING_BLOCKS})) {
+            assertTrue(!c.next(), "layout 1 has no blocks");
         }
         try (PeerStorage s = open(db)) {
             assertEquals(Optional.of(StoreLayout.CURRENT), StoreLayout.of(s.store()), "stamped at once");
@@ -85,23 +98,14 @@ class StoreLayoutTest {
     }
 
     /**
-     * A layout-2 store (one {@code 'x'} key per posting for every document) is stamped 3 on open, its documents' words
-     * read from those keys, and a document deleted or written again there leaves no posting behind.
+     * A layout-2 store (one {@code 'x'} key per posting for every document) is stamped with the current layout on
+     * open, its documents' words read from those keys, and a document deleted or written again there leaves no
+     * posting behind.
      */
     @Test
-    void aLayoutTwoStoreIsStampedThreeAndItsPerPostingWordKeysStillServeDeletes(@TempDir Path dir) {
+    void aLayoutTwoStoreIsStampedCurrentAndItsPerPostingWordKeysStillServeDeletes(@TempDir Path dir) {
         Path db = dir.resolve("db");
-        java.util.Random r = new java.util.Random(12);
-        java.util.List<org.peerdex.storage.rwi.Posting> written = new java.util.ArrayList<>();
-        try (KeyValueStore raw = LevelDbStore.open(db, 1 << 20)) {
-            org.peerdex.storage.rwi.ReverseWordIndex layoutTwo = new org.peerdex.storage.rwi.ReverseWordIndex(raw, PARTITIONS);
-            for (org.peerdex.protocol.hash.WordHash w : TestPostings.words(6)) {
-                for (int u = 0; u < 40; u++) if (r.nextBoolean()) written.add(TestPostings.random(r, w, TestPostings.url(u)));
-            }
-            layoutTwo.add(written, true);
-            layoutTwo.foldAll();
-            StoreLayout.stamp(raw, 2);
-        }
+        java.util.List<org.peerdex.storage.rwi.Posting> written = writeOlderLayout(db, 12, 6, 40, 2, true, 2);
         try (PeerStorage s = open(db)) {
             assertEquals(Optional.of(StoreLayout.CURRENT), StoreLayout.of(s.store()), "stamped at once");
             org.peerdex.protocol.hash.UrlHash victim = TestPostings.url(5);
