@@ -60,7 +60,8 @@ import org.peerdex.storage.kv.LevelDbStore;
  *
  * <p>Usage: {@code java -Xmx1g -cp benchmarks/target/peerdex-benchmarks.jar org.peerdex.benchmarks.ScaleBenchmark
  * [N=100000[,1000000]] [QUERIES=300] [SEED=1] [WORKDIR=tmp]}; {@code -Dscale.engine=jni} puts Peerdex's store on
- * leveldbjni instead of the node's iq80.
+ * leveldbjni instead of the node's iq80; {@code -Dscale.live=raw} sums the live entries' key and value bytes instead of
+ * copying them to a new store to measure the size (the copy takes many minutes at a million documents).
  */
 public final class ScaleBenchmark {
     private static final int SAMPLED_SENTENCES = 4000;
@@ -138,15 +139,18 @@ public final class ScaleBenchmark {
             long folded = storage.rwi().foldAll();
             double foldSecs = (System.nanoTime() - f0) / 1e9;
             long foldedBytes = SearchBenchmark.treeBytes(peerdexDir);
-            // what the store settles at once LevelDB's compactions have dropped the folded entries
-            long peerdexBytes = StorageBenchmark.compactedSize(storage.store(), peerdexDir.resolve("index"));
             long postings = storage.rwi().totalPostings();
-            printKeyspaces(storage.store(), docs);
+            long rawBytes = printKeyspaces(storage.store(), docs);
+            // what the store settles at once LevelDB's compactions have dropped the folded entries: every live entry
+            // copied to a new store, or with -Dscale.live=raw (for the largest runs, where the copy takes many
+            // minutes) the live entries' raw key and value bytes (within 4% of the copy at 100,000 documents)
+            boolean raw = "raw".equals(System.getProperty("scale.live"));
+            long peerdexBytes = raw ? rawBytes : StorageBenchmark.compactedSize(storage.store(), peerdexDir.resolve("index"));
             System.out.printf(Locale.ROOT, "  peerdex: %d documents in %.1f s, %d postings; %d postings left fresh folded"
                     + " in %.1f s (%d folded in the background during the import); %.0f MB on disk before the last fold,"
-                    + " %.0f MB after it, %.0f MB live (every entry copied to a new store)%n", docs, peerdexSecs,
+                    + " %.0f MB after it, %.0f MB live (%s)%n", docs, peerdexSecs,
                     postings, folded, foldSecs, storage.foldedPostings() - folded, freshBytes / 1e6, foldedBytes / 1e6,
-                    peerdexBytes / 1e6);
+                    peerdexBytes / 1e6, raw ? "raw key and value bytes of the live entries" : "every entry copied to a new store");
 
             List<String> sentences = new ArrayList<>();
             long l0 = System.nanoTime();
@@ -227,9 +231,9 @@ public final class ScaleBenchmark {
 
     /**
      * Where the store's bytes go: entries and key and value bytes per keyspace (before LevelDB's own prefix sharing
-     * and block compression), per document.
+     * and block compression), per document; returns their sum.
      */
-    static void printKeyspaces(KeyValueStore store, long docs) {
+    static long printKeyspaces(KeyValueStore store, long docs) {
         Map<Character, long[]> by = new java.util.TreeMap<>();
         try (KeyValueStore.Cursor c = store.scan(new byte[0], new byte[] {(byte) 0xFF})) {
             while (c.next()) {
@@ -242,6 +246,7 @@ public final class ScaleBenchmark {
         System.out.printf(Locale.ROOT, "  peerdex keyspaces (raw key + value bytes per document):%n");
         by.forEach((k, a) -> System.out.printf(Locale.ROOT, "    '%c' %,12d entries %,10.0f key B/doc %,10.0f value B/doc%n",
                 k, a[0], (double) a[1] / docs, (double) a[2] / docs));
+        return by.values().stream().mapToLong(a -> a[1] + a[2]).sum();
     }
 
     /**

@@ -9,8 +9,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Folds the reverse word index's fresh entries into blocks in the background, on one daemon thread: a round starts
  * when fresh writes since the last one began reach {@link #THRESHOLD} or a third of the index, whichever is more, or
- * when there were some and the index has been quiet for a check interval (so a peer that stopped crawling ends up
- * folded, and a store opened with fresh entries, a layout-1 store among them, is folded soon after start). A round
+ * when there were some and none came for {@link #QUIET_MILLIS} (so a peer that stopped crawling ends up folded, and a
+ * store opened with fresh entries, a layout-1 store among them, is folded soon after start). Quiet means no write
+ * for that long, not one check interval: an import or a crawl flushes its buffer every few seconds, and once the
+ * index is large those gaps grow (a round slows the writers down); counted as quiet, each gap started a round that
+ * rewrote every block a few thousand fresh entries fell into, back to back, and the import of a million documents
+ * fell from ~300 documents a second to 80-100 at 440,000 documents. A
  * rewrites every block that receives a fresh entry, so rounds wait for a third of the index: as the index grows, each
  * posting is rewritten about three to four times in all (a geometric series, as in LevelDB's own levels) instead of
  * once a round. With a tenth, the folder kept pace with an import and did about ten rewrites a posting: a
@@ -27,6 +31,8 @@ public final class PostingFolder implements AutoCloseable {
     /** A round starts when the fresh writes reach the index's postings divided by this. */
     static final long INDEX_SHARE = 3;
     private static final long CHECK_MILLIS = 2_000;
+    /** No fresh write for this long starts a round for whatever is fresh. */
+    static final long QUIET_MILLIS = 30_000;
     private static final long LOG_MILLIS = 10_000;
 
     private final ReverseWordIndex rwi;
@@ -50,15 +56,18 @@ public final class PostingFolder implements AutoCloseable {
 
     private void run() {
         long seen = -1;
+        long changed = System.nanoTime();
         while (!stopped) {
             try {
                 long writes = rwi.freshWrites();
-                boolean quiet = writes == seen;
+                if (writes != seen) {
+                    seen = writes;
+                    changed = System.nanoTime();
+                }
+                boolean quiet = System.nanoTime() - changed >= TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS);
                 if (writes >= Math.max(THRESHOLD, postings.getAsLong() / INDEX_SHARE) || writes > 0 && quiet) {
                     round();
                     seen = -1;
-                } else {
-                    seen = writes;
                 }
                 synchronized (this) {
                     if (!stopped) wait(CHECK_MILLIS);
