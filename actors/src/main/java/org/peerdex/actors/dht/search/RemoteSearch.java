@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -306,6 +307,12 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** per partition, the holders that hold every word of the query there, in the order they are asked */
     private Map<Integer, List<PeerId>> joinOrder;
+    /**
+     * Partitions no holder answered a join lookup for (each failed, timed out, or answered only its key's own word,
+     * as a peer that predates join lookups does): the counts, filters and exact URL sets run for them after the join
+     * phase, so a network with older peers gets complete answers. Null while none.
+     */
+    private Set<Integer> fallback;
 
     /**
      * With {@link DhtSettings#joinLookups()}: per partition, the live peers that hold the key of every word of the
@@ -364,7 +371,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         for (int p : partitions) {
             List<PeerId> order = joinOrder.get(p);
             if (attempt >= order.size()) {
-                incomplete = true;
+                if (request.words().size() < 2) incomplete = true; // a one-word join is a plain lookup: nothing older to try
+                else (fallback == null ? fallback = new TreeSet<>() : fallback).add(p);
                 continue;
             }
             for (WordHash w : request.words()) byPeer.computeIfAbsent(order.get(attempt), x -> new ArrayList<>()).add(new RangeKey(w, p));
@@ -720,19 +728,32 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (!outstanding.isEmpty() || !confirming.isEmpty() || phase == Phase.DONE) return this;
         switch (phase) {
             case JOIN -> {
-                counted(counts);
-                for (RemoteCandidate c : PartitionJoin.joined(request.words(), joinOrder.keySet(), postings, answeredBy)) {
+                Set<Integer> joined = new TreeSet<>(joinOrder.keySet());
+                if (fallback != null) joined.removeAll(fallback);
+                for (RemoteCandidate c : PartitionJoin.joined(request.words(), joined, postings, answeredBy)) {
                     candidates.put(c.url(), c);
                 }
-                return fetchMetadata();
+                if (fallback == null) {
+                    counted(counts);
+                    return fetchMetadata();
+                }
+                // the partitions no join-aware holder answered: the counts, filters and exact URL sets, beside the
+                // joined candidates already in
+                ctx.getLog().debug("no join lookup answered for partitions {}; asking their holders the older way", fallback);
+                phase = Phase.COUNT;
+                List<RangeKey> keys = new ArrayList<>();
+                for (WordHash w : request.words()) for (int p : fallback) keys.add(new RangeKey(w, p));
+                dispatch(keys, null, 0);
+                return maybeAdvance();
             }
             case COUNT -> {
                 rarest.putAll(PartitionJoin.rarestPerPartition(request.words(), placement.partitions().count(), counts));
+                if (fallback != null) rarest.keySet().retainAll(fallback);
                 List<RangeKey> filterKeys = new ArrayList<>();
                 rarest.forEach((p, rare) -> filterKeys.add(new RangeKey(rare, p)));
                 counted(counts);
                 phase = Phase.FILTER;
-                if (filterKeys.isEmpty()) return finish();
+                if (filterKeys.isEmpty()) return endOfMatching();
                 dispatch(filterKeys, null, 0);
             }
             case FILTER -> {
@@ -742,7 +763,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     for (WordHash w : request.words()) if (!w.equals(rare)) keys.add(new RangeKey(w, p));
                 });
                 phase = Phase.FILTERED;
-                if (keys.isEmpty()) return finish();
+                if (keys.isEmpty()) return endOfMatching();
                 dispatch(keys, null, 0);
             }
             case FILTERED -> {
@@ -760,7 +781,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                         settings.maxPostingsPerMessage());
                 phase = Phase.RAREST;
                 rarestUrlSets = urlSets;
-                if (urlSets.isEmpty()) return finish();
+                if (urlSets.isEmpty()) return endOfMatching();
                 dispatch(new ArrayList<>(urlSets.keySet()), urlSets, 0);
             }
             case RAREST -> {
@@ -777,6 +798,11 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
         }
         return this;
+    }
+
+    /** No (more) candidates to match: the metadata of those the join phase found, if any, or the end. */
+    private Behavior<Command> endOfMatching() {
+        return candidates.isEmpty() ? finish() : fetchMetadata();
     }
 
     /** Sums the holders' counts per word into document frequencies and tells the caller. */

@@ -548,9 +548,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
 
     private Behavior<Command> onLookup(LookupRequest m) {
         if (m.replyTo() == null) return this;
-        Optional<String> bad = checkKeys(m.lookups());
+        List<Lookup> lookups = settings.joinLookups() ? m.lookups() : withoutJoins(m.lookups());
+        Optional<String> bad = checkKeys(lookups);
         if (bad.isEmpty()) {
-            for (Lookup l : m.lookups()) {
+            for (Lookup l : lookups) {
                 if (l == null || l.key() == null) bad = Optional.of("lookup without key");
                 else if (l.limit() < 1 || l.limit() > settings.maxPostingsPerMessage()) {
                     bad = Optional.of("limit must be 1.." + settings.maxPostingsPerMessage());
@@ -570,13 +571,13 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
         runLookup(() -> {
             int budget = settings.maxPostingsPerMessage();
-            List<Lookup> joins = m.lookups().stream().filter(l -> l.join() != null).toList();
+            List<Lookup> joins = lookups.stream().filter(l -> l.join() != null).toList();
             Map<RangeKey, KeyPostings> joined = joins.isEmpty() ? Map.of() : lookupJoined(joins, budget);
             stats.joinLookupsAnswered.addAndGet(joins.size());
             for (KeyPostings kp : joined.values()) budget -= kp.postings().count();
             List<KeyPostings> out = new ArrayList<>();
             Set<RangeKey> answered = new HashSet<>();
-            for (Lookup l : m.lookups()) {
+            for (Lookup l : lookups) {
                 if (l.join() != null) {
                     for (WordHash w : l.join()) {
                         RangeKey k = new RangeKey(w, l.key().partition());
@@ -592,6 +593,18 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             m.replyTo().tell(new LookupReply(m.queryId(), self, out, ""));
         });
         return this;
+    }
+
+    /**
+     * The lookups as a peer that predates join lookups reads them (with {@code join-lookups} off this peer is one):
+     * a join lookup is a plain lookup of its key, the other words unread, so the asker sees an incomplete join and
+     * asks elsewhere or the older way.
+     */
+    private static List<Lookup> withoutJoins(List<Lookup> lookups) {
+        if (lookups == null) return null;
+        List<Lookup> out = new ArrayList<>(lookups.size());
+        for (Lookup l : lookups) out.add(l == null || l.join() == null ? l : new Lookup(l.key(), l.filter(), l.urls(), l.limit()));
+        return out;
     }
 
     /**
