@@ -1,9 +1,13 @@
 package org.peerdex.actors.dht.shard;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
@@ -34,7 +38,40 @@ public final class HeldArcs {
         this.his = his;
     }
 
+    /**
+     * The arcs of the rings asked about last, per peer: a peer's arcs in a ring depend on that ring alone, and every
+     * digest a holder compares asks for its own arcs and the sender's. Rings and placements are immutable and
+     * compared by identity here (a ring is replaced, not changed); the two most recent are kept, so a peer between
+     * two views (or the simulator's peers, which share ring objects) does not rebuild them per message.
+     */
+    private static final int CACHED_RINGS = 2;
+    private static final Deque<Cached> CACHE = new ArrayDeque<>();
+
+    private record Cached(Ring ring, Placement placement, Map<PeerId, HeldArcs> arcs) {}
+
     public static HeldArcs of(PeerId self, Placement placement, Ring ring) {
+        Map<PeerId, HeldArcs> arcs = null;
+        synchronized (CACHE) {
+            for (Cached c : CACHE) {
+                if (c.ring() == ring && c.placement() == placement) {
+                    arcs = c.arcs();
+                    break;
+                }
+            }
+            if (arcs == null) {
+                if (CACHE.size() >= CACHED_RINGS) CACHE.removeLast();
+                arcs = new ConcurrentHashMap<>();
+                CACHE.addFirst(new Cached(ring, placement, arcs));
+            }
+        }
+        HeldArcs known = arcs.get(self);
+        if (known != null) return known;
+        HeldArcs built = build(self, placement, ring);
+        arcs.put(self, built);
+        return built;
+    }
+
+    private static HeldArcs build(PeerId self, Placement placement, Ring ring) {
         int[] own = ring.pointsOf(self);
         int r = placement.redundancy();
         if (own.length == 0) return new HeldArcs(self, placement, ring, false, new long[0], new long[0]);
