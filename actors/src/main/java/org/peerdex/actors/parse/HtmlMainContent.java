@@ -10,6 +10,7 @@ import java.util.Set;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
 import org.jsoup.select.NodeFilter;
 import org.jsoup.select.NodeTraversor;
 
@@ -62,13 +63,32 @@ public final class HtmlMainContent {
         }, root);
         List<Element> outlines = outlines(body, root, chrome);
         if (chrome.isEmpty() && outlines.isEmpty()) return root;
-        // a page that is nothing but navigation (a site map, a table of contents) keeps its text
-        Element kept = root.clone();
+        // a page that is nothing but navigation (a site map, a table of contents) keeps its text: asked before
+        // anything is removed (a copy of the content to fall back on cost a clone of the page per parse)
+        if (!chrome.isEmpty() && !hasText(root, chrome) && hasText(root, List.of())) return root;
         for (Element c : chrome) c.remove();
-        if (root.text().isBlank() && !kept.text().isBlank()) return kept;
         // the page's own outline goes first, where the reader sees it
         for (int i = outlines.size() - 1; i >= 0; i--) root.prependChild(outlines.get(i));
         return root;
+    }
+
+    /** True if some text under {@code root} outside the {@code skipped} elements is not blank. */
+    private static boolean hasText(Element root, List<Element> skipped) {
+        Set<Node> skip = Collections.newSetFromMap(new IdentityHashMap<>());
+        skip.addAll(skipped);
+        boolean[] found = {false};
+        NodeTraversor.filter(new NodeFilter() {
+            @Override
+            public FilterResult head(Node node, int depth) {
+                if (skip.contains(node)) return FilterResult.SKIP_ENTIRELY;
+                if (node instanceof TextNode t && !t.text().isBlank()) {
+                    found[0] = true;
+                    return FilterResult.STOP;
+                }
+                return FilterResult.CONTINUE;
+            }
+        }, root);
+        return found[0];
     }
 
     /**
@@ -139,14 +159,38 @@ public final class HtmlMainContent {
         return e.text().length() * 2 < Math.max(1, pageChars);
     }
 
-    private static boolean namedChrome(String names) {
-        if (names.isEmpty()) return false;
-        for (String name : names.toLowerCase(Locale.ROOT).split("\\s+")) {
-            if (CHROME_NAMES.contains(name)) return true;
-            for (String part : name.split("[-_]")) if (CHROME_NAMES.contains(part)) return true;
+    /**
+     * True if a whitespace-separated name, or a hyphen- or underscore-separated part of one, is a chrome name. Walks
+     * the string once (every element with a class or id is asked, so no regular expressions and no lower-casing
+     * of names that cannot match).
+     */
+    static boolean namedChrome(String names) {
+        int n = names.length();
+        int i = 0;
+        while (i < n) {
+            while (i < n && Character.isWhitespace(names.charAt(i))) i++;
+            int start = i;
+            while (i < n && !Character.isWhitespace(names.charAt(i))) i++;
+            if (i == start) break;
+            if (chromeName(names, start, i)) return true;
+            int from = start;
+            for (int j = start; j <= i; j++) {
+                if (j == i || names.charAt(j) == '-' || names.charAt(j) == '_') {
+                    if (j > from && (from > start || j < i) && chromeName(names, from, j)) return true;
+                    from = j + 1;
+                }
+            }
         }
         return false;
     }
+
+    private static boolean chromeName(String s, int from, int to) {
+        int len = to - from;
+        if (len < 3 || len > LONGEST_CHROME_NAME) return false;
+        return CHROME_NAMES.contains(s.substring(from, to).toLowerCase(Locale.ROOT));
+    }
+
+    private static final int LONGEST_CHROME_NAME = CHROME_NAMES.stream().mapToInt(String::length).max().orElse(0);
 
     /** True if {@code e} sits in an article, section or main element (its header or footer is that one's). */
     private static boolean inSection(Element e) {

@@ -132,4 +132,26 @@ class HtmlMainContentTest {
         }
         assertEquals(java.util.List.of("Installing the quokka"), own.headings());
     }
+
+    @Test
+    void chromeNamesAreMatchedWholeOrByHyphenAndUnderscoreParts() {
+        for (String yes : new String[] {"nav", "  sidebar ", "x NavBar y", "site-footer", "top_menu", "skip-nav-link",
+                "a\tbreadcrumbs", "sphinxsidebar", "FOOTER"}) {
+            assertTrue(HtmlMainContent.namedChrome(yes), yes);
+        }
+        for (String no : new String[] {"", " ", "navigate", "sidebars-x2", "content", "main-body", "a-b_c", "nav2",
+                "footnote", "--", "_"}) {
+            assertFalse(HtmlMainContent.namedChrome(no), no);
+        }
+    }
+
+    @Test
+    void aPageOfNothingButNavigationKeepsItsText() {
+        ParsedDocument d = html("http://site.example/map.html", "<html><body><nav><a href=\"/a\">Alpha page</a>"
+                + " <a href=\"/b\">Beta page</a></nav><div class=\"footer\">Site map footer</div></body></html>");
+        assertTrue(d.body().contains("Alpha page") && d.body().contains("Site map footer"), d.body());
+        ParsedDocument e = html("http://site.example/page.html", "<html><body><nav><a href=\"/a\">Alpha page</a></nav>"
+                + "<p>The page's own words</p></body></html>");
+        assertEquals("The page's own words", e.body());
+    }
 }
