@@ -46,7 +46,7 @@ final class WireMapping {
         List<V1.Lookup> out = new ArrayList<>(l.lookups().size());
         for (ShardOwner.Lookup k : l.lookups()) {
             out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit(),
-                    k.join() == null ? null : k.join().stream().map(WordHash::value).toList()));
+                    k.join() == null ? null : k.join().stream().map(WordHash::value).toList(), k.presence()));
         }
         return new V1.LookupRequest(l.queryId(), out);
     }
@@ -83,7 +83,8 @@ final class WireMapping {
         List<ShardOwner.Lookup> out = new ArrayList<>(l.lookups().size());
         for (V1.Lookup k : l.lookups()) {
             out.add(new ShardOwner.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()),
-                    urlHashes(k.urls()), k.limit(), k.join() == null ? null : k.join().stream().map(WordHash::new).toList()));
+                    urlHashes(k.urls()), k.limit(), k.join() == null ? null : k.join().stream().map(WordHash::new).toList(),
+                    k.presence()));
         }
         return new ShardOwner.LookupRequest(l.queryId(), out, replyTo);
     }
@@ -121,7 +122,7 @@ final class WireMapping {
         List<V1.KeyPostings> out = new ArrayList<>(r.results() == null ? 0 : r.results().size());
         if (r.results() != null) {
             for (ShardOwner.KeyPostings kp : r.results()) {
-                out.add(new V1.KeyPostings(key(kp.key()), postings(kp.postings()), kp.matched(), kp.truncated()));
+                out.add(new V1.KeyPostings(key(kp.key()), postings(kp.postings()), kp.matched(), kp.truncated(), kp.held()));
             }
         }
         return new V1.LookupReply(r.queryId(), out, r.error());
@@ -157,7 +158,7 @@ final class WireMapping {
     }
 
     static ShardOwner.KeyPostings keyPostings(V1.KeyPostings kp) {
-        return new ShardOwner.KeyPostings(key(kp.key()), postings(kp.postings()), kp.matched(), kp.truncated());
+        return new ShardOwner.KeyPostings(key(kp.key()), postings(kp.postings()), kp.matched(), kp.truncated(), kp.held());
     }
 
     static List<RangeDigest.Range> ranges(List<V1.DigestRange> ranges) {

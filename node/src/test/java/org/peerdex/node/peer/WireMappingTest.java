@@ -106,6 +106,26 @@ class WireMappingTest {
     }
 
     @Test
+    void aPresenceLookupAndItsBitsCrossTheWire() throws Exception {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        RangeKey key = new RangeKey(vacuum, 5);
+        List<UrlHash> urls = List.of(UrlHash.of("http://a.test/1"), UrlHash.of("http://a.test/2"), UrlHash.of("http://a.test/3"));
+        ShardOwner.LookupRequest l = new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.presence(key, urls)), null);
+        ShardOwner.LookupRequest back = WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(l)),
+                V1.LookupRequest.class), null);
+        assertTrue(back.lookups().get(0).presence());
+        assertEquals(urls, back.lookups().get(0).urls());
+        // a plain lookup writes no presence key: its bytes are those of the revision before
+        ShardOwner.LookupRequest plain = new ShardOwner.LookupRequest(3, List.of(new ShardOwner.Lookup(key, null, urls, 3)), null);
+        assertFalse(new String(codec.write(WireMapping.lookup(plain)), java.nio.charset.StandardCharsets.ISO_8859_1).contains("presence"));
+        ShardOwner.LookupReply lr = new ShardOwner.LookupReply(9, new PeerId("Responder123"), List.of(
+                new ShardOwner.KeyPostings(key, PostingPack.of(List.of()), 2, false, new byte[] {5})), "");
+        ShardOwner.KeyPostings kp = WireMapping.keyPostings(codec.read(codec.write(WireMapping.reply(lr)),
+                V1.LookupReply.class).results().get(0));
+        assertEquals(java.util.Set.of(urls.get(0), urls.get(2)), ShardOwner.KeyPostings.held(kp.held(), urls));
+    }
+
+    @Test
     void repliesComeBackToTheActorsWithTheSignerAsResponder() throws Exception {
         IndexedDocument doc = realPage();
         PeerId responder = new PeerId("Responder123");

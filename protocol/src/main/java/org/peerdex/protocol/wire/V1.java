@@ -202,11 +202,14 @@ public final class V1 {
      * (word hashes, the key's among them; absent: none, and then not written, so a plain lookup's bytes are those
      * of the first revision): a join lookup, the key's postings of the URLs that have a posting of every word of
      * {@code join} in the key's partition at the holder, the best {@code limit} by the sum of their partial
-     * scores over all the join lookups of the request (docs/protocol.md, "Join lookups").
+     * scores over all the join lookups of the request (docs/protocol.md, "Join lookups"). With {@code presence}
+     * (true; absent: false, and then not written) and a URL set: which of the URLs have a posting of the key, as
+     * {@link KeyPostings#held}, without postings (docs/protocol.md, "Confirmation").
      */
     public record Lookup(@JsonProperty("key") Key key, @JsonProperty("filter") Bloom filter,
                          @JsonProperty("urls") List<String> urls, @JsonProperty("limit") int limit,
-                         @JsonProperty("join") @JsonInclude(JsonInclude.Include.NON_NULL) List<String> join) {
+                         @JsonProperty("join") @JsonInclude(JsonInclude.Include.NON_NULL) List<String> join,
+                         @JsonProperty("presence") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence) {
         public Lookup {
             if (key == null) throw new IllegalArgumentException("lookup needs a key");
             if (urls != null) {
@@ -221,17 +224,30 @@ public final class V1 {
         }
 
         public Lookup(Key key, Bloom filter, List<String> urls, int limit) {
-            this(key, filter, urls, limit, null);
+            this(key, filter, urls, limit, null, false);
+        }
+
+        public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join) {
+            this(key, filter, urls, limit, join, false);
         }
     }
 
-    /** The answer for one key: the postings sent, how many matched in all, and whether some were left out. */
+    /**
+     * The answer for one key: the postings sent, how many matched in all, and whether some were left out; for a
+     * presence lookup, {@code held} instead of postings: bit i (of byte i / 8, lowest first) set when the i-th URL
+     * asked has a posting of the key (absent for other lookups, and then not written).
+     */
     public record KeyPostings(@JsonProperty("key") Key key, @JsonProperty("postings") Postings postings,
-                              @JsonProperty("matched") int matched, @JsonProperty("truncated") boolean truncated) {
+                              @JsonProperty("matched") int matched, @JsonProperty("truncated") boolean truncated,
+                              @JsonProperty("held") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held) {
         public KeyPostings {
             if (key == null) throw new IllegalArgumentException("key postings need a key");
             postings = postings == null ? Postings.EMPTY : postings;
             if (matched < 0) throw new IllegalArgumentException("negative match count");
+        }
+
+        public KeyPostings(Key key, Postings postings, int matched, boolean truncated) {
+            this(key, postings, matched, truncated, null);
         }
     }
 

@@ -920,7 +920,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 for (RangeKey k : keys.subList(i, Math.min(keys.size(), i + settings.maxKeysPerRequest()))) {
                     List<UrlHash> urls = List.copyOf(asks.get(k));
                     part.put(k, urls);
-                    ls.add(exactLookup(k, urls));
+                    ls.add(ShardOwner.Lookup.presence(k, urls));
                 }
                 long id = nextRequest++;
                 confirming.put(id, new Confirming(peer, part));
@@ -939,7 +939,13 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (ok) {
             answered.add(c.peer());
             for (ShardOwner.KeyPostings kp : ((ShardOwner.LookupReply) reply).results()) {
-                if (!c.asked().containsKey(kp.key())) continue;
+                if (kp == null || !c.asked().containsKey(kp.key())) continue;
+                if (kp.held() != null) { // a presence answer: a bit per URL asked
+                    has.computeIfAbsent(kp.key(), x -> new HashSet<>())
+                            .addAll(ShardOwner.KeyPostings.held(kp.held(), c.asked().get(kp.key())));
+                    continue;
+                }
+                // a holder before presence lookups sends the postings themselves
                 try {
                     for (Posting p : kp.postings().postings()) {
                         if (p.word().equals(kp.key().word())) has.computeIfAbsent(kp.key(), x -> new HashSet<>()).add(p.url());

@@ -1,5 +1,6 @@
 package org.peerdex.actors.dht.shard;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.typesafe.config.Config;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -96,14 +97,27 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * {@code join}, for its postings in the key's partition of the URLs that have a posting of every one of them
      * here: the best {@code limit} URLs by the sum of their partial scores, counted over every join lookup of the
      * request together; the reply has one {@link KeyPostings} per word (see {@link ShardOwner#lookupJoined}).
+     * A presence lookup ({@code presence}, with a URL set and nothing else) asks only which of the URLs have a posting
+     * of the key here: the reply's {@link KeyPostings#held} marks them, one bit per URL in the order asked, and
+     * carries no postings (what a confirmation needs, at a bit a URL instead of a posting).
      */
-    public record Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join) {
+    public record Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
+                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence) {
         public Lookup {
             join = join == null ? null : List.copyOf(join);
         }
 
+        public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join) {
+            this(key, filter, urls, limit, join, false);
+        }
+
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit) {
-            this(key, filter, urls, limit, null);
+            this(key, filter, urls, limit, null, false);
+        }
+
+        /** Which of {@code urls} have a posting of {@code key} at the holder. */
+        public static Lookup presence(RangeKey key, List<UrlHash> urls) {
+            return new Lookup(key, null, urls, Math.max(1, urls.size()), null, true);
         }
     }
 
@@ -114,8 +128,28 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo)
             implements Command, WireMessage {}
 
-    /** The answer for one key: the postings sent, how many matched in all, and whether some were left out. */
-    public record KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated) {}
+    /**
+     * The answer for one key: the postings sent, how many matched in all, and whether some were left out; for a
+     * presence lookup, no postings and {@code held}: bit i (of byte i / 8, lowest bit first) set when the i-th URL
+     * asked has a posting here (null for every other lookup).
+     */
+    public record KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held) {
+        public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated) {
+            this(key, postings, matched, truncated, null);
+        }
+
+        /**
+         * The URLs of {@code asked} that {@code held} marks; empty when it does not fit them (a malformed answer says
+         * nothing).
+         */
+        public static Set<UrlHash> held(byte[] held, List<UrlHash> asked) {
+            if (held == null || held.length != (asked.size() + 7) / 8) return Set.of();
+            Set<UrlHash> out = new HashSet<>();
+            for (int i = 0; i < asked.size(); i++) if ((held[i >> 3] >> (i & 7) & 1) != 0) out.add(asked.get(i));
+            return out;
+        }
+    }
 
     public record LookupReply(long queryId, PeerId by, List<KeyPostings> results, String error)
             implements WireMessage {}
@@ -557,6 +591,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     bad = Optional.of("limit must be 1.." + settings.maxPostingsPerMessage());
                 } else if (l.urls() != null && l.urls().size() > settings.maxPostingsPerMessage()) {
                     bad = Optional.of("URL set larger than " + settings.maxPostingsPerMessage());
+                } else if (l.presence() && (l.urls() == null || l.filter() != null || l.join() != null)) {
+                    bad = Optional.of("a presence lookup has a URL set and no filter or join");
                 } else if (l.join() != null && (l.join().isEmpty() || l.join().size() > MAX_JOIN_WORDS
                         || !l.join().contains(l.key().word()) || l.filter() != null || l.urls() != null)) {
                     bad = Optional.of("a join lookup names 1.." + MAX_JOIN_WORDS + " words, its key's among them, "
@@ -587,7 +623,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 }
                 KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)));
                 budget -= kp.postings().count();
-                out.add(kp);
+                out.add(l.presence() ? presence(kp, l.urls()) : kp);
             }
             stats.lookupsAnswered.incrementAndGet();
             m.replyTo().tell(new LookupReply(m.queryId(), self, out, ""));
@@ -603,8 +639,19 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private static List<Lookup> withoutJoins(List<Lookup> lookups) {
         if (lookups == null) return null;
         List<Lookup> out = new ArrayList<>(lookups.size());
-        for (Lookup l : lookups) out.add(l == null || l.join() == null ? l : new Lookup(l.key(), l.filter(), l.urls(), l.limit()));
+        for (Lookup l : lookups) {
+            out.add(l == null || l.join() == null ? l : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), null, l.presence()));
+        }
         return out;
+    }
+
+    /** A presence lookup's answer: which of the URLs asked the postings found are of, as bits, and no postings. */
+    private static KeyPostings presence(KeyPostings found, List<UrlHash> asked) {
+        Set<UrlHash> here = new HashSet<>();
+        for (Posting p : found.postings().postings()) here.add(p.url());
+        byte[] held = new byte[(asked.size() + 7) / 8];
+        for (int i = 0; i < asked.size(); i++) if (here.contains(asked.get(i))) held[i >> 3] |= (byte) (1 << (i & 7));
+        return new KeyPostings(found.key(), PostingPack.of(List.of()), found.matched(), found.truncated(), held);
     }
 
     /**

@@ -143,4 +143,43 @@ class JoinLookupTest {
             KIT.stop(owner);
         }
     }
+
+    @Test
+    void aPresenceLookupMarksWhichUrlsHaveAPostingWithoutSendingThem() {
+        try (PeerStorage storage = PeerStorage.openLevelDb(dir, TestNetwork.PLACEMENT.partitions())) {
+            WordHash a = WordHash.of("alpha");
+            var partitions = storage.rwi().partitions();
+            List<UrlHash> asked = new ArrayList<>();
+            List<Posting> postings = new ArrayList<>();
+            List<UrlHash> here = new ArrayList<>();
+            for (int i = 0; asked.size() < 19; i++) {
+                UrlHash u = UrlHash.of("http://presence.test/page-" + i);
+                if (partitions.partitionOf(u) != 2) continue;
+                asked.add(u);
+                if (asked.size() % 3 != 0) {
+                    postings.add(posting(a, u, 2, false));
+                    here.add(u);
+                }
+            }
+            postings.add(posting(a, UrlHash.of("http://presence.test/not-asked"), 9, true));
+            storage.rwi().add(postings, true);
+            ActorRef<ShardOwner.Command> owner = KIT.spawn(ShardOwner.create(PeerId.random(new java.util.Random(3)),
+                    storage, TestNetwork.PLACEMENT, DhtSettings.from(CONFIG), new DhtStats()));
+            TestProbe<ShardOwner.LookupReply> probe = KIT.createTestProbe();
+            owner.tell(new ShardOwner.LookupRequest(1, List.of(ShardOwner.Lookup.presence(new RangeKey(a, 2), asked)),
+                    probe.getRef()));
+            ShardOwner.LookupReply reply = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", reply.error());
+            ShardOwner.KeyPostings kp = reply.results().get(0);
+            assertEquals(0, kp.postings().count(), "no postings travel");
+            assertEquals(3, kp.held().length, "a bit for each of the 19 URLs asked");
+            assertEquals(new java.util.HashSet<>(here), ShardOwner.KeyPostings.held(kp.held(), asked));
+            assertTrue(ShardOwner.KeyPostings.held(new byte[2], asked).isEmpty(), "a bitmap of the wrong size says nothing");
+            // a presence lookup has a URL set and nothing else
+            owner.tell(new ShardOwner.LookupRequest(2, List.of(new ShardOwner.Lookup(new RangeKey(a, 2), null, null, 5,
+                    null, true)), probe.getRef()));
+            assertFalse(probe.receiveMessage(Duration.ofSeconds(10)).error().isEmpty());
+            KIT.stop(owner);
+        }
+    }
 }
