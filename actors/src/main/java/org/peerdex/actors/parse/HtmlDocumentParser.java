@@ -162,11 +162,11 @@ public final class HtmlDocumentParser {
         // a page repeats its links (navigation, "see also"): each href is resolved once (a third of the resolutions
         // on the OpenJDK API pages, where resolving was 18% of parsing)
         Map<String, Optional<String>> resolved = new HashMap<>();
+        String linkBase = base;
         for (Element a : doc.select("a[href], area[href], frame[src], iframe[src]")) {
             if (links.size() >= maxLinks) break;
             String href = a.hasAttr("href") ? a.attr("href") : a.attr("src");
-            String from = base;
-            Optional<String> target = resolved.computeIfAbsent(href, h -> UrlNormalizer.resolve(from, h));
+            Optional<String> target = resolved.computeIfAbsent(href, h -> UrlNormalizer.resolve(linkBase, h));
             if (target.isEmpty()) continue;
             String anchor = a.text();
             if (anchor.isBlank()) {

@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -274,14 +273,9 @@ class ChurnTest {
         PeerView view = from.dht().view().get();
         List<Ring> previous = handoff ? from.dht().view().recentRings(HANDOFF_WINDOW, System.currentTimeMillis())
                 : List.of();
-        TestProbe<RemoteSearch.Event> probe = TestProbe.create(from.system());
         List<WordHash> hashes = words.stream().map(WordHash::of).toList();
-        DhtPeer.via(from.system()).spawn(RemoteSearch.create(new RemoteSearch.Request(hashes, 200), view, previous,
-                TestNetwork.PLACEMENT, from.dht().settings(), null, probe.getRef()), "churn-search-" + System.nanoTime());
-        while (true) {
-            RemoteSearch.Event e = probe.receiveMessage(Duration.ofSeconds(20));
-            if (e instanceof RemoteSearch.Finished f) return f;
-        }
+        return TestNetwork.search(from, new RemoteSearch.Request(hashes, 200), view, previous, from.dht().settings(),
+                Duration.ofSeconds(20), e -> { });
     }
 
     private static Set<UrlHash> urls(RemoteSearch.Finished f) {

@@ -104,17 +104,12 @@ class DhtClusterTest {
     }
 
     private RemoteSearch.Finished search(TestNetwork.Peer from, int limit, DhtSettings settings, String... words) {
-        PeerView view = TestNetwork.view(from);
-        TestProbe<RemoteSearch.Event> probe = TestProbe.create(from.system());
         List<WordHash> hashes = new ArrayList<>();
         for (String w : words) hashes.add(WordHash.of(w));
-        DhtPeer.via(from.system()).spawn(RemoteSearch.create(new RemoteSearch.Request(hashes, limit), view,
-                TestNetwork.PLACEMENT, settings, null, probe.getRef()), "search-" + System.nanoTime());
-        while (true) {
-            RemoteSearch.Event e = probe.receiveMessage(Duration.ofSeconds(10));
-            if (e instanceof RemoteSearch.Counted c) lastCounted = c;
-            if (e instanceof RemoteSearch.Finished f) return f;
-        }
+        return TestNetwork.search(from, new RemoteSearch.Request(hashes, limit), TestNetwork.view(from), List.of(),
+                settings, Duration.ofSeconds(10), e -> {
+                    if (e instanceof RemoteSearch.Counted c) lastCounted = c;
+                });
     }
 
     /** The document frequencies the last search reported. */

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,12 +70,7 @@ class MixedJoinLookupTest {
     }
 
     private RemoteSearch.Finished search(int limit, DhtSettings settings, WordHash... words) {
-        TestProbe<RemoteSearch.Event> probe = TestProbe.create(searcher.system());
-        DhtPeer.via(searcher.system()).spawn(RemoteSearch.create(new RemoteSearch.Request(List.of(words), limit),
-                TestNetwork.view(searcher), TestNetwork.PLACEMENT, settings, null, probe.getRef()), "search-" + System.nanoTime());
-        while (true) {
-            if (probe.receiveMessage(Duration.ofSeconds(10)) instanceof RemoteSearch.Finished f) return f;
-        }
+        return TestNetwork.search(searcher, new RemoteSearch.Request(List.of(words), limit), settings);
     }
 
     @Test

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.SpawnProtocol;
 import org.apache.pekko.cluster.MemberStatus;
@@ -20,9 +22,11 @@ import org.apache.pekko.cluster.typed.Join;
 import org.peerdex.actors.dht.replication.Replicator;
 import org.peerdex.actors.dht.ring.PeerDirectory;
 import org.peerdex.actors.dht.ring.PeerView;
+import org.peerdex.actors.dht.search.RemoteSearch;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.ring.Ring;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.kv.LevelDbStore;
 
@@ -139,6 +143,28 @@ public final class TestNetwork implements AutoCloseable {
         } catch (Exception e) {
             return null;
         }
+    }
+
+    /**
+     * Runs one {@link RemoteSearch} from {@code from} over {@code view} and the rings before it, hands each event to
+     * {@code seen} as it comes (each must come within {@code wait}), and returns the search's end.
+     */
+    public static RemoteSearch.Finished search(Peer from, RemoteSearch.Request request, PeerView view,
+                                               List<Ring> previous, DhtSettings settings, Duration wait,
+                                               Consumer<RemoteSearch.Event> seen) {
+        TestProbe<RemoteSearch.Event> probe = TestProbe.create(from.system());
+        DhtPeer.via(from.system()).spawn(RemoteSearch.create(request, view, previous, PLACEMENT, settings, null,
+                probe.getRef()), "search-" + System.nanoTime());
+        while (true) {
+            RemoteSearch.Event e = probe.receiveMessage(wait);
+            seen.accept(e);
+            if (e instanceof RemoteSearch.Finished f) return f;
+        }
+    }
+
+    /** A search from {@code from} over its current view, each event within 10 s. */
+    public static RemoteSearch.Finished search(Peer from, RemoteSearch.Request request, DhtSettings settings) {
+        return search(from, request, view(from), List.of(), settings, Duration.ofSeconds(10), e -> { });
     }
 
     public static void await(Duration timeout, String what, BooleanSupplier condition) {

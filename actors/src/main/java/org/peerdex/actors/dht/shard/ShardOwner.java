@@ -139,6 +139,13 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             this(key, postings, matched, truncated, null);
         }
 
+        /** The bits {@link #held} is made of: bit i set when the i-th URL of {@code asked} is in {@code here}. */
+        static byte[] bits(Set<UrlHash> here, List<UrlHash> asked) {
+            byte[] held = new byte[(asked.size() + 7) / 8];
+            for (int i = 0; i < asked.size(); i++) if (here.contains(asked.get(i))) held[i >> 3] |= (byte) (1 << (i & 7));
+            return held;
+        }
+
         /**
          * The URLs of {@code asked} that {@code held} marks; empty when it does not fit them (a malformed answer says
          * nothing).
@@ -649,9 +656,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private static KeyPostings presence(KeyPostings found, List<UrlHash> asked) {
         Set<UrlHash> here = new HashSet<>();
         for (Posting p : found.postings().postings()) here.add(p.url());
-        byte[] held = new byte[(asked.size() + 7) / 8];
-        for (int i = 0; i < asked.size(); i++) if (here.contains(asked.get(i))) held[i >> 3] |= (byte) (1 << (i & 7));
-        return new KeyPostings(found.key(), PostingPack.of(List.of()), found.matched(), found.truncated(), held);
+        return new KeyPostings(found.key(), PostingPack.of(List.of()), found.matched(), found.truncated(),
+                KeyPostings.bits(here, asked));
     }
 
     /**

@@ -226,7 +226,6 @@ public final class Scorer {
         return slack;
     }
 
-
     /** The score {@code c} would have, without adding it (the DHT source uses it to choose what to fetch). */
     public double scoreOf(Candidate c) {
         return score(new Scored(c, features(c), linkRank.rank(c.url().hostHash()), feedback.applyAsDouble(c.url())));

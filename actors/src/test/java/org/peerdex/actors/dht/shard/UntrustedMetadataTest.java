@@ -17,7 +17,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
-import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.dht.TestNetwork;
 import org.peerdex.actors.dht.search.RemoteSearch;
 import org.peerdex.protocol.hash.PeerId;
@@ -88,20 +87,15 @@ class UntrustedMetadataTest {
             plant(holder, script, "javascript:alert(document.cookie)");
             plant(holder, swapped, "http://attacker.test/phish.html");
         }
-        TestProbe<RemoteSearch.Event> probe = TestProbe.create(searcher.system());
-        DhtPeer.via(searcher.system()).spawn(RemoteSearch.create(new RemoteSearch.Request(
-                List.of(WordHash.of("zebracorn")), 100), TestNetwork.view(searcher), TestNetwork.PLACEMENT,
-                searcher.dht().settings(), null, probe.getRef()), "search-" + System.nanoTime());
-        RemoteSearch.Finished finished = null;
-        while (finished == null) {
-            RemoteSearch.Event e = probe.receiveMessage(Duration.ofSeconds(20));
-            if (e instanceof RemoteSearch.Found f) {
-                for (RemoteSearch.RemoteCandidate c : f.candidates()) {
-                    assertTrue(c.metadata().url().startsWith("http://good.test/"), "passed on: " + c.metadata().url());
-                }
-            }
-            if (e instanceof RemoteSearch.Finished f) finished = f;
-        }
+        RemoteSearch.Finished finished = TestNetwork.search(searcher, new RemoteSearch.Request(
+                List.of(WordHash.of("zebracorn")), 100), TestNetwork.view(searcher), List.of(),
+                searcher.dht().settings(), Duration.ofSeconds(20), e -> {
+                    if (e instanceof RemoteSearch.Found f) {
+                        for (RemoteSearch.RemoteCandidate c : f.candidates()) {
+                            assertTrue(c.metadata().url().startsWith("http://good.test/"), "passed on: " + c.metadata().url());
+                        }
+                    }
+                });
         Set<String> urls = finished.candidates().stream().map(c -> c.metadata().url()).collect(Collectors.toSet());
         System.out.println("search reply: results " + urls + ", dropped records " + finished.cost().rejectedMetadata());
         assertEquals(Set.of("http://good.test/page.html"), urls);
