@@ -61,7 +61,6 @@ public final class BenchPeers {
         }
     }
 
-    /** Deletes a directory tree, deepest first. */
     /** Closes the benchmark's peers (a failure to close one does not keep the others open) and deletes their data. */
     public static void closeAll(List<PeerNode> nodes, Path root) {
         for (PeerNode n : nodes) {
@@ -74,6 +73,7 @@ public final class BenchPeers {
         deleteTree(root);
     }
 
+    /** Deletes a directory tree, deepest first. */
     public static void deleteTree(Path dir) {
         if (!Files.exists(dir)) return;
         try (Stream<Path> s = Files.walk(dir)) {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.cluster.MemberStatus;
@@ -191,7 +192,23 @@ public final class RealLab implements AutoCloseable {
                 if (v == null || v.ring().size() != up) return false;
             }
             return true;
-        });
+        }, this::membership);
+    }
+
+    /** What each live peer sees, for a failed wait: its ring's size and its cluster members with their status. */
+    private String membership() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < nodes.length; i++) {
+            PeerNode n = nodes[i];
+            if (n == null) continue;
+            PeerView v = n.services().network().dht().view().get();
+            b.append("\n  peer ").append(i).append(" at ").append(addresses[i]).append(": ring of ")
+                    .append(v == null ? "none" : v.ring().size()).append(", members");
+            var state = Cluster.get(n.context().system()).state();
+            state.getMembers().forEach(m -> b.append(' ').append(m.address().port().get()).append('=').append(m.status())
+                    .append(state.getUnreachable().contains(m) ? "(unreachable)" : ""));
+        }
+        return b.toString();
     }
 
     // ---- search
@@ -341,9 +358,14 @@ public final class RealLab implements AutoCloseable {
 
     /** Polls {@code condition} every 100 ms until it holds or {@link #WAIT} passed (then fails). */
     public static void await(String what, BooleanSupplier condition) {
+        await(what, condition, () -> "");
+    }
+
+    /** As {@link #await(String, BooleanSupplier)}; a timeout's message ends with {@code state}, taken then. */
+    public static void await(String what, BooleanSupplier condition, Supplier<String> state) {
         long end = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) throw new IllegalStateException("timed out waiting for: " + what);
+            if (System.nanoTime() > end) throw new IllegalStateException("timed out waiting for: " + what + state.get());
             try {
                 TimeUnit.MILLISECONDS.sleep(100); // the polling interval of a deadline-bounded wait
             } catch (InterruptedException e) {

@@ -47,7 +47,6 @@ import org.peerdex.storage.meta.Cbor;
  */
 public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command> {
     public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "peerdex-peer-directory");
-    private static final Duration TICK = Duration.ofSeconds(5);
 
     public sealed interface Command {}
 
@@ -123,6 +122,8 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private final Map<PeerId, PeerRecord> remembered = new LinkedHashMap<>();
     private final Set<Address> unreachable = new HashSet<>();
     private final Set<ActorRef<Command>> greeted = new HashSet<>();
+    /** the directories the receptionist lists now (cluster peers); ones not answered yet are greeted again per tick */
+    private Set<ActorRef<Command>> listed = Set.of();
     private final List<ActorRef<PeerView>> subscribers = new ArrayList<>();
     private PeerView view;
     private long version;
@@ -142,7 +143,8 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     public static Behavior<Command> create(Function<ActorRef<Command>, PeerInfo> self,
                                            KeyValueStore store, int positionsPerPeer) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
-            timers.startTimerWithFixedDelay(Tick.INSTANCE, TICK);
+            timers.startTimerWithFixedDelay(Tick.INSTANCE,
+                    ctx.getSystem().settings().config().getDuration("peerdex.dht.directory-tick"));
             return new PeerDirectory(ctx, timers, self.apply(ctx.getSelf()), store, positionsPerPeer);
         }));
     }
@@ -344,6 +346,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
 
     private Behavior<Command> onListing(ListingChanged m) {
         Set<ActorRef<Command>> refs = m.listing().getServiceInstances(KEY);
+        listed = refs;
         for (ActorRef<Command> r : refs) greet(r);
         // a directory that vanished from the listing: its peer left the cluster
         boolean changed = false;
@@ -416,6 +419,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     }
 
     private Behavior<Command> onTick() {
+        greetUnanswered();
         // without a store (virtual peers) there is nothing to persist, and N records per peer per tick add up to
         // N^2 across a simulation; their table shows when each peer was learned instead
         if (store == null) return this;
@@ -425,6 +429,24 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             persist(i);
         }
         return this;
+    }
+
+    /**
+     * Greets again every listed directory whose peer is not in the table. A Hello goes out once per directory and
+     * may be lost (sent while the transport still held the quarantined association of the peer's last incarnation
+     * at the same host:port), and a late MemberRemoved of that last incarnation removes a peer by its address,
+     * which is the new incarnation's too; either way the peer would stay out of the view while it is up.
+     */
+    private void greetUnanswered() {
+        if (listed.isEmpty()) return;
+        Set<ActorRef<Command>> answered = new HashSet<>();
+        for (PeerInfo i : peers.values()) answered.add(i.directory());
+        for (ActorRef<Command> r : listed) {
+            if (!r.equals(ctx.getSelf()) && !answered.contains(r)) {
+                greeted.add(r);
+                r.tell(new Hello(self));
+            }
+        }
     }
 
     private List<PeerRecord> table() {
