@@ -146,6 +146,26 @@ public final class HeldArcs {
         return before >= 0 && position <= his[before];
     }
 
+    /** Receives one held range, both ends inclusive. */
+    @FunctionalInterface
+    public interface RangeConsumer {
+        void accept(long lo, long hi);
+    }
+
+    /** The held positions as inclusive ranges, ascending (one range over the whole ring when all hold all). */
+    public void forEachRange(RangeConsumer c) {
+        if (fallback) {
+            c.accept(0, RingPosition.MAX);
+            return;
+        }
+        for (int i = 0; i < los.length; i++) c.accept(los[i], his[i]);
+    }
+
+    /** The ring these arcs are in. */
+    public Ring ring() {
+        return ring;
+    }
+
     /** The share of the ring this peer holds, in [0, 1]. */
     public double share() {
         if (fallback) return 1.0;

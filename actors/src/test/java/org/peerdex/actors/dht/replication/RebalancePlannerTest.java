@@ -7,14 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.peerdex.actors.dht.TestCorpus;
 import org.peerdex.actors.dht.replication.RebalancePlanner.Mode;
 import org.peerdex.actors.dht.replication.RebalancePlanner.Plan;
+import org.peerdex.actors.dht.shard.Digests;
+import org.peerdex.actors.dht.shard.RangeDigest;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
@@ -111,6 +117,72 @@ class RebalancePlannerTest {
             assertEquals(10, plan.handoffPostings().size());
             assertTrue(plan.handoffTruncated());
         }
+    }
+
+    /**
+     * A planner that judged strays against the ring of its last plan reads only some buckets on a ring change;
+     * its plans must equal those of a planner that reads every bucket (one that has not planned yet), through
+     * joins, leaves and postings stored for others between them, some at positions held and some not.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {23, 57, 91})
+    void aDeltaThatReadsOnlyTheBucketsARingChangeTouchesPlansWhatReadingEveryBucketPlans(int seed) {
+        Random r = new Random(seed);
+        List<PeerId> members = new ArrayList<>();
+        for (int i = 0; i < 40; i++) members.add(PeerId.random(r));
+        PeerId self = members.get(0);
+        try (PeerStorage s = PeerStorage.openLevelDb(dir.resolve("seed-" + seed), PLACEMENT.partitions())) {
+            List<IndexedDocument> docs = TestCorpus.documents(200, seed);
+            for (IndexedDocument d : docs.subList(0, 40)) s.writer().add(d);
+            s.writer().flush();
+            RebalancePlanner judged = new RebalancePlanner(self, s, PLACEMENT, true, 100_000, new ForeignBuckets(s));
+            Ring ring = Ring.of(members, 16);
+            judged.plan(ring);
+            List<PeerId> out = new ArrayList<>();
+            int fewer = 0;
+            int offered = 0;
+            int handedOff = 0;
+            for (int step = 0; step < 10; step++) {
+                // postings stored for others: a document's at random positions, and ones this peer holds now
+                List<Posting> stored = new ArrayList<>();
+                for (Posting p : docs.get(40 + step * 15).postings()) {
+                    stored.add(p.withHolder(members.get(1 + r.nextInt(39))));
+                }
+                for (IndexedDocument d : docs.subList(41 + step * 15, 55 + step * 15)) {
+                    for (Posting p : d.postings()) {
+                        if (holders(p, ring).contains(self)) stored.add(p.withHolder(members.get(1)));
+                    }
+                }
+                s.rwi().add(stored, false);
+                Ring before = ring;
+                if (step % 2 == 1) {
+                    ring = ring.with(step == 3 || out.isEmpty() ? PeerId.random(r) : out.remove(0));
+                } else {
+                    PeerId gone = ring.get(1 + r.nextInt(ring.points() - 1));
+                    if (gone.equals(self)) gone = members.get(2);
+                    out.add(gone);
+                    ring = ring.without(gone);
+                }
+                Plan plan = judged.plan(ring, List.of(before), Mode.DELTA);
+                Plan every = new RebalancePlanner(self, s, PLACEMENT, true, 100_000, new ForeignBuckets(s))
+                        .plan(ring, List.of(before), Mode.DELTA);
+                assertEquals(digestSets(every), digestSets(plan), "digests after step " + step);
+                assertEquals(new HashSet<>(every.handoffPostings()), new HashSet<>(plan.handoffPostings()),
+                        "hand-off after step " + step);
+                assertEquals(Digests.BUCKETS, every.bucketsRead());
+                if (plan.bucketsRead() < every.bucketsRead() / 4) fewer++;
+                offered += plan.digests().size();
+                handedOff += plan.handoffPostings().size();
+            }
+            assertTrue(offered > 0 && handedOff > 0, "the changes moved ranges: " + offered + " " + handedOff);
+            assertTrue(fewer >= 7, "a ring change touches a few buckets, not every one: " + fewer + " of 10 plans");
+        }
+    }
+
+    private static Map<PeerId, Set<RangeDigest>> digestSets(Plan p) {
+        Map<PeerId, Set<RangeDigest>> out = new HashMap<>();
+        p.digests().forEach((peer, list) -> out.put(peer, new HashSet<>(list)));
+        return out;
     }
 
     @Test
