@@ -43,6 +43,9 @@ public final class Oracle {
     private final List<UrlHash> urls = new ArrayList<>();
     private final List<int[]> docWords = new ArrayList<>();
     private final List<Integer> offsets = new ArrayList<>();
+    /** the word and URL ids by packed hash, for stored keys (a replica count meets every stored posting) */
+    private final PackedIds packedWords = new PackedIds();
+    private final PackedIds packedDocs = new PackedIds();
     private int totalPostings;
     private boolean dirty = true;
 
@@ -63,6 +66,7 @@ public final class Oracle {
         }
         int d = urls.size();
         docIds.put(url, d);
+        packedDocs.put(HashBytes.pack(url.value()), d);
         urls.add(url);
         int[] ws = new int[postings.size()];
         Integer[] order = new Integer[postings.size()];
@@ -70,6 +74,7 @@ public final class Oracle {
         for (int i = 0; i < postings.size(); i++) {
             raw[i] = wordIds.computeIfAbsent(postings.get(i).word(), w -> {
                 words.add(w);
+                packedWords.put(HashBytes.pack(w.value()), words.size() - 1);
                 return words.size() - 1;
             });
             order[i] = i;
@@ -136,25 +141,89 @@ public final class Oracle {
     }
 
     private final byte[] lastWordKey = new byte[HashBytes.PACKED];
-    private Integer lastWord;
+    private int lastWord;
     private boolean hasLastWord;
 
     /**
      * The posting id of a stored RWI key (packed word and URL hash), -1 if the oracle does not know it; without
-     * decoding the posting. Remembers the last word, since a scan meets a word's keys in a row. Not thread-safe.
+     * decoding the posting or its hashes. Remembers the last word, since a scan meets a word's keys in a row. Not
+     * thread-safe.
      */
     public int postingId(byte[] key) {
         int w = ReverseWordIndex.WORD_OFFSET;
         if (!hasLastWord || !Arrays.equals(key, w, w + HashBytes.PACKED, lastWordKey, 0, HashBytes.PACKED)) {
             System.arraycopy(key, w, lastWordKey, 0, HashBytes.PACKED);
-            lastWord = wordIds.get(new WordHash(HashBytes.unpack(key, w)));
+            lastWord = packedWords.get(key, w);
             hasLastWord = true;
         }
-        if (lastWord == null) return -1;
-        Integer d = docIds.get(new UrlHash(HashBytes.unpack(key, ReverseWordIndex.URL_OFFSET)));
-        if (d == null) return -1;
+        if (lastWord < 0) return -1;
+        int d = packedDocs.get(key, ReverseWordIndex.URL_OFFSET);
+        if (d < 0) return -1;
         int i = Arrays.binarySearch(docWords.get(d), lastWord);
         return i < 0 ? -1 : offsets.get(d) + i;
+    }
+
+    /**
+     * Ids by packed 9-byte hash, open addressing on the first 8 bytes with the ninth kept beside them: a lookup
+     * from a stored key makes no objects (decoding the hash to a string and a checked record was a quarter of a
+     * 500-peer churn run's replica counts).
+     */
+    private static final class PackedIds {
+        private long[] heads = new long[1024];
+        private byte[] tails = new byte[1024];
+        /** id + 1; 0 is an empty slot */
+        private int[] ids = new int[1024];
+        private int size;
+
+        void put(byte[] packed, int id) {
+            if (2 * (size + 1) > ids.length) grow();
+            if (insert(head(packed, 0), packed[8], id)) size++;
+        }
+
+        int get(byte[] key, int off) {
+            long head = head(key, off);
+            byte tail = key[off + 8];
+            int mask = ids.length - 1;
+            for (int i = slot(head, mask); ids[i] != 0; i = (i + 1) & mask) {
+                if (heads[i] == head && tails[i] == tail) return ids[i] - 1;
+            }
+            return -1;
+        }
+
+        private boolean insert(long head, byte tail, int id) {
+            int mask = ids.length - 1;
+            int i = slot(head, mask);
+            for (; ids[i] != 0; i = (i + 1) & mask) {
+                if (heads[i] == head && tails[i] == tail) {
+                    ids[i] = id + 1;
+                    return false;
+                }
+            }
+            heads[i] = head;
+            tails[i] = tail;
+            ids[i] = id + 1;
+            return true;
+        }
+
+        private void grow() {
+            long[] h = heads;
+            byte[] t = tails;
+            int[] d = ids;
+            heads = new long[h.length * 2];
+            tails = new byte[h.length * 2];
+            ids = new int[h.length * 2];
+            for (int i = 0; i < d.length; i++) if (d[i] != 0) insert(h[i], t[i], d[i] - 1);
+        }
+
+        private static long head(byte[] b, int off) {
+            long v = 0;
+            for (int i = 0; i < 8; i++) v = (v << 8) | (b[off + i] & 0xff);
+            return v;
+        }
+
+        private static int slot(long head, int mask) {
+            return (int) ((head * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+        }
     }
 
     /** The query text of oracle word ids (as a user would type it). */

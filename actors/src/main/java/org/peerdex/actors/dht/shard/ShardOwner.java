@@ -3,6 +3,7 @@ package org.peerdex.actors.dht.shard;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.typesafe.config.Config;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -508,15 +509,19 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             // our own crawl's posting stays as it is (holder null means: the full metadata is here)
             if (existing.isPresent() && PostingCodec.holderOffset(existing.get()) < 0
                     && (PostingCodec.flags(existing.get()) & Posting.CACHED) == 0) continue;
+            Posting stored = p.holder() == null ? p.withHolder(from) : p;
+            // the same posting again (a repair sends a differing range whole, most of which the holder has): no write
+            if (existing.isPresent() && Arrays.equals(existing.get(), PostingCodec.encode(stored))) continue;
             if (existing.isEmpty()) fresh++;
-            storage.rwi().addTo(batch, p.holder() == null ? p.withHolder(from) : p);
+            storage.rwi().addTo(batch, stored);
         }
         long freshDocs = 0;
         for (UrlMetadata md : metadata) {
             Optional<UrlMetadata> existing = storage.metadata().getHeld(md.urlHash());
             if (existing.isPresent() && existing.get().holder() == null) continue;
-            if (existing.isEmpty()) freshDocs++;
             UrlMetadata stored = md.holder() == null ? withHolder(md, from.value()) : md;
+            if (existing.isPresent() && existing.get().equals(stored)) continue;
+            if (existing.isEmpty()) freshDocs++;
             storage.metadata().putTo(batch, stored);
         }
         storage.store().write(batch, false);

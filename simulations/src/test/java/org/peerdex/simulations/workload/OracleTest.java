@@ -1,0 +1,36 @@
+package org.peerdex.simulations.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.ReverseWordIndex;
+
+/** The oracle's posting ids read from stored keys: the same as from the decoded hashes, for every posting. */
+class OracleTest {
+    @Test
+    void everyStoredKeyNamesItsPostingAndAKeyOfAnUnknownDocumentNone() {
+        Corpus corpus = new Corpus(new Corpus.Settings(400, 3000, 1.0, 60, 0.7), 17);
+        Oracle oracle = new Oracle(new Partitions(4));
+        for (int d = 0; d < 400; d++) oracle.add(corpus.document(d));
+        oracle.seal();
+        Set<Integer> ids = new HashSet<>();
+        int[] unknown = {0};
+        oracle.centralStorage().rwi().scanEntries((key, value) -> {
+            Posting p = ReverseWordIndex.decode(key, value);
+            int id = oracle.postingId(key);
+            assertEquals(oracle.postingId(p.word(), p.url()), id, p.toString());
+            assertTrue(id >= 0, p.toString());
+            ids.add(id);
+            byte[] other = key.clone();
+            other[ReverseWordIndex.URL_OFFSET + 8] ^= 1; // another URL hash: no document of the corpus
+            if (oracle.postingId(other) < 0) unknown[0]++;
+        });
+        assertEquals(oracle.totalPostings(), ids.size(), "every posting met once, under its own id");
+        assertEquals(oracle.totalPostings(), unknown[0]);
+    }
+}
