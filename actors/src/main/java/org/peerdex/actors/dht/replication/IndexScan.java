@@ -3,7 +3,6 @@ package org.peerdex.actors.dht.replication;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.peerdex.actors.dht.shard.HeldArcs;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
@@ -77,10 +76,5 @@ final class IndexScan {
     /** The origin named by a metadata record's holder field (null: this peer). */
     PeerId origin(String holder) {
         return holder == null ? self : origins.computeIfAbsent(holder, PeerId::parse);
-    }
-
-    /** The digest buckets that contain positions {@code self} holds in {@code ring}. */
-    static boolean[] heldBuckets(PeerId self, Placement placement, Ring ring) {
-        return HeldArcs.of(self, placement, ring).buckets();
     }
 }

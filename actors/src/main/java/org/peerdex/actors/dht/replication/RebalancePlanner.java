@@ -279,7 +279,9 @@ final class RebalancePlanner {
             TreeSet<Long> cuts = new TreeSet<>();
             for (Ring r : rings) {
                 if (r.isEmpty()) continue;
-                int i = firstAtOrAfter(r, lo);
+                // the first point at or after lo (the successor index wraps to 0 past the last point)
+                int i = r.successorIndex(lo);
+                if (r.positionAt(i) < lo) continue;
                 for (; i < r.points() && r.positionAt(i) < hi; i++) cuts.add(r.positionAt(i));
             }
             cuts.add(hi);
@@ -289,18 +291,6 @@ final class RebalancePlanner {
                 from = to + 1;
             }
         });
-    }
-
-    /** The index of the first point of {@code ring} at or after {@code position}, or points() if none. */
-    private static int firstAtOrAfter(Ring ring, long position) {
-        int lo = 0;
-        int hi = ring.points();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (ring.positionAt(mid) < position) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
     }
 
     private static void mark(boolean[] buckets, long from, long to) {

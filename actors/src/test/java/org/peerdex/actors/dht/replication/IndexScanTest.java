@@ -32,8 +32,8 @@ class IndexScanTest {
             for (int i = 0; i < size; i++) members.add(PeerId.random(r));
             Ring ring = Ring.of(members);
             for (PeerId self : members.subList(0, Math.min(5, size))) {
-                boolean[] held = IndexScan.heldBuckets(self, PLACEMENT, ring);
                 HeldArcs arcs = HeldArcs.of(self, PLACEMENT, ring);
+                boolean[] held = arcs.buckets();
                 for (int i = 0; i < 20_000; i++) {
                     long position = r.nextLong() & RingPosition.MAX;
                     assertEquals(PLACEMENT.holds(self, position, ring), arcs.contains(position), "arcs = placement");
@@ -58,7 +58,7 @@ class IndexScanTest {
         }
         List<PeerId> nine = new ArrayList<>();
         for (int i = 0; i < 9; i++) nine.add(PeerId.random(r));
-        boolean[] outside = IndexScan.heldBuckets(PeerId.random(r), PLACEMENT, Ring.of(nine));
+        boolean[] outside = HeldArcs.of(PeerId.random(r), PLACEMENT, Ring.of(nine)).buckets();
         for (boolean b : outside) assertFalse(b, "a peer outside the ring holds nothing");
     }
 
