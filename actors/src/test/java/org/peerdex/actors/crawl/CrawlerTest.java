@@ -50,6 +50,17 @@ class CrawlerTest {
         manager = startManager(CONFIG);
     }
 
+    /**
+     * Stops the test's default manager and starts one with this config in its place. Two managers over one store
+     * race: a manager resumes the crawls it finds RUNNING when it starts, so a default manager whose start the
+     * scheduler delayed would pick up the other manager's crawl under the default settings.
+     */
+    private ActorRef<CrawlManager.Command> replaceManager(Config config) {
+        KIT.stop(manager);
+        manager = startManager(config);
+        return manager;
+    }
+
     private ActorRef<CrawlManager.Command> startManager(Config config) {
         CrawlServices services = CrawlServices.create(KIT.system(), CrawlerSettings.from(config, false), storage,
                 null, null);
@@ -101,6 +112,7 @@ class CrawlerTest {
         PageBudget budget = new PageBudget(3);
         CrawlServices services = CrawlServices.create(KIT.system(), CrawlerSettings.from(CONFIG, false), storage,
                 null, null).withPageBudget(budget);
+        KIT.stop(manager); // see replaceManager
         ActorRef<CrawlManager.Command> shared = KIT.spawn(CrawlManager.create(services), "budget-" + System.nanoTime(),
                 org.apache.pekko.actor.typed.Props.empty().withDispatcherFromConfig(org.peerdex.actors.Dispatchers.INDEX));
         int[] most = {0};
@@ -346,7 +358,7 @@ class CrawlerTest {
     @Test
     void aRedirectToARefusedAddressIsNotFollowed() {
         // "localhost" is allowed by name; 127.0.0.1 is not: the address is checked again after the redirect
-        ActorRef<CrawlManager.Command> strict = startManager(ConfigFactory.parseString(
+        ActorRef<CrawlManager.Command> strict = replaceManager(ConfigFactory.parseString(
                 "peerdex.crawler.allow-loopback = off\npeerdex.crawler.allow-hosts = [localhost]").withFallback(CONFIG));
         String local = site.base().replace("127.0.0.1", "localhost");
         site.page("/", "<html><title>Home</title><body><a href=\"/jump\">jump</a></body></html>")
@@ -364,7 +376,7 @@ class CrawlerTest {
 
     @Test
     void loopbackIsRefusedWithoutAllowLoopback() {
-        ActorRef<CrawlManager.Command> strict = startManager(ConfigFactory.parseString(
+        ActorRef<CrawlManager.Command> strict = replaceManager(ConfigFactory.parseString(
                 "peerdex.crawler.allow-loopback = off").withFallback(CONFIG));
         site.page("/", links());
         try {
@@ -378,7 +390,7 @@ class CrawlerTest {
 
     @Test
     void queuesOfHostsWithoutWorkAreStoppedWhileTheCrawlRunsAndStartAgainOnDemand() throws Exception {
-        ActorRef<CrawlManager.Command> quick = startManager(ConfigFactory.parseString(
+        ActorRef<CrawlManager.Command> quick = replaceManager(ConfigFactory.parseString(
                 "peerdex.crawler.host-idle-stop = 50ms").withFallback(CONFIG));
         int leaves = 24;
         int chain = 15;
