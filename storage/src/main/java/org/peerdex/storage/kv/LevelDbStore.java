@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.UnaryOperator;
 import org.iq80.leveldb.CompressionType;
 import org.iq80.leveldb.DB;
 import org.iq80.leveldb.DBFactory;
@@ -92,6 +93,20 @@ public final class LevelDbStore implements KeyValueStore {
      * (the benchmark compares both).
      */
     public static LevelDbStore open(Path dir, long cacheBytes, DBFactory factory, CompressionType compression) {
+        return open(dir, cacheBytes, factory, compression, o -> o);
+    }
+
+    /** Opens the store with iq80, uncompressed, its options changed by {@code tune} (tests: small write buffers,
+     * few open files). Naming iq80's factory here, after this class has set {@code leveldb.mmap}, keeps a caller from
+     * loading the factory first with mapped tables. */
+    public static LevelDbStore open(Path dir, long cacheBytes, UnaryOperator<Options> tune) {
+        return open(dir, cacheBytes, Iq80DBFactory.factory, CompressionType.NONE, tune);
+    }
+
+    /** As above, with the engine's options changed by {@code tune}. */
+    static LevelDbStore open(Path dir, long cacheBytes, DBFactory factory, CompressionType compression,
+                             UnaryOperator<Options> tune) {
+        if (factory == Iq80DBFactory.factory) DescriptorWatch.ensureStarted();
         try {
             Files.createDirectories(dir);
             FileChannel ch = FileChannel.open(dir.resolve("peerdex.lock"), StandardOpenOption.CREATE,
@@ -108,6 +123,7 @@ public final class LevelDbStore implements KeyValueStore {
             }
             Options options = new Options().createIfMissing(true).compressionType(compression)
                     .cacheSize(cacheBytes).writeBufferSize(16 << 20).paranoidChecks(false);
+            options = tune.apply(options);
             DB db;
             try {
                 db = factory.open(new File(dir.toFile(), "leveldb"), options);
@@ -331,6 +347,8 @@ public final class LevelDbStore implements KeyValueStore {
         return new Cursor() {
             byte[] k;
             byte[] v;
+            /** Bytes read since the descriptor count was last looked at (see DescriptorWatch). */
+            long sinceCheck;
 
             @Override
             public boolean next() {
@@ -339,6 +357,12 @@ public final class LevelDbStore implements KeyValueStore {
                 if (to != null && Keys.compare(e.getKey(), to) >= 0) return false;
                 k = e.getKey();
                 v = e.getValue();
+                sinceCheck += k.length + v.length;
+                DescriptorWatch watch = DescriptorWatch.process();
+                if (sinceCheck >= watch.scanBytes()) {
+                    sinceCheck = 0;
+                    watch.check();
+                }
                 return true;
             }
 
