@@ -110,6 +110,15 @@ public final class Simulation implements AutoCloseable {
     private final DhtPeer[] peers;
     private final List<ActorRef<PeerHost.Command>> hosts;
     private final int[] starts;
+    /**
+     * With {@code bootstrap = membership} and no partition: the membership service's rounds. Each peer's info at its
+     * last start, whether the last round listed it, and when the service notices a stopped peer gone (MAX while up).
+     */
+    private final PeerInfo[] infos;
+    private final boolean[] member;
+    private final long[] noticedAt;
+    /** the rounds already scheduled (simulated micros) */
+    private final java.util.TreeSet<Long> rounds = new java.util.TreeSet<>();
     private final Corpus corpus;
     private final Oracle oracle;
     private final int[] crawlerOf;
@@ -207,6 +216,9 @@ public final class Simulation implements AutoCloseable {
         this.hosts = new ArrayList<>();
         for (int i = 0; i < n; i++) hosts.add(null);
         this.starts = new int[n];
+        this.infos = new PeerInfo[n];
+        this.member = new boolean[n];
+        this.noticedAt = new long[n];
         this.corpus = new Corpus(new Corpus.Settings(scenario.docs(), scenario.vocabulary(), scenario.zipf(),
                 scenario.docLengthMedian(), scenario.docLengthSigma()), random.nextLong());
         this.crawlerOf = new int[scenario.docs()];
@@ -317,6 +329,58 @@ public final class Simulation implements AutoCloseable {
         system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings, wire,
                 owners(i), children, p -> peers[i] = p), VirtualNetwork.hostName(i, starts[i]), ref -> hosts.set(i, ref)));
         rt.drain();
+        if (membershipRounds()) {
+            infos[i] = peers[i].view().get().peers().get(ids[i]);
+            noticedAt[i] = Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * How often the membership service of {@code bootstrap = membership} publishes a changed membership: Pekko
+     * Cluster gossips once a second, and its members see a change within a few rounds.
+     */
+    public static final long MEMBERSHIP_ROUND_MICROS = 1_000_000;
+
+    /**
+     * Whether churn reaches the directories through the membership service's rounds ({@code bootstrap =
+     * membership} without a partition in the scenario; a partition's sides need views of their own, which the
+     * Forgets and Hellos give).
+     */
+    private boolean membershipRounds() {
+        return open == null && sc.bootstrap().equals("membership") && sc.partitionAtMicros() < 0;
+    }
+
+    /** Schedules the service's first round at least {@code delayMicros} from now (rounds fall on a 1 s grid). */
+    private void roundAfter(long delayMicros) {
+        long at = (rt.nowMicros() + delayMicros + MEMBERSHIP_ROUND_MICROS - 1) / MEMBERSHIP_ROUND_MICROS
+                * MEMBERSHIP_ROUND_MICROS;
+        if (rounds.add(at)) rt.schedule(at - rt.nowMicros(), () -> membershipRound(at));
+    }
+
+    /**
+     * A round of the membership service: the live peers, and the stopped ones it has not noticed yet, go to every
+     * live member as one shared map, with the peers that left since the last round.
+     */
+    private void membershipRound(long at) {
+        rounds.remove(at);
+        List<PeerInfo> members = new ArrayList<>();
+        List<PeerInfo> left = new ArrayList<>();
+        boolean changed = false;
+        for (int i = 0; i < sc.peers(); i++) {
+            boolean was = member[i];
+            boolean is = infos[i] != null && (net.isUp(i) || (was && noticedAt[i] > at));
+            if (is) members.add(infos[i]);
+            else if (was) left.add(infos[i]);
+            changed |= is != was;
+            member[i] = is;
+        }
+        PeerDirectory.Membership round = PeerDirectory.Membership.of(members, left);
+        for (int i = 0; i < sc.peers(); i++) {
+            if (!net.isUp(i) || !member[i]) continue;
+            peers[i].directory().tell(round);
+            if (i % 50 == 0) rt.drain();
+        }
+        if (changed) count("membership-round");
     }
 
     /** The shard owner peer i runs: the real one, or its hostile behaviour's. */
@@ -351,6 +415,12 @@ public final class Simulation implements AutoCloseable {
         net.down(i);
         peers[i] = null;
         if (open != null) { // the others' own probes notice
+            rt.drain();
+            return;
+        }
+        if (membershipRounds()) {
+            noticedAt[i] = rt.nowMicros() + noticeMicros;
+            roundAfter(noticeMicros);
             rt.drain();
             return;
         }
@@ -418,6 +488,7 @@ public final class Simulation implements AutoCloseable {
             List<PeerInfo> all = new ArrayList<>();
             for (int i = 0; i < sc.peers(); i++) if (net.isUp(i)) all.add(peers[i].view().get().peers().get(ids[i]));
             PeerDirectory.Learn learn = new PeerDirectory.Learn(List.copyOf(all));
+            if (membershipRounds()) for (int i = 0; i < sc.peers(); i++) member[i] = net.isUp(i);
             for (int i = 0; i < sc.peers(); i++) {
                 if (!net.isUp(i)) continue;
                 peers[i].directory().tell(learn);
@@ -625,7 +696,8 @@ public final class Simulation implements AutoCloseable {
                 if (net.isUp(peer)) return;
                 count("join");
                 start(peer);
-                if (open == null) for (int j = 0; j < sc.peers(); j++) introduce(peer, j);
+                if (membershipRounds()) roundAfter(0);
+                else if (open == null) for (int j = 0; j < sc.peers(); j++) introduce(peer, j);
             }
         }
     }

@@ -80,6 +80,39 @@ class SimulationTest {
                 "no Hellos: " + membership.get("traffic"));
     }
 
+    /**
+     * With bootstrap = membership, churn reaches the directories as rounds of the membership service (one shared
+     * map a round to every live peer) instead of a Hello or a Forget from every peer for every change: the views
+     * end complete, no Hello crosses the network, the replicas are restored, and a seed still fixes the run.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void churnUnderTheMembershipServiceArrivesInRoundsAndEndsWithCompleteViews() {
+        String hocon = "peers = 60, docs = 300, queries = 30, duration = 4m, samples = 2, churn = \"weibull:0.5,4m\","
+                + " seed = 11, detect = 5s, dht.rebalance-delay = 10s, bootstrap = membership";
+        Map<String, Object> first;
+        try (Simulation sim = new Simulation(scenario(hocon))) {
+            first = sim.run();
+            Map<String, Object> churn = (Map<String, Object>) first.get("churn");
+            long changes = ((Number) churn.getOrDefault("crash", 0L)).longValue()
+                    + ((Number) churn.getOrDefault("leave", 0L)).longValue();
+            long joins = ((Number) churn.getOrDefault("join", 0L)).longValue();
+            long rounds = ((Number) churn.getOrDefault("membership-round", 0L)).longValue();
+            assertTrue(changes > 5 && joins > 5, "the run had churn: " + churn);
+            assertTrue(rounds > 0 && rounds <= changes + joins, "changes came in rounds: " + churn);
+            assertTrue(sim.viewsComplete(), "every live peer's view holds exactly the live peers");
+            assertTrue(!((Map<String, Object>) first.get("traffic")).containsKey("membership"),
+                    "no Hellos: " + first.get("traffic"));
+            int[] h = sim.histogram();
+            for (int k = 1; k < sim.scenario().redundancy(); k++) {
+                assertEquals(0, h[k], "the repair tail restores R copies of what survived: " + Arrays.toString(h));
+            }
+            Map<String, Object> queries = (Map<String, Object>) first.get("queries");
+            assertTrue((Double) queries.get("recallAt10") > 0.9, "queries found their pages: " + queries);
+        }
+        assertEquals(comparable(first), comparable(run(scenario(hocon))));
+    }
+
     @Test
     void twoHundredPeersWithoutChurnLoseNothingAndFindTheOracleTopTen() {
         Scenario sc = scenario("peers = 200, docs = 400, queries = 60, duration = 1m, samples = 2");

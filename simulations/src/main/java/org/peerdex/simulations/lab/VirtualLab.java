@@ -76,10 +76,13 @@ public final class VirtualLab implements AutoCloseable {
         if (!sim.replicationIdle()) throw new IllegalStateException("replication did not finish within settle-max");
     }
 
-    /** Crashes a peer; the others notice after the scenario's detect time (default 10 s), which this waits for. */
+    /**
+     * Crashes a peer; the others notice after the scenario's detect time (default 10 s; with bootstrap = membership
+     * at the membership service's next round after it), which this waits for.
+     */
     public void kill(int peer) {
         sim.stop(peer, sim.scenario().detectMicros());
-        sim.runFor(sim.scenario().detectMicros() + 1);
+        sim.runFor(sim.scenario().detectMicros() + Simulation.MEMBERSHIP_ROUND_MICROS);
     }
 
     /** Restarts a peer over its storage and introduces it to every live peer. */

@@ -94,6 +94,22 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     /** Local, for virtual peers: a peer is gone (crashed or left). */
     public record Forget(PeerId peer) implements Command, LocalOnly {}
 
+    /**
+     * Local, for virtual peers: the membership service's whole membership after a round of changes, as a converged
+     * cluster would present it; the table becomes {@code byId} (shared with every directory that got it) and the
+     * peers in {@code left} are forgotten. One message per directory and round instead of a Forget or a Hello from
+     * every peer for every change: at 100,000 virtual peers each change would otherwise be 100,000 messages and as
+     * many copies of a 100,000-peer table.
+     */
+    public record Membership(Map<PeerId, PeerInfo> byId, List<PeerInfo> left) implements Command, LocalOnly {
+        /** One round for every directory: its map is made once and shared (see {@link SharedViews}). */
+        public static Membership of(List<PeerInfo> members, List<PeerInfo> left) {
+            Map<PeerId, PeerInfo> m = new HashMap<>();
+            for (PeerInfo i : members) m.put(i.peerId(), i);
+            return new Membership(SharedViews.peers(m), List.copyOf(left));
+        }
+    }
+
     private record ListingChanged(Receptionist.Listing listing) implements Command, LocalOnly {}
 
     private record Reachability(ClusterEvent.ReachabilityEvent event) implements Command, LocalOnly {}
@@ -240,6 +256,10 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                     }
                     return this;
                 })
+                .onMessage(Membership.class, m -> {
+                    replace(m);
+                    return this;
+                })
                 .onMessage(ListingChanged.class, this::onListing)
                 .onMessage(Reachability.class, this::onReachability)
                 .onMessage(MemberGone.class, m -> {
@@ -308,6 +328,37 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             publish();
         }
         return true;
+    }
+
+    /**
+     * Takes the membership service's round: the shared map becomes the table when it names this peer as it is;
+     * otherwise (this peer changed its role since, or is not in it yet) its peers are learnt one by one. Either
+     * way the peers that left are forgotten.
+     */
+    private void replace(Membership m) {
+        Map<PeerId, PeerInfo> before = peers;
+        if (self.equals(m.byId().get(self.peerId()))) {
+            peers = m.byId();
+            peersShared = true;
+            Long selfSeen = lastSeen.get(self.peerId());
+            lastSeen.clear();
+            lastSeen.put(self.peerId(), selfSeen);
+        } else {
+            Long now = env.millis();
+            for (PeerInfo i : m.byId().values()) take(i, now);
+            for (PeerInfo i : m.left()) {
+                if (i.peerId().equals(self.peerId())) continue;
+                if (peers.containsKey(i.peerId()) && !m.byId().containsKey(i.peerId())) writablePeers().remove(i.peerId());
+            }
+        }
+        for (PeerInfo gone : m.left()) {
+            PeerInfo was = before.get(gone.peerId());
+            if (was != null && !peers.containsKey(gone.peerId())) {
+                remember(was);
+                greeted.remove(was.directory());
+            }
+        }
+        if (peers != before) publish();
     }
 
     /** The last shared table found covered by a batch, or not: every directory sharing that table asks the same. */
@@ -413,7 +464,12 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             for (PeerInfo i : peers.values()) if (live(i)) liveInfos.put(i.peerId(), i);
         }
         Ring ring = SharedViews.ringOf(liveInfos, positionsPerPeer);
-        if (view != null && view.ring().equals(ring) && view.peers().equals(liveInfos)) return;
+        // the hash first: a ring is shared and keeps its hash, and two 100,000-peer rings of the same size compare
+        // a long way before they differ
+        if (view != null && view.ring().hashCode() == ring.hashCode() && view.ring().equals(ring)
+                && view.peers().equals(liveInfos)) {
+            return;
+        }
         view = new PeerView(self.peerId(), ring, liveInfos, ++version);
         for (ActorRef<PeerView> s : subscribers) s.tell(view);
     }

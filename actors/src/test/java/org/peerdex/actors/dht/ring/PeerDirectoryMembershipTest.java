@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -86,5 +87,41 @@ class PeerDirectoryMembershipTest {
                 .collect(Collectors.toMap(PeerRecord::peerId, PeerRecord::role));
         assertEquals(Map.of(a.self()[0].peerId().value(), "active", b.self()[0].peerId().value(), "active",
                 gone.peerId().value(), "offline"), roles);
+    }
+
+    @Test
+    void aMembershipRoundReplacesTheTableSharedAndForgetsThePeersThatLeft() {
+        Random r = new Random(13);
+        Started a = start(PeerId.random(r));
+        Started b = start(PeerId.random(r));
+        Started c = start(PeerId.random(r));
+        PeerInfo gone = c.self()[0];
+        PeerDirectory.Membership first = PeerDirectory.Membership.of(List.of(a.self()[0], b.self()[0], gone), List.of());
+        a.directory().tell(first);
+        b.directory().tell(first);
+        PeerView a1 = a.views().receiveMessage(Duration.ofSeconds(5));
+        assertEquals(3, a1.ring().size());
+        assertSame(a1.peers(), b.views().receiveMessage(Duration.ofSeconds(5)).peers());
+        // the next round without c: both drop it, and share the new map and ring
+        PeerDirectory.Membership second = PeerDirectory.Membership.of(List.of(a.self()[0], b.self()[0]), List.of(gone));
+        a.directory().tell(second);
+        b.directory().tell(second);
+        PeerView a2 = a.views().receiveMessage(Duration.ofSeconds(5));
+        PeerView b2 = b.views().receiveMessage(Duration.ofSeconds(5));
+        assertEquals(2, a2.ring().size());
+        assertEquals(Set.of(a.self()[0].peerId(), b.self()[0].peerId()), a2.peers().keySet());
+        assertSame(a2.peers(), b2.peers());
+        assertSame(a2.ring(), b2.ring());
+        TestProbe<List<PeerRecord>> table = KIT.createTestProbe();
+        a.directory().tell(new PeerDirectory.GetPeerTable(table.getRef()));
+        Map<String, String> roles = table.receiveMessage().stream()
+                .collect(Collectors.toMap(PeerRecord::peerId, PeerRecord::role));
+        assertEquals("offline", roles.get(gone.peerId().value()), "the peer that left is remembered: " + roles);
+        // a round that does not name the directory's own peer (one made before it joined, say) is learnt peer by
+        // peer: b takes c back and keeps itself, though the round says b left
+        PeerDirectory.Membership stale = PeerDirectory.Membership.of(List.of(a.self()[0], gone), List.of(b.self()[0]));
+        b.directory().tell(stale);
+        PeerView b3 = b.views().receiveMessage(Duration.ofSeconds(5));
+        assertEquals(Set.of(a.self()[0].peerId(), b.self()[0].peerId(), gone.peerId()), b3.peers().keySet());
     }
 }
