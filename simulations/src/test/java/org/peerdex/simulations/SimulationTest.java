@@ -113,6 +113,42 @@ class SimulationTest {
         assertEquals(comparable(first), comparable(run(scenario(hocon))));
     }
 
+    /**
+     * A ring change moves what the peers around the changed peer's points hold, and nothing elsewhere: a peer
+     * whose neighbourhood stayed the same does not put its pending rebalance off. With a crash every second and a
+     * rebalance delay of two, the peers around each crash still rebalance while the crashes go on (before, every
+     * ring change restarted every peer's timer, and no peer planned until the changes stopped), and once they stop
+     * every surviving posting has R copies again.
+     */
+    @Test
+    void peersAroundEachCrashRebalanceWhileCrashesElsewhereGoOn() {
+        Scenario sc = scenario("peers = 300, docs = 300, queries = 0, detect = 500ms, dht.rebalance-delay = 2s,"
+                + " bootstrap = membership");
+        try (Simulation sim = new Simulation(sc)) {
+            sim.bootstrap();
+            sim.index();
+            sim.settle();
+            long before = plans(sim);
+            for (int k = 0; k < 15; k++) {
+                sim.stop(10 + 19 * k, SECOND / 2);
+                sim.runFor(SECOND);
+            }
+            long during = plans(sim) - before;
+            assertTrue(during > 15, during + " rebalances planned during 15 s of a crash a second");
+            sim.runFor(20 * SECOND);
+            sim.settle();
+            int[] h = sim.histogram();
+            for (int k = 1; k < sc.redundancy(); k++) assertEquals(0, h[k], "R copies again: " + Arrays.toString(h));
+            assertTrue(sim.viewsComplete());
+        }
+    }
+
+    private static long plans(Simulation sim) {
+        long n = 0;
+        for (int i = 0; i < sim.size(); i++) if (sim.isUp(i)) n += sim.peer(i).stats().repairRounds.get();
+        return n;
+    }
+
     @Test
     void twoHundredPeersWithoutChurnLoseNothingAndFindTheOracleTopTen() {
         Scenario sc = scenario("peers = 200, docs = 400, queries = 60, duration = 1m, samples = 2");

@@ -29,6 +29,8 @@ public final class Ring {
     private final int positionsPerPeer;
     /** 0 until computed (a racy but idempotent cache, as String's) */
     private int hash;
+    /** Arrays.hashCode of the members, kept (0: not computed yet) */
+    private int membersHash;
 
     private Ring(PeerId[] peers, long[] positions, PeerId[] owners, int positionsPerPeer) {
         this.peers = peers;
@@ -171,7 +173,19 @@ public final class Ring {
      * 100,000 peers compared on every view change of every virtual peer was a copy of both member lists each time).
      */
     public boolean sameMembers(Ring other) {
-        return other == this || other != null && Arrays.equals(peers, other.peers);
+        // the kept hash first: at 100,000 peers every peer asks this on every ring change, and rings of the same
+        // size (a join and a crash in one membership round) would otherwise compare a long way before differing
+        return other == this || other != null && peers.length == other.peers.length
+                && membersHash() == other.membersHash() && Arrays.equals(peers, other.peers);
+    }
+
+    private int membersHash() {
+        int h = membersHash;
+        if (h == 0) {
+            h = Arrays.hashCode(peers) | 1;
+            membersHash = h;
+        }
+        return h;
     }
 
     /** The peer at point {@code index} (modulo the number of points). */

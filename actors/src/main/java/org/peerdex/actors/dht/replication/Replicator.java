@@ -443,14 +443,23 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 restartedAway = (restartedAway == null ? m.view().ring() : restartedAway).without(id);
             }
         }
+        PeerView before = view;
         view = m.view();
+        // only a change around this peer's points moves what it holds or who holds it with it; a ring with the
+        // same neighbourhood as the last places this peer's positions alike, so a plan needs neither to run for it
+        // nor to take it as a base. With every ring change counting, a large network under churn (a change
+        // somewhere every membership round) would put every peer's rebalance off for good, and overflow the rings
+        // a DELTA plans against
+        boolean touches = ringChanged && (before == null || lastPlanned == null
+                || !RebalancePlanner.neighbourhood(self, before.ring(), placement.redundancy())
+                        .equals(RebalancePlanner.neighbourhood(self, view.ring(), placement.redundancy())));
         if (lastPlanned != null) {
-            if (ringChanged) rememberRing(view.ring());
+            if (touches) rememberRing(view.ring());
             if (restartedAway != null) rememberRing(restartedAway);
         }
         stats.ringSize = view.ring().size();
         dropForDepartedTargets();
-        if (ringChanged || restartedAway != null) {
+        if (touches || restartedAway != null) {
             timers.startSingleTimer("rebalance", RingChanged.INSTANCE, settings.rebalanceDelay());
         }
         return this;
