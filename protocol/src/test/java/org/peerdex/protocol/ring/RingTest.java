@@ -29,6 +29,30 @@ class RingTest {
     }
 
     @Test
+    void aRingWithoutAPeerIsTheRingOfTheOthersAndIsKeptForTheNextAsk() {
+        Random r = new Random(5);
+        for (int v : new int[] {1, 4, 16}) {
+            List<PeerId> peers = new ArrayList<>();
+            for (int i = 0; i < 300; i++) peers.add(PeerId.random(r));
+            // two peers sharing a position (equal prefixes) order their points by id: cutting one keeps the other's
+            peers.add(new PeerId(peers.get(7).value().substring(0, 10) + "zz"));
+            Ring ring = Ring.of(peers, v);
+            for (PeerId gone : List.of(peers.get(0), peers.get(7), peers.get(150), peers.get(300))) {
+                List<PeerId> others = new ArrayList<>(peers);
+                others.remove(gone);
+                Ring cut = ring.without(gone);
+                Ring built = Ring.of(others, v);
+                assertEquals(built, cut, "v = " + v);
+                assertEquals(built.members(), cut.members(), "v = " + v);
+                assertTrue(built.sameMembers(cut));
+                assertEquals(others.size(), cut.size());
+                assertTrue(cut == ring.without(gone), "the same ring again");
+            }
+            assertTrue(ring == ring.without(PeerId.random(r)), "a peer not on the ring leaves it as it is");
+        }
+    }
+
+    @Test
     void ringsOfTheSamePeersAreEqualWhateverOrderTheyCameInAndOthersAreNot() {
         Random r = new Random(3);
         List<PeerId> peers = new ArrayList<>();
