@@ -231,6 +231,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
      * offered digests even when the ring is back as it was (ChurnTest, writes while holders are down).
      */
     private final List<Ring> ringsSincePlan = new ArrayList<>();
+    /** the last two rings {@link #around} was asked for, and its answers */
+    private final Ring[] aroundRing = new Ring[2];
+    @SuppressWarnings("unchecked")
+    private final List<PeerId>[] aroundPeers = new List[2];
     private static final int MAX_RINGS_SINCE_PLAN = 16;
     /** More rings than that since the last plan: the next DELTA offers digests to every co-holder. */
     private boolean ringsOverflowed;
@@ -435,8 +439,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         // and they are all in the ring neighbourhood, so only that is compared.
         Ring restartedAway = null;
         if (view != null && lastPlanned != null && view.peers() != m.view().peers()) {
-            int r = placement.redundancy();
-            for (PeerId id : new LinkedHashSet<>(RebalancePlanner.neighbourhood(self, m.view().ring(), r))) {
+            for (PeerId id : new LinkedHashSet<>(around(m.view().ring()))) {
                 PeerInfo before = view.peers().get(id);
                 PeerInfo now = m.view().peers().get(id);
                 if (before == null || now == null || id.equals(self) || before.shardOwner().equals(now.shardOwner())) continue;
@@ -451,8 +454,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         // somewhere every membership round) would put every peer's rebalance off for good, and overflow the rings
         // a DELTA plans against
         boolean touches = ringChanged && (before == null || lastPlanned == null
-                || !RebalancePlanner.neighbourhood(self, before.ring(), placement.redundancy())
-                        .equals(RebalancePlanner.neighbourhood(self, view.ring(), placement.redundancy())));
+                || !around(before.ring()).equals(around(view.ring())));
         if (lastPlanned != null) {
             if (touches) rememberRing(view.ring());
             if (restartedAway != null) rememberRing(restartedAway);
@@ -463,6 +465,22 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             timers.startSingleTimer("rebalance", RingChanged.INSTANCE, settings.rebalanceDelay());
         }
         return this;
+    }
+
+    /**
+     * This peer's neighbourhood on {@code ring} (RebalancePlanner.neighbourhood), kept for the last two rings: each
+     * view change compares the new ring's with the last one's, and 10,000 virtual peers ask on every membership
+     * round.
+     */
+    private List<PeerId> around(Ring ring) {
+        if (ring == aroundRing[0]) return aroundPeers[0];
+        if (ring == aroundRing[1]) return aroundPeers[1];
+        List<PeerId> a = RebalancePlanner.neighbourhood(self, ring, placement.redundancy());
+        aroundRing[1] = aroundRing[0];
+        aroundPeers[1] = aroundPeers[0];
+        aroundRing[0] = ring;
+        aroundPeers[0] = a;
+        return a;
     }
 
     /**

@@ -522,7 +522,15 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private void remember(PeerInfo i) {
         remembered.put(i.peerId(), record(i));
         lastSeen.remove(i.peerId());
+        // a virtual peer keeps no table on disk and is asked for it only to look at: the most recent departures
+        // do (every directory of 10,000 under churn remembering every peer that ever left is N times the churn)
+        if (store == null && remembered.size() > MAX_REMEMBERED_VIRTUAL) {
+            remembered.remove(remembered.keySet().iterator().next());
+        }
     }
+
+    /** how many departed peers a directory without a store remembers */
+    private static final int MAX_REMEMBERED_VIRTUAL = 256;
 
     private PeerRecord record(PeerInfo i) {
         return new PeerRecord(i.peerId().value(), i.address(), i.httpAddress(), i.role(), i.peerId().position(),
