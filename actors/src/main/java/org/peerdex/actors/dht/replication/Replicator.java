@@ -439,10 +439,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         // and they are all in the ring neighbourhood, so only that is compared.
         Ring restartedAway = null;
         if (view != null && lastPlanned != null && view.peers() != m.view().peers()) {
-            for (PeerId id : new LinkedHashSet<>(around(m.view().ring()))) {
-                PeerInfo before = view.peers().get(id);
-                PeerInfo now = m.view().peers().get(id);
-                if (before == null || now == null || id.equals(self) || before.shardOwner().equals(now.shardOwner())) continue;
+            List<PeerId> again = PeerView.reincarnated(view, m.view());
+            Set<PeerId> near = again.isEmpty() ? Set.of() : new HashSet<>(around(m.view().ring()));
+            for (PeerId id : again) {
+                if (id.equals(self) || !near.contains(id)) continue;
                 restartedAway = (restartedAway == null ? m.view().ring() : restartedAway).without(id);
             }
         }

@@ -33,6 +33,11 @@ public record PeerView(PeerId self, Ring ring, Map<PeerId, PeerInfo> peers, long
         return placement.holders(key.position(placement.partitions()), ring);
     }
 
+    /** The peers in both views whose shard owner differs: back as a new incarnation under the same id. */
+    public static List<PeerId> reincarnated(PeerView before, PeerView now) {
+        return before.peers() == now.peers() ? List.of() : SharedViews.reincarnated(before.peers(), now.peers());
+    }
+
     /** Peers other than this one. */
     public List<PeerId> others() {
         List<PeerId> out = new ArrayList<>();

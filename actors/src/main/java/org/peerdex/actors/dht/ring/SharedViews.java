@@ -65,6 +65,28 @@ final class SharedViews {
         return ring;
     }
 
+    private record Reincarnated(Map<PeerId, PeerInfo> before, Map<PeerId, PeerInfo> now, List<PeerId> peers) {}
+
+    private static volatile Reincarnated lastReincarnated;
+
+    /**
+     * The peers in both maps whose shard owner differs (a new incarnation under the same id), in the order of
+     * {@code now}. The answer for the last pair of maps is kept: every virtual peer asks it of the same two maps
+     * after a membership round, which would be N lookups for each of N peers.
+     */
+    static List<PeerId> reincarnated(Map<PeerId, PeerInfo> before, Map<PeerId, PeerInfo> now) {
+        Reincarnated last = lastReincarnated;
+        if (last != null && last.before() == before && last.now() == now) return last.peers();
+        List<PeerId> out = new ArrayList<>();
+        for (PeerInfo i : now.values()) {
+            PeerInfo b = before.get(i.peerId());
+            if (b != null && !b.shardOwner().equals(i.shardOwner())) out.add(i.peerId());
+        }
+        List<PeerId> peers = List.copyOf(out);
+        lastReincarnated = new Reincarnated(before, now, peers);
+        return peers;
+    }
+
     private static boolean isShared(Map<PeerId, PeerInfo> m) {
         synchronized (RING_OF_MAP) {
             for (MapRing e : RING_OF_MAP) if (e.map().get() == m) return true;
