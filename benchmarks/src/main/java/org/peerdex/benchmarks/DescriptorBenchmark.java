@@ -1,7 +1,6 @@
 package org.peerdex.benchmarks;
 
 import com.sun.management.UnixOperatingSystemMXBean;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,14 +70,7 @@ public final class DescriptorBenchmark {
             }
         } finally {
             sampling.set(false);
-            deleteTree(dir);
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) return;
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+            BenchPeers.deleteTree(dir);
         }
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
@@ -111,14 +112,15 @@ public final class Simulation implements AutoCloseable {
     private final List<ActorRef<PeerHost.Command>> hosts;
     private final int[] starts;
     /**
-     * With {@code bootstrap = membership} and no partition: the membership service's rounds. Each peer's info at its
-     * last start, whether the last round listed it, and when the service notices a stopped peer gone (MAX while up).
+     * Each peer's info at its last start (the membership bootstrap hands them out); for the membership service's
+     * rounds ({@code bootstrap = membership}, no partition) whether the last round listed it, and when the service
+     * notices a stopped peer gone (MAX while up).
      */
     private final PeerInfo[] infos;
     private final boolean[] member;
     private final long[] noticedAt;
     /** the rounds already scheduled (simulated micros) */
-    private final java.util.TreeSet<Long> rounds = new java.util.TreeSet<>();
+    private final TreeSet<Long> rounds = new TreeSet<>();
     private final Corpus corpus;
     private final Oracle oracle;
     private final int[] crawlerOf;
@@ -329,10 +331,8 @@ public final class Simulation implements AutoCloseable {
         system.tell(new SpawnHost(PeerHost.create(ids[i], "peer-" + i, storages[i], placement, settings, wire,
                 owners(i), children, p -> peers[i] = p), VirtualNetwork.hostName(i, starts[i]), ref -> hosts.set(i, ref)));
         rt.drain();
-        if (membershipRounds()) {
-            infos[i] = peers[i].view().get().peers().get(ids[i]);
-            noticedAt[i] = Long.MAX_VALUE;
-        }
+        infos[i] = peers[i].view().get().peers().get(ids[i]);
+        noticedAt[i] = Long.MAX_VALUE;
     }
 
     /**
@@ -486,7 +486,7 @@ public final class Simulation implements AutoCloseable {
         }
         if (sc.bootstrap().equals("membership")) {
             List<PeerInfo> all = new ArrayList<>();
-            for (int i = 0; i < sc.peers(); i++) if (net.isUp(i)) all.add(peers[i].view().get().peers().get(ids[i]));
+            for (int i = 0; i < sc.peers(); i++) if (net.isUp(i)) all.add(infos[i]);
             PeerDirectory.Learn learn = new PeerDirectory.Learn(List.copyOf(all));
             if (membershipRounds()) for (int i = 0; i < sc.peers(); i++) member[i] = net.isUp(i);
             for (int i = 0; i < sc.peers(); i++) {

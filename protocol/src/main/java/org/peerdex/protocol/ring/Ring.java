@@ -304,7 +304,9 @@ public final class Ring {
     /** Rings are equal when they hold the same peers at the same points. */
     @Override
     public boolean equals(Object o) {
-        return o == this || o instanceof Ring r && positionsPerPeer == r.positionsPerPeer
+        // the kept hash first: rings are shared and keep theirs, and two 100,000-peer rings of the same size
+        // compare a long way before they differ (every directory compares its new ring with its last)
+        return o == this || o instanceof Ring r && positionsPerPeer == r.positionsPerPeer && hashCode() == r.hashCode()
                 && Arrays.equals(positions, r.positions) && Arrays.equals(owners, r.owners);
     }
 

@@ -3,13 +3,16 @@ package org.peerdex.storage.kv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +69,7 @@ class DescriptorWatchTest {
      */
     @Test
     void aCheckPastTheThresholdClosesTheFilesOfTablesTheCacheEvicted() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Paths.get("/proc/self/fd")), "Linux only");
+        assumeTrue(Files.isDirectory(Paths.get("/proc/self/fd")), "Linux only");
         int cached = 2; // iq80 keeps maxOpenFiles - 10 tables open
         try (LevelDbStore store = LevelDbStore.open(dir, 1 << 20,
                 o -> o.maxOpenFiles(10 + cached).writeBufferSize(1 << 20))) {
@@ -99,7 +102,7 @@ class DescriptorWatchTest {
         }
     }
 
-    private static void awaitTrue(java.util.function.BooleanSupplier cond, String what) throws InterruptedException {
+    private static void awaitTrue(BooleanSupplier cond, String what) throws InterruptedException {
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (!cond.getAsBoolean()) {
             if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting for: " + what);
@@ -111,7 +114,7 @@ class DescriptorWatchTest {
         try (Stream<Path> s = Files.list(tables)) {
             return (int) s.filter(DescriptorWatchTest::isTable).count();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -129,7 +132,7 @@ class DescriptorWatchTest {
                 }
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return n;
     }

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -763,9 +762,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }
         int covered = ringsSincePlan.size();
         boolean overflowed = ringsOverflowed;
-        List<PeerId> around = RebalancePlanner.neighbourhood(self, ring, placement.redundancy());
+        List<PeerId> here = around(ring);
         if (mode == Mode.DELTA && !overflowed
-                && bases.stream().allMatch(b -> RebalancePlanner.neighbourhood(self, b, placement.redundancy()).equals(around))) {
+                && bases.stream().allMatch(b -> RebalancePlanner.neighbourhood(self, b, placement.redundancy()).equals(here))) {
             stats.rebalancesSkipped.incrementAndGet();
             ringsSincePlan.subList(0, covered).clear();
             return this;

@@ -250,8 +250,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                 .onMessage(Forget.class, m -> {
                     PeerInfo gone = peers.containsKey(m.peer()) ? writablePeers().remove(m.peer()) : null;
                     if (gone != null) {
-                        remember(gone);
-                        greeted.remove(gone.directory());
+                        forgotten(gone);
                         publish();
                     }
                     return this;
@@ -315,12 +314,8 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         if (!m.byId().containsKey(self.peerId()) || !m.byId().get(self.peerId()).equals(self)) return false;
         if (!coveredBy(peers, peersShared, m.byId())) return false;
         boolean changed = m.byId().size() != peers.size();
-        Long selfSeen = lastSeen.get(self.peerId());
-        lastSeen.clear();
-        lastSeen.put(self.peerId(), selfSeen);
         adoptedAt = env.millis();
-        peers = m.byId();
-        peersShared = true;
+        shareTable(m.byId());
         if (changed) {
             ctx.getLog().info("{} peers joined the view from the membership service", m.byId().size() - 1);
             // virtual peers have no store: N directories walking N peers to persist nothing was N^2 at bootstrap
@@ -338,11 +333,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private void replace(Membership m) {
         Map<PeerId, PeerInfo> before = peers;
         if (self.equals(m.byId().get(self.peerId()))) {
-            peers = m.byId();
-            peersShared = true;
-            Long selfSeen = lastSeen.get(self.peerId());
-            lastSeen.clear();
-            lastSeen.put(self.peerId(), selfSeen);
+            shareTable(m.byId());
         } else {
             Long now = env.millis();
             for (PeerInfo i : m.byId().values()) take(i, now);
@@ -353,12 +344,24 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
         }
         for (PeerInfo gone : m.left()) {
             PeerInfo was = before.get(gone.peerId());
-            if (was != null && !peers.containsKey(gone.peerId())) {
-                remember(was);
-                greeted.remove(was.directory());
-            }
+            if (was != null && !peers.containsKey(gone.peerId())) forgotten(was);
         }
         if (peers != before) publish();
+    }
+
+    /** Takes a map shared with other directories as the table; only this peer keeps a time of its own. */
+    private void shareTable(Map<PeerId, PeerInfo> table) {
+        Long selfSeen = lastSeen.get(self.peerId());
+        lastSeen.clear();
+        lastSeen.put(self.peerId(), selfSeen);
+        peers = table;
+        peersShared = true;
+    }
+
+    /** A peer that left the table: remembered as offline, and greeted again should it come back. */
+    private void forgotten(PeerInfo was) {
+        remember(was);
+        greeted.remove(was.directory());
     }
 
     /** The last shared table found covered by a batch, or not: every directory sharing that table asks the same. */
@@ -464,12 +467,7 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             for (PeerInfo i : peers.values()) if (live(i)) liveInfos.put(i.peerId(), i);
         }
         Ring ring = SharedViews.ringOf(liveInfos, positionsPerPeer);
-        // the hash first: a ring is shared and keeps its hash, and two 100,000-peer rings of the same size compare
-        // a long way before they differ
-        if (view != null && view.ring().hashCode() == ring.hashCode() && view.ring().equals(ring)
-                && view.peers().equals(liveInfos)) {
-            return;
-        }
+        if (view != null && view.ring().equals(ring) && view.peers().equals(liveInfos)) return;
         view = new PeerView(self.peerId(), ring, liveInfos, ++version);
         for (ActorRef<PeerView> s : subscribers) s.tell(view);
     }
