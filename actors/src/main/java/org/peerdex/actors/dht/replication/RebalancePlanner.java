@@ -2,6 +2,7 @@ package org.peerdex.actors.dht.replication;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -87,6 +88,23 @@ final class RebalancePlanner {
             for (int d = -left; d <= right; d++) out.add(ring.get(j + d));
         }
         return out;
+    }
+
+    /**
+     * The ring without {@code away} as far as {@code self}'s positions can tell: a ring of only the peers of
+     * {@code self}'s neighbourhood, reached out far enough that {@code r} others remain on either side of each of its
+     * points once {@code away} is gone, less {@code away}. For every position {@code self} holds in {@code ring} it
+     * names the same holders (and has the same points among {@code self}'s ranges) as {@code ring} without
+     * {@code away}, which is all a DELTA plan asks of a base ring: the holders of positions it holds. The whole ring
+     * without a restarted peer is what it stands for, but at 100,000 peers that is a 1.6-million-point ring, and
+     * every co-holder of a restarted peer kept its own copy as a base until its next plan (19 MB each; a 16 GiB heap
+     * ran out as the churn began). This is a few hundred points.
+     */
+    static Ring localRingWithout(PeerId self, Ring ring, int r, Collection<PeerId> away) {
+        Ring local = ring.size() <= 2 * (r + away.size()) + 1 ? ring
+                : Ring.of(neighbourhood(self, ring, r + away.size()), ring.positionsPerPeer());
+        for (PeerId id : away) local = local.without(id);
+        return local;
     }
 
     /** How many points from point {@code j} in direction {@code dir} until {@code r} peers other than self. */

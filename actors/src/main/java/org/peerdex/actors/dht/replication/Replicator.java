@@ -440,10 +440,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         if (view != null && lastPlanned != null && view.peers() != m.view().peers()) {
             List<PeerId> again = PeerView.reincarnated(view, m.view());
             Set<PeerId> near = again.isEmpty() ? Set.of() : new HashSet<>(around(m.view().ring()));
-            for (PeerId id : again) {
-                if (id.equals(self) || !near.contains(id)) continue;
-                restartedAway = (restartedAway == null ? m.view().ring() : restartedAway).without(id);
-            }
+            List<PeerId> away = new ArrayList<>();
+            for (PeerId id : again) if (!id.equals(self) && near.contains(id)) away.add(id);
+            if (!away.isEmpty()) restartedAway = RebalancePlanner.localRingWithout(self, m.view().ring(), placement.redundancy(), away);
         }
         PeerView before = view;
         view = m.view();

@@ -20,6 +20,7 @@ import org.peerdex.actors.dht.TestCorpus;
 import org.peerdex.actors.dht.replication.RebalancePlanner.Mode;
 import org.peerdex.actors.dht.replication.RebalancePlanner.Plan;
 import org.peerdex.actors.dht.shard.Digests;
+import org.peerdex.actors.dht.shard.HeldArcs;
 import org.peerdex.actors.dht.shard.RangeDigest;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
@@ -205,5 +206,61 @@ class RebalancePlannerTest {
         assertEquals(List.of(ring.get(-3), ring.get(-2), ring.get(-1), self, ring.get(1), ring.get(2), ring.get(3)), around);
         Ring small = Ring.of(members.subList(0, 5));
         assertEquals(small.members(), RebalancePlanner.neighbourhood(small.get(0), small, 3));
+    }
+
+    /**
+     * The small ring a replicator keeps as the base for restarted co-holders names, for every position the peer
+     * holds, the holders the whole ring without them names, and has the same points within the peer's ranges (the
+     * cuts a DELTA plan makes); checked position by position at each range's ends and inside, for one and for two
+     * restarted peers, at one and at sixteen points per peer.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 16})
+    void theLocalRingWithoutRestartedPeersPlacesHeldPositionsAsTheWholeRingDoes(int v) {
+        Placement placement = new Placement(PLACEMENT.partitions(), 3, v);
+        Random r = new Random(11 + v);
+        List<PeerId> members = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) members.add(PeerId.random(r));
+        Ring ring = placement.ring(members);
+        int checked = 0;
+        for (int trial = 0; trial < 40; trial++) {
+            PeerId self = members.get(r.nextInt(members.size()));
+            List<PeerId> near = new ArrayList<>(new HashSet<>(RebalancePlanner.neighbourhood(self, ring, 3)));
+            near.remove(self);
+            near.sort(null);
+            List<PeerId> away = new ArrayList<>(List.of(near.get(r.nextInt(near.size()))));
+            if (trial % 2 == 1) {
+                PeerId second = near.get(r.nextInt(near.size()));
+                if (!away.contains(second)) away.add(second);
+            }
+            Ring whole = ring;
+            for (PeerId id : away) whole = whole.without(id);
+            Ring local = RebalancePlanner.localRingWithout(self, ring, 3, away);
+            assertTrue(local.points() < whole.points() / 4, "the local ring is a small part of the whole");
+            for (PeerId id : away) assertFalse(local.contains(id));
+            Ring expected = whole;
+            HeldArcs arcs = HeldArcs.of(self, placement, ring);
+            int[] n = {0};
+            arcs.forEachRange((lo, hi) -> {
+                long[] at = {lo, hi, lo + (hi - lo) / 3, lo + (hi - lo) / 2, hi - 1};
+                for (long p : at) {
+                    if (p < lo || p > hi) continue;
+                    assertEquals(placement.holders(p, expected), placement.holders(p, local), "holders at " + p);
+                    n[0]++;
+                }
+                List<Long> wholeCuts = new ArrayList<>();
+                List<Long> localCuts = new ArrayList<>();
+                for (int i = 0; i < expected.points(); i++) {
+                    if (expected.positionAt(i) >= lo && expected.positionAt(i) <= hi) wholeCuts.add(expected.positionAt(i));
+                }
+                for (int i = 0; i < local.points(); i++) {
+                    if (local.positionAt(i) >= lo && local.positionAt(i) <= hi) localCuts.add(local.positionAt(i));
+                }
+                assertEquals(wholeCuts, localCuts);
+            });
+            assertTrue(n[0] > 0);
+            checked += n[0];
+        }
+        assertTrue(checked >= 200, "positions checked: " + checked);
     }
 }
