@@ -342,11 +342,44 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
                 if (peers.containsKey(i.peerId()) && !m.byId().containsKey(i.peerId())) writablePeers().remove(i.peerId());
             }
         }
-        for (PeerInfo gone : m.left()) {
-            PeerInfo was = before.get(gone.peerId());
-            if (was != null && !peers.containsKey(gone.peerId())) forgotten(was);
+        List<PeerInfo> gone = departed(before, peers, m.left());
+        // a directory without a store remembers the last MAX_REMEMBERED_VIRTUAL departures only: the older ones of
+        // a long list would be pushed out again at once (at 100,000 virtual peers under churn a round's departures
+        // are hundreds, and every directory took each one)
+        int from = store == null ? Math.max(0, gone.size() - MAX_REMEMBERED_VIRTUAL) : 0;
+        for (int k = 0; k < gone.size(); k++) {
+            PeerInfo was = gone.get(k);
+            if (k >= from) {
+                forgotten(was);
+            } else {
+                lastSeen.remove(was.peerId());
+                greeted.remove(was.directory());
+            }
         }
         if (peers != before) publish();
+    }
+
+    /** The last answer of {@link #departed}, by the identity of its three arguments. */
+    private record Departed(Map<PeerId, PeerInfo> before, Map<PeerId, PeerInfo> after, List<PeerInfo> left,
+                            List<PeerInfo> gone) {}
+
+    private static volatile Departed lastDeparted;
+
+    /**
+     * The peers of {@code left} that were in {@code before} and are not in {@code after}, as {@code before} knew
+     * them. Every directory that shared one table takes the same round into the same shared table, so the answer is
+     * found once for them all (tables are never changed in place: a change copies first).
+     */
+    private List<PeerInfo> departed(Map<PeerId, PeerInfo> before, Map<PeerId, PeerInfo> after, List<PeerInfo> left) {
+        Departed last = lastDeparted;
+        if (last != null && last.before() == before && last.after() == after && last.left() == left) return last.gone();
+        List<PeerInfo> gone = new ArrayList<>();
+        for (PeerInfo g : left) {
+            PeerInfo was = before.get(g.peerId());
+            if (was != null && !after.containsKey(g.peerId())) gone.add(was);
+        }
+        if (peersShared) lastDeparted = new Departed(before, after, left, List.copyOf(gone));
+        return gone;
     }
 
     /** Takes a map shared with other directories as the table; only this peer keeps a time of its own. */

@@ -124,4 +124,45 @@ class PeerDirectoryMembershipTest {
         PeerView b3 = b.views().receiveMessage(Duration.ofSeconds(5));
         assertEquals(Set.of(a.self()[0].peerId(), b.self()[0].peerId(), gone.peerId()), b3.peers().keySet());
     }
+
+    /**
+     * A round in which more peers left than a directory without a store remembers: each of two directories sharing
+     * the table drops them all from its view and lists the last 256 of them as offline, and no others.
+     */
+    @Test
+    void aRoundWithManyDeparturesIsRememberedUpToTheBoundAtEveryDirectory() {
+        Random r = new Random(17);
+        Started a = start(PeerId.random(r));
+        Started b = start(PeerId.random(r));
+        TestProbe<ShardOwner.Command> owner = KIT.createTestProbe();
+        TestProbe<PeerDirectory.Command> directory = KIT.createTestProbe();
+        List<PeerInfo> leaving = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            PeerId id = PeerId.random(r);
+            leaving.add(new PeerInfo(id, "peer-" + id.value(), true, "", owner.getRef(), directory.getRef()));
+        }
+        List<PeerInfo> all = new ArrayList<>(List.of(a.self()[0], b.self()[0]));
+        all.addAll(leaving);
+        PeerDirectory.Membership first = PeerDirectory.Membership.of(all, List.of());
+        a.directory().tell(first);
+        b.directory().tell(first);
+        assertEquals(302, a.views().receiveMessage(Duration.ofSeconds(5)).peers().size());
+        assertEquals(302, b.views().receiveMessage(Duration.ofSeconds(5)).peers().size());
+        PeerDirectory.Membership second = PeerDirectory.Membership.of(List.of(a.self()[0], b.self()[0]), leaving);
+        a.directory().tell(second);
+        b.directory().tell(second);
+        Set<String> lastLeft = leaving.subList(300 - 256, 300).stream().map(i -> i.peerId().value())
+                .collect(Collectors.toSet());
+        for (Started s : List.of(a, b)) {
+            assertEquals(2, s.views().receiveMessage(Duration.ofSeconds(5)).peers().size());
+            TestProbe<List<PeerRecord>> table = KIT.createTestProbe();
+            s.directory().tell(new PeerDirectory.GetPeerTable(table.getRef()));
+            Map<String, String> roles = table.receiveMessage().stream()
+                    .collect(Collectors.toMap(PeerRecord::peerId, PeerRecord::role));
+            Set<String> offline = roles.entrySet().stream().filter(e -> e.getValue().equals("offline"))
+                    .map(Map.Entry::getKey).collect(Collectors.toSet());
+            assertEquals(lastLeft, offline);
+            assertEquals(258, roles.size());
+        }
+    }
 }
