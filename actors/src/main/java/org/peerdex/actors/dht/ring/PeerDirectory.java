@@ -2,6 +2,7 @@ package org.peerdex.actors.dht.ring;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -136,6 +137,9 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     /** when the peers of an adopted Learn batch were seen (they have no entry of their own in lastSeen) */
     private long adoptedAt;
     private final Map<PeerId, PeerRecord> remembered = new LinkedHashMap<>();
+    /** without a store: the departures of the last membership rounds, oldest first (lists shared by directories) */
+    private final ArrayDeque<List<PeerInfo>> departedRounds = new ArrayDeque<>();
+    private int departedCount;
     private final Set<Address> unreachable = new HashSet<>();
     private final Set<ActorRef<Command>> greeted = new HashSet<>();
     /** the directories the receptionist lists now (cluster peers); ones not answered yet are greeted again per tick */
@@ -343,20 +347,31 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
             }
         }
         List<PeerInfo> gone = departed(before, peers, m.left());
-        // a directory without a store remembers the last MAX_REMEMBERED_VIRTUAL departures only: the older ones of
-        // a long list would be pushed out again at once (at 100,000 virtual peers under churn a round's departures
-        // are hundreds, and every directory took each one)
-        int from = store == null ? Math.max(0, gone.size() - MAX_REMEMBERED_VIRTUAL) : 0;
-        for (int k = 0; k < gone.size(); k++) {
-            PeerInfo was = gone.get(k);
-            if (k >= from) {
-                forgotten(was);
-            } else {
-                lastSeen.remove(was.peerId());
-                greeted.remove(was.directory());
+        if (store == null) {
+            // a directory without a store keeps the round's list itself (shared by every directory) as the last
+            // departures it lists offline: at 100,000 virtual peers under churn a round's departures are hundreds,
+            // and every directory made a record of each one
+            keepDeparted(gone);
+            if (!greeted.isEmpty() || lastSeen.size() > 1) {
+                for (PeerInfo was : gone) {
+                    lastSeen.remove(was.peerId());
+                    greeted.remove(was.directory());
+                }
             }
+        } else {
+            for (PeerInfo was : gone) forgotten(was);
         }
         if (peers != before) publish();
+    }
+
+    /** Keeps a round's departures (without a store): the lists of the last rounds, MAX_REMEMBERED_VIRTUAL peers and more. */
+    private void keepDeparted(List<PeerInfo> gone) {
+        if (gone.isEmpty()) return;
+        departedRounds.addLast(gone);
+        departedCount += gone.size();
+        while (departedCount - departedRounds.peekFirst().size() >= MAX_REMEMBERED_VIRTUAL) {
+            departedCount -= departedRounds.removeFirst().size();
+        }
     }
 
     /** The last answer of {@link #departed}, by the identity of its three arguments. */
@@ -539,6 +554,11 @@ public final class PeerDirectory extends AbstractBehavior<PeerDirectory.Command>
     private List<PeerRecord> table() {
         Map<String, PeerRecord> out = new LinkedHashMap<>();
         for (PeerRecord r : remembered.values()) out.put(r.peerId(), offline(r));
+        // the last MAX_REMEMBERED_VIRTUAL peers membership rounds said left (a directory without a store)
+        int skip = departedCount - MAX_REMEMBERED_VIRTUAL;
+        for (List<PeerInfo> round : departedRounds) {
+            for (PeerInfo was : round) if (skip-- <= 0) out.put(was.peerId().value(), offline(record(was)));
+        }
         // known but unreachable
         for (PeerInfo i : peers.values()) if (!view.peers().containsKey(i.peerId())) out.put(i.peerId().value(), offline(record(i)));
         for (PeerInfo i : view.peers().values()) out.put(i.peerId().value(), record(i));
