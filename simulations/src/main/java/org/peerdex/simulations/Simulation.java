@@ -1026,11 +1026,13 @@ public final class Simulation implements AutoCloseable {
         long retries = 0;
         long refused = 0;
         long busy = 0;
+        long heldNotSent = 0;
         for (int i = 0; i < sc.peers(); i++) {
             if (peers[i] == null) continue;
             var s = peers[i].stats();
             replicated += s.replicatedPostings.get();
             repaired += s.repairedPostings.get();
+            heldNotSent += s.repairHeldSkipped.get();
             handed += s.handedOffPostings.get();
             deleted += s.deletedAfterHandoff.get();
             rounds += s.repairRounds.get();
@@ -1042,6 +1044,7 @@ public final class Simulation implements AutoCloseable {
         repair.put("note", "counters of the peers live at the end (a restarted peer's counters start at 0)");
         repair.put("replicatedPostings", replicated);
         repair.put("repairedPostings", repaired);
+        repair.put("heldNotSent", heldNotSent);
         repair.put("handedOffPostings", handed);
         repair.put("deletedAfterHandoff", deleted);
         repair.put("rebalanceRounds", rounds);

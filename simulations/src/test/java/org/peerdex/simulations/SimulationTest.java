@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.simulations.workload.QueryWorkload;
+import org.peerdex.storage.rwi.Posting;
 
 /** Whole simulations of the real DHT actors; small enough to take seconds each. */
 class SimulationTest {
@@ -224,6 +225,65 @@ class SimulationTest {
                 assertEquals(before[1], after[1], "postings repaired between holders in sync (" + v + " positions)");
             }
         }
+    }
+
+    @Test
+    void aHolderThatLostSomePostingsIsSentThoseAloneNotTheirRangesWhole() {
+        // the same loss twice: with key lists in the digest replies (the default) and without (whole ranges)
+        long[] withLists = repairAfterLoss("");
+        long[] whole = repairAfterLoss("\ndht.repair-held-hashes = 0");
+        long lost = withLists[0];
+        assertEquals(lost, whole[0], "the same postings lost in both runs");
+        System.out.println("repair after loss, {lost, repaired, listed and not sent}: key lists "
+                + Arrays.toString(withLists) + ", whole ranges " + Arrays.toString(whole));
+        // (a lost copy beyond the R a position needs is not sent back: R copies is what repair restores)
+        assertTrue(withLists[1] > 0, "lost postings are sent back: " + Arrays.toString(withLists));
+        // each lost posting comes back from a co-holder (now and then from two at once), and nothing else does
+        assertTrue(withLists[1] <= 2 * lost, "only the lost postings are sent: " + Arrays.toString(withLists));
+        assertTrue(withLists[2] > withLists[1], "the entries the holder listed were not sent: " + Arrays.toString(withLists));
+        assertTrue(whole[1] > 2 * withLists[1], "whole ranges send far more: " + Arrays.toString(whole) + " against "
+                + Arrays.toString(withLists));
+        assertEquals(0, whole[2]);
+    }
+
+    /**
+     * Settles 5 peers (dense ranges: about 15 postings a range), deletes every twentieth posting one peer holds (lost
+     * writes), runs the periodic repair and checks every posting has its R copies again: {lost, repaired postings,
+     * entries not sent as held}.
+     */
+    private static long[] repairAfterLoss(String extra) {
+        Scenario sc = Scenario.load(ConfigFactory.parseString("peers = 5, docs = 2000, queries = 0, index-window = 1m\n"
+                + "doc-length-median = 40\nvocabulary = 5000\ndht.repair-interval = 20s" + extra));
+        try (Simulation sim = new Simulation(sc)) {
+            sim.bootstrap();
+            sim.index();
+            sim.settle();
+            sim.runFor(70 * SECOND); // the first periodic rounds, in sync
+            assertEquals(0, sim.histogram()[1] + sim.histogram()[2], "R copies after indexing");
+            List<Posting> gone = new ArrayList<>();
+            int[] n = {0};
+            sim.storage(2).rwi().scanAll(p -> !p.has(Posting.CACHED), p -> {
+                if (n[0]++ % 20 == 0) gone.add(p);
+            });
+            sim.storage(2).rwi().delete(gone);
+            assertTrue(sim.histogram()[2] > 0, "the loss leaves postings with fewer copies");
+            long before = repaired(sim)[0];
+            sim.runFor(70 * SECOND);
+            sim.settle();
+            assertEquals(0, sim.histogram()[1] + sim.histogram()[2], "repair restores R copies of the lost postings");
+            long[] after = repaired(sim);
+            return new long[] {gone.size(), after[0] - before, after[1]};
+        }
+    }
+
+    private static long[] repaired(Simulation sim) {
+        long repaired = 0;
+        long held = 0;
+        for (int i = 0; i < sim.size(); i++) {
+            repaired += sim.peer(i).stats().repairedPostings.get();
+            held += sim.peer(i).stats().repairHeldSkipped.get();
+        }
+        return new long[] {repaired, held};
     }
 
     /** Repair rounds and repaired entries summed over the peers. */

@@ -66,6 +66,8 @@ public final class DhtStats {
     public final AtomicLong repairRangesDiffering = new AtomicLong();
     public final AtomicLong repairedPostings = new AtomicLong();
     public final AtomicLong repairedMetadata = new AtomicLong();
+    /** entries of differing ranges not sent because the target listed them as held (key-level repair) */
+    public final AtomicLong repairHeldSkipped = new AtomicLong();
     public volatile long lastRebalanceMillis;
     public volatile int ringSize;
     /**
@@ -129,6 +131,7 @@ public final class DhtStats {
         repair.put("rangesDiffering", repairRangesDiffering.get());
         repair.put("repairedPostings", repairedPostings.get());
         repair.put("repairedMetadata", repairedMetadata.get());
+        repair.put("heldNotSent", repairHeldSkipped.get());
         repair.put("lastRebalance", lastRebalanceMillis);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("ringSize", ringSize);

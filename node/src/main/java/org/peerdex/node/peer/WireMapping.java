@@ -1,6 +1,8 @@
 package org.peerdex.node.peer;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.peerdex.actors.dht.RangeKey;
@@ -137,8 +139,12 @@ final class WireMapping {
     static V1.DigestReply reply(ShardOwner.DigestReply r) {
         List<V1.DigestRange> out = new ArrayList<>(r.differing() == null ? 0 : r.differing().size());
         if (r.differing() != null) {
-            for (RangeDigest.Range g : r.differing()) {
-                out.add(new V1.DigestRange(String.valueOf(g.kind()), g.origin().value(), g.bucket()));
+            int room = V1.MAX_HELD_HASHES;
+            for (RangeDigest.Differing d : r.differing()) {
+                RangeDigest.Range g = d.range();
+                long[] held = d.held() != null && d.held().length <= room ? d.held() : null;
+                if (held != null) room -= held.length;
+                out.add(new V1.DigestRange(String.valueOf(g.kind()), g.origin().value(), g.bucket(), packed(held)));
             }
         }
         return new V1.DigestReply(r.exchangeId(), out, r.error());
@@ -161,9 +167,30 @@ final class WireMapping {
         return new ShardOwner.KeyPostings(key(kp.key()), postings(kp.postings()), kp.matched(), kp.truncated(), kp.held());
     }
 
-    static List<RangeDigest.Range> ranges(List<V1.DigestRange> ranges) {
-        List<RangeDigest.Range> out = new ArrayList<>(ranges.size());
-        for (V1.DigestRange g : ranges) out.add(new RangeDigest.Range(g.kind().charAt(0), new PeerId(g.origin()), g.bucket()));
+    /** The differing ranges of a digest reply, each with the hashes its responder listed as held (sorted here). */
+    static List<RangeDigest.Differing> ranges(List<V1.DigestRange> ranges) {
+        List<RangeDigest.Differing> out = new ArrayList<>(ranges.size());
+        for (V1.DigestRange g : ranges) {
+            long[] held = unpacked(g.held());
+            if (held != null) Arrays.sort(held); // a peer's order is not trusted: the sender searches them
+            out.add(new RangeDigest.Differing(new RangeDigest.Range(g.kind().charAt(0), new PeerId(g.origin()), g.bucket()), held));
+        }
+        return out;
+    }
+
+    /** Hashes as 8 bytes each, big-endian (null stays null). */
+    static byte[] packed(long[] hashes) {
+        if (hashes == null) return null;
+        ByteBuffer b = ByteBuffer.allocate(hashes.length * 8);
+        for (long h : hashes) b.putLong(h);
+        return b.array();
+    }
+
+    static long[] unpacked(byte[] bytes) {
+        if (bytes == null) return null;
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        long[] out = new long[bytes.length / 8];
+        for (int i = 0; i < out.length; i++) out[i] = b.getLong();
         return out;
     }
 

@@ -1,5 +1,6 @@
 package org.peerdex.node.peer;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -148,9 +149,22 @@ class WireMappingTest {
         ShardOwner.DigestRequest d = WireMapping.digest(codec.read(codec.write(WireMapping.digest(new ShardOwner.DigestRequest(
                 5, null, List.of(new RangeDigest('p', origin, 17, 30, -5L)), null))), V1.DigestRequest.class), responder, null);
         assertEquals(List.of(new RangeDigest('p', origin, 17, 30, -5L)), d.digests());
-        assertEquals(List.of(new RangeDigest.Range('m', origin, 3)), WireMapping.ranges(codec.read(codec.write(
-                WireMapping.reply(new ShardOwner.DigestReply(5, responder, List.of(new RangeDigest.Range('m', origin, 3)), null))),
-                V1.DigestReply.class).differing()));
+        // a differing range travels with the hashes its responder holds (sorted on arrival: a peer's order is not
+        // trusted), or without, when the responder did not list them
+        List<RangeDigest.Differing> differing = WireMapping.ranges(codec.read(codec.write(WireMapping.reply(
+                new ShardOwner.DigestReply(5, responder, List.of(new RangeDigest.Differing(new RangeDigest.Range('m', origin, 3)),
+                        new RangeDigest.Differing(new RangeDigest.Range('p', origin, 4), new long[] {9, Long.MIN_VALUE, -1, 7})),
+                        null))), V1.DigestReply.class).differing());
+        assertEquals(2, differing.size());
+        assertEquals(new RangeDigest.Range('m', origin, 3), differing.get(0).range());
+        assertNull(differing.get(0).held(), "no list: the range is sent whole");
+        assertEquals(new RangeDigest.Range('p', origin, 4), differing.get(1).range());
+        assertArrayEquals(new long[] {Long.MIN_VALUE, -1, 7, 9}, differing.get(1).held());
+        assertThrows(IllegalArgumentException.class, () -> new V1.DigestRange("p", origin.value(), 4, new byte[12]),
+                "a held list of broken hashes is refused");
+        assertThrows(IllegalArgumentException.class, () -> new V1.DigestReply(5, List.of(
+                new V1.DigestRange("p", origin.value(), 4, new byte[8 * V1.MAX_HELD_HASHES]),
+                new V1.DigestRange("p", origin.value(), 5, new byte[8])), null), "a reply holds at most the bound");
 
         V1.MetadataReply mr = codec.read(codec.write(WireMapping.reply(new ShardOwner.MetadataReply(6, responder,
                 List.of(doc.metadata()), null))), V1.MetadataReply.class);

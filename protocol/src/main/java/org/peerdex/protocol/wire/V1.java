@@ -266,15 +266,31 @@ public final class V1 {
         }
     }
 
-    /** A range of a digest, without its content: the ranges that differ. */
+    /**
+     * A range of a digest that differs. {@code held}, when present, lists the entry hashes the responder holds in the
+     * range (8 bytes each, big-endian; at most {@link #MAX_HELD_HASHES} in a reply): the sender then sends only the
+     * entries whose hash is not among them. Absent (a responder before key lists, or a range over its bound): the
+     * sender sends the whole range.
+     */
     public record DigestRange(@JsonProperty("kind") String kind, @JsonProperty("origin") String origin,
-                              @JsonProperty("bucket") int bucket) {
+                              @JsonProperty("bucket") int bucket,
+                              @JsonProperty("held") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held) {
         public DigestRange {
             digestKind(kind);
             hash(origin, "origin");
             if (bucket < 0) throw new IllegalArgumentException("negative bucket");
+            if (held != null && (held.length % 8 != 0 || held.length / 8 > MAX_HELD_HASHES)) {
+                throw new IllegalArgumentException("held must be whole 8-byte hashes, at most " + MAX_HELD_HASHES);
+            }
+        }
+
+        public DigestRange(String kind, String origin, int bucket) {
+            this(kind, origin, bucket, null);
         }
     }
+
+    /** Entry hashes one digest reply may list as held, over all its ranges (128 KiB). */
+    public static final int MAX_HELD_HASHES = 16_384;
 
     /** How a store ended: STORED (durably), REFUSED (not my range), REJECTED (malformed), BUSY (retry later). */
     public enum Outcome { STORED, REFUSED, REJECTED, BUSY }
@@ -381,13 +397,16 @@ public final class V1 {
         }
     }
 
-    /** The ranges that differ; or an {@code error}. */
+    /** The ranges that differ (with the entry hashes held in them, as far as {@link #MAX_HELD_HASHES}); or an {@code error}. */
     public record DigestReply(@JsonProperty("exchangeId") long exchangeId,
                               @JsonProperty("differing") List<DigestRange> differing,
                               @JsonProperty("error") String error) implements Body {
         public DigestReply {
             error = orEmpty(error);
             differing = differing == null ? List.of() : List.copyOf(differing);
+            long held = 0;
+            for (DigestRange r : differing) held += r.held() == null ? 0 : r.held().length / 8;
+            if (held > MAX_HELD_HASHES) throw new IllegalArgumentException("at most " + MAX_HELD_HASHES + " held hashes a reply");
         }
     }
 

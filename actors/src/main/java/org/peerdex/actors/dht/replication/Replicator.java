@@ -3,6 +3,7 @@ package org.peerdex.actors.dht.replication;
 import com.typesafe.config.Config;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -213,7 +214,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final Map<Long, PeerId> digestExchanges = new HashMap<>();
     private final Map<Long, Long> digestSentAt = new HashMap<>();
     /** Ranges digest replies found differing, per target, not yet planned (see startRepairs). */
-    private final Map<PeerId, Set<RangeDigest.Range>> repairWanted = new TreeMap<>();
+    /** per target, the ranges it asked for, each with the entry hashes it holds there (null: it wants the range whole) */
+    private final Map<PeerId, Map<RangeDigest.Range, long[]>> repairWanted = new TreeMap<>();
     private boolean repairPlanning;
     private final ActorRef<ShardOwner.StoreReply> storeReplies;
     private final ActorRef<ShardOwner.DigestReply> digestReplies;
@@ -844,7 +846,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         if (r.differing().isEmpty()) return this;
         stats.repairRangesDiffering.addAndGet(r.differing().size());
         // gathered until the next tick: the replies of one round then cost one scan instead of one each
-        repairWanted.computeIfAbsent(target, k -> new HashSet<>()).addAll(r.differing());
+        Map<RangeDigest.Range, long[]> ranges = repairWanted.computeIfAbsent(target, k -> new HashMap<>());
+        for (RangeDigest.Differing d : r.differing()) ranges.put(d.range(), d.held()); // the newer answer counts
         wake();
         return this;
     }
@@ -852,7 +855,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     /** Scans once for every range a digest reply asked for since the last scan, and queues the repairs. */
     private void startRepairs() {
         if (repairPlanning || repairWanted.isEmpty() || view == null) return;
-        Map<PeerId, Set<RangeDigest.Range>> wanted = new TreeMap<>(repairWanted);
+        Map<PeerId, Map<RangeDigest.Range, long[]>> wanted = new TreeMap<>(repairWanted);
         repairWanted.clear();
         repairPlanning = true;
         Ring ring = view.ring();
@@ -865,8 +868,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
             // only the buckets some target wants are read (a few short key ranges each), in bucket order
             TreeSet<Integer> wantedBuckets = new TreeSet<>();
-            for (Set<RangeDigest.Range> rs : wanted.values()) {
-                for (RangeDigest.Range r : rs) if (RangeDigest.isPostings(r.kind())) wantedBuckets.add(r.bucket());
+            for (Map<RangeDigest.Range, long[]> rs : wanted.values()) {
+                for (RangeDigest.Range r : rs.keySet()) if (RangeDigest.isPostings(r.kind())) wantedBuckets.add(r.bucket());
             }
             ReverseWordIndex rwi = storage.rwi();
             IndexScan scan = new IndexScan(placement, ring, self);
@@ -880,27 +883,46 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 char kind = RangeDigest.postingsKind(active && scan.selfHolds());
                 RangeDigest.Range range = new RangeDigest.Range(kind, scan.origin(value, at), bucket);
                 Posting p = null;
-                for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
-                    if (!w.getValue().contains(range)) continue;
+                long entryHash = 0;
+                boolean hashed = false;
+                for (Map.Entry<PeerId, Map<RangeDigest.Range, long[]>> w : wanted.entrySet()) {
+                    if (!w.getValue().containsKey(range)) continue;
                     if (!holders.contains(w.getKey())) continue;
                     if (at >= 0 && !(active && scan.selfHolds())) continue;
+                    long[] held = w.getValue().get(range);
+                    if (held != null) {
+                        if (!hashed) {
+                            entryHash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
+                            hashed = true;
+                        }
+                        if (Arrays.binarySearch(held, entryHash) >= 0) {
+                            stats.repairHeldSkipped.incrementAndGet(); // the target has it: key-level repair
+                            continue;
+                        }
+                    }
                     if (p == null) p = ReverseWordIndex.decode(key, value);
                     if (blocked.blocks(p)) return; // blocked for every target alike
                     shares.posting(w.getKey(), p.holder() == null ? p.withHolder(self) : p);
                 }
             });
             boolean[] wantedMetadata = new boolean[Digests.BUCKETS];
-            for (Set<RangeDigest.Range> rs : wanted.values()) {
-                for (RangeDigest.Range r : rs) if (!RangeDigest.isPostings(r.kind())) wantedMetadata[r.bucket()] = true;
+            for (Map<RangeDigest.Range, long[]> rs : wanted.values()) {
+                for (RangeDigest.Range r : rs.keySet()) if (!RangeDigest.isPostings(r.kind())) wantedMetadata[r.bucket()] = true;
             }
             storage.metadata().scanAll(position -> wantedMetadata[Digests.bucketOf(position)], md -> {
                 PeerId origin = scan.origin(md.holder());
                 List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
                 char kind = RangeDigest.metadataKind(active && holders.contains(self));
                 RangeDigest.Range range = new RangeDigest.Range(kind, origin, Digests.bucketOfMetadata(md.urlHash()));
-                for (Map.Entry<PeerId, Set<RangeDigest.Range>> w : wanted.entrySet()) {
-                    if (!w.getValue().contains(range)) continue;
+                long entryHash = Digests.entryHash(null, md.urlHash());
+                for (Map.Entry<PeerId, Map<RangeDigest.Range, long[]>> w : wanted.entrySet()) {
+                    if (!w.getValue().containsKey(range)) continue;
                     if (!holders.contains(w.getKey())) continue;
+                    long[] held = w.getValue().get(range);
+                    if (held != null && Arrays.binarySearch(held, entryHash) >= 0) {
+                        stats.repairHeldSkipped.incrementAndGet();
+                        continue;
+                    }
                     if (blocked.blocks(md)) return; // blocked for every target alike
                     shares.metadata(w.getKey(), md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
                 }

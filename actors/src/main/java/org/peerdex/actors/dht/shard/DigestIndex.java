@@ -36,8 +36,8 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
     private final boolean observed;
     private final Map<String, Integer> originIds = new HashMap<>();
     private final List<PeerId> origins = new ArrayList<>();
-    private final Table[] postings = new Table[Digests.BUCKETS];
-    private final Table[] metadata = new Table[Digests.BUCKETS];
+    private final Buckets postings = new Buckets();
+    private final Buckets metadata = new Buckets();
 
     private DigestIndex(PeerStorage storage, PeerId self, boolean observe) {
         this.storage = storage;
@@ -68,8 +68,8 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
     }
 
     private synchronized void rebuild() {
-        Arrays.fill(postings, null);
-        Arrays.fill(metadata, null);
+        postings.clear();
+        metadata.clear();
         rwi.scanEntries(this::put);
         try (KeyValueStore.Cursor c = storage.store().scanPrefix(META_PREFIX)) {
             while (c.next()) put(c.key(), c.value());
@@ -99,17 +99,17 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
     @Override
     public synchronized void deleted(byte[] key) {
         if (ReverseWordIndex.isPostingKey(key)) {
-            Table t = postings[Digests.bucketOf(rwi.position(key))];
+            Table t = postings.get(Digests.bucketOf(rwi.position(key)));
             if (t != null) t.remove(Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET));
         } else if (key.length == META_KEY_LENGTH && key[0] == Keyspace.META) {
-            Table t = metadata[Digests.bucketOf(HashBytes.position(key, 1))];
+            Table t = metadata.get(Digests.bucketOf(HashBytes.position(key, 1)));
             if (t != null) t.remove(Digests.entryHash(key, -1, 1));
         }
     }
 
-    private static Table table(Table[] tables, int bucket, boolean positions) {
-        Table t = tables[bucket];
-        if (t == null) tables[bucket] = t = new Table(positions);
+    private static Table table(Buckets tables, int bucket, boolean positions) {
+        Table t = tables.get(bucket);
+        if (t == null) tables.put(bucket, t = new Table(positions));
         return t;
     }
 
@@ -131,8 +131,8 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
     synchronized long[] size() {
         long p = 0;
         long m = 0;
-        for (Table t : postings) if (t != null) p += t.size;
-        for (Table t : metadata) if (t != null) m += t.size;
+        for (int i = 0; i < postings.used(); i++) p += postings.at(i).size;
+        for (int i = 0; i < metadata.used(); i++) m += metadata.at(i).size;
         return new long[] {p, m};
     }
 
@@ -145,6 +145,20 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
      */
     public List<RangeDigest.Range> differing(List<RangeDigest> offered, PeerId self, PeerId from, Placement placement,
                                              Ring ring) {
+        List<RangeDigest.Differing> d = differing(offered, self, from, placement, ring, 0);
+        List<RangeDigest.Range> out = new ArrayList<>(d.size());
+        for (RangeDigest.Differing x : d) out.add(x.range());
+        return out;
+    }
+
+    /**
+     * As {@link #differing(List, PeerId, PeerId, Placement, Ring)}, each differing range with the entry hashes we
+     * hold in it (the entries that counted for our digest), sorted, as long as the ranges' lists together stay within
+     * {@code maxHeld} hashes; a range past that bound has none (its sender sends it whole). A range's list costs a
+     * second pass over its bucket, only when it differs.
+     */
+    public List<RangeDigest.Differing> differing(List<RangeDigest> offered, PeerId self, PeerId from,
+                                                 Placement placement, Ring ring, int maxHeld) {
         if (!observed) rebuild();
         boolean ringed = ring != null && !ring.isEmpty();
         HeldArcs held = ringed ? HeldArcs.of(self, placement, ring) : null;
@@ -152,44 +166,120 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
         // by kind and bucket: kind in the high bits
         Map<Integer, List<RangeDigest>> byRange = new LinkedHashMap<>();
         for (RangeDigest d : offered) byRange.computeIfAbsent(d.kind() << 16 | d.bucket(), k -> new ArrayList<>()).add(d);
-        List<RangeDigest.Range> out = new ArrayList<>();
+        List<RangeDigest.Differing> out = new ArrayList<>();
+        int budget = Math.max(0, maxHeld);
         synchronized (this) {
             long[] counts = new long[origins.size()];
             long[] sums = new long[origins.size()];
             for (Map.Entry<Integer, List<RangeDigest>> e : byRange.entrySet()) {
                 char kind = (char) (e.getKey() >>> 16);
                 int bucket = e.getKey() & 0xffff;
-                Table t = (RangeDigest.isPostings(kind) ? postings : metadata)[bucket];
+                Table t = (RangeDigest.isPostings(kind) ? postings : metadata).get(bucket);
                 boolean crawl = RangeDigest.isCrawl(kind);
                 Arrays.fill(counts, 0);
                 Arrays.fill(sums, 0);
                 if (t != null) {
                     for (int i = 0; i < t.origins.length; i++) {
                         int o = t.origins[i] - 1;
-                        if (o < 0) continue;
-                        if (held != null) {
-                            long position = t.positions[i];
-                            if (!held.contains(position)) continue;
-                            if (theirs != null && theirs.contains(position) == crawl) continue;
-                        }
+                        if (o < 0 || !counts(t, i, held, theirs, crawl)) continue;
                         counts[o]++;
                         sums[o] += t.hashes[i];
                     }
                 }
+                // the differing ranges' origins whose held hashes fit the budget: their lists, filled below
+                long[][] lists = null;
+                int[] filled = null;
+                List<Integer> listed = new ArrayList<>();
+                int first = out.size();
                 for (RangeDigest d : e.getValue()) {
                     Integer o = originIds.get(d.origin().value());
                     long count = o == null ? 0 : counts[o];
                     long sum = o == null ? 0 : sums[o];
-                    if (count != d.count() || sum != d.sum()) out.add(d.range());
+                    if (count == d.count() && sum == d.sum()) continue;
+                    if (count == 0) {
+                        out.add(new RangeDigest.Differing(d.range(), budget > 0 ? new long[0] : null));
+                    } else if (count <= budget && (lists == null || lists[o] == null)) {
+                        budget -= (int) count;
+                        if (lists == null) {
+                            lists = new long[origins.size()][];
+                            filled = new int[origins.size()];
+                        }
+                        lists[o] = new long[(int) count];
+                        listed.add(o);
+                        out.add(new RangeDigest.Differing(d.range(), lists[o]));
+                    } else {
+                        out.add(new RangeDigest.Differing(d.range(), lists != null && lists[o] != null ? lists[o] : null));
+                    }
                 }
+                if (lists == null || out.size() == first) continue;
+                for (int i = 0; i < t.origins.length; i++) {
+                    int o = t.origins[i] - 1;
+                    if (o < 0 || lists[o] == null || !counts(t, i, held, theirs, crawl)) continue;
+                    lists[o][filled[o]++] = t.hashes[i];
+                }
+                for (int o : listed) Arrays.sort(lists[o]);
             }
         }
         return out;
     }
 
+    /** Whether entry {@code i} of {@code t} counts for a digest of this kind between us and the sender. */
+    private static boolean counts(Table t, int i, HeldArcs held, HeldArcs theirs, boolean crawl) {
+        if (held == null) return true;
+        long position = t.positions[i];
+        if (!held.contains(position)) return false;
+        return theirs == null || theirs.contains(position) != crawl;
+    }
+
     /** {@link #differing(List, PeerId, PeerId, Placement, Ring)} without a sender: what {@code self} holds counts. */
     public List<RangeDigest.Range> differing(List<RangeDigest> offered, PeerId self, Placement placement, Ring ring) {
         return differing(offered, self, null, placement, ring);
+    }
+
+    /**
+     * The tables of the buckets in use, by bucket, sorted: a peer of a large ring holds entries in a few dozen of the
+     * {@link Digests#BUCKETS} buckets (two arrays of 1,024 empty slots were 8 KiB a virtual peer, 800 MB at 100,000).
+     */
+    private static final class Buckets {
+        private int[] buckets = new int[4];
+        private Table[] tables = new Table[4];
+        private int used;
+
+        Table get(int bucket) {
+            int i = Arrays.binarySearch(buckets, 0, used, bucket);
+            return i >= 0 ? tables[i] : null;
+        }
+
+        void put(int bucket, Table t) {
+            int i = Arrays.binarySearch(buckets, 0, used, bucket);
+            if (i >= 0) {
+                tables[i] = t;
+                return;
+            }
+            i = -i - 1;
+            if (used == buckets.length) {
+                buckets = Arrays.copyOf(buckets, used * 2);
+                tables = Arrays.copyOf(tables, used * 2);
+            }
+            System.arraycopy(buckets, i, buckets, i + 1, used - i);
+            System.arraycopy(tables, i, tables, i + 1, used - i);
+            buckets[i] = bucket;
+            tables[i] = t;
+            used++;
+        }
+
+        int used() {
+            return used;
+        }
+
+        Table at(int i) {
+            return tables[i];
+        }
+
+        void clear() {
+            Arrays.fill(tables, null);
+            used = 0;
+        }
     }
 
     /** One bucket's entries: an open-addressing table by entry hash (linear probing, origin + 1; 0 = empty). */
@@ -200,9 +290,10 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
         int size;
 
         Table(boolean withPositions) {
-            hashes = new long[16];
-            positions = withPositions ? new long[16] : null;
-            origins = new int[16];
+            // most buckets of a virtual peer hold a few entries: start small, double as they come
+            hashes = new long[4];
+            positions = withPositions ? new long[4] : null;
+            origins = new int[4];
         }
 
         private static int home(long hash, int mask) {

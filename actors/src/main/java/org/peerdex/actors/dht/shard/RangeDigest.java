@@ -54,4 +54,15 @@ public record RangeDigest(char kind, PeerId origin, int bucket, int count, long 
 
     /** A range: kind, origin, bucket. */
     public record Range(char kind, PeerId origin, int bucket) {}
+
+    /**
+     * A range whose digests differ, with the entry hashes ({@link Digests#entryHash}) its responder holds in it,
+     * sorted: the sender sends only the entries whose hash is not among them. {@code held} null: the responder did not
+     * list them (over its bound, or a peer before key lists), and the sender sends the whole range.
+     */
+    public record Differing(Range range, long[] held) {
+        public Differing(Range range) {
+            this(range, null);
+        }
+    }
 }

@@ -44,6 +44,7 @@ import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.wire.V1;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.blacklist.BlacklistRule;
 import org.peerdex.storage.kv.KeyValueStore;
@@ -173,7 +174,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     public record DigestRequest(long exchangeId, PeerId from, List<RangeDigest> digests,
                                 ActorRef<DigestReply> replyTo) implements Command, WireMessage {}
 
-    public record DigestReply(long exchangeId, PeerId by, List<RangeDigest.Range> differing, String error)
+    /**
+     * The ranges that differ, each with the entry hashes this peer holds in it while they fit
+     * {@code peerdex.dht.repair-held-hashes} (the sender then sends only what is missing).
+     */
+    public record DigestReply(long exchangeId, PeerId by, List<RangeDigest.Differing> differing, String error)
             implements WireMessage {}
 
     /** Local: stop listening to a sender (a peer id or an Artery address such as pekko://peerdex@host:port). */
@@ -202,6 +207,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private final SenderGuard guard;
     private final AtomicInteger lookupsInFlight = new AtomicInteger();
     private final int maxLookupsInFlight;
+    /** entry hashes a digest reply lists for its differing ranges (repair-held-hashes) */
+    private final int heldHashes;
     /** URLs the dht-scope blacklist blocked (see DhtBlacklist); touched on the index and search dispatchers */
     private final Set<UrlHash> blockedUrls = DhtBlacklist.rememberedSet();
     private PeerView view;
@@ -234,6 +241,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 c.hasPath("peerdex.dht.sender-lookup-rate") ? c.getDouble("peerdex.dht.sender-lookup-rate") : 500,
                 intOr(c, "peerdex.dht.sender-lookup-burst", 200));
         this.maxLookupsInFlight = intOr(c, "peerdex.dht.max-lookups-in-flight", 64);
+        this.heldHashes = Math.min(V1.MAX_HELD_HASHES, Math.max(0, intOr(c, "peerdex.dht.repair-held-hashes", V1.MAX_HELD_HASHES)));
         // virtual peers are introduced through the simulated network instead
         if (c.getBoolean("peerdex.dht.use-receptionist")) {
             ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
@@ -841,7 +849,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         runLookup(() -> {
             DigestIndex index = digestIndex();
             m.replyTo().tell(new DigestReply(m.exchangeId(), self,
-                    index.differing(m.digests(), self, m.from(), placement, v == null ? null : v.ring()), ""));
+                    index.differing(m.digests(), self, m.from(), placement, v == null ? null : v.ring(), heldHashes), ""));
         }, io);
         return this;
     }

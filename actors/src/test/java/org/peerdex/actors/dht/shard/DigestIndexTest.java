@@ -1,14 +1,21 @@
 package org.peerdex.actors.dht.shard;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.peerdex.actors.dht.TestCorpus;
 import org.peerdex.protocol.hash.PeerId;
@@ -142,6 +149,58 @@ class DigestIndexTest {
             assertEquals(List.of(), index.differing(heldDigests, self, PLACEMENT, ring));
             assertFalse(index.differing(all.digests(), self, PLACEMENT, ring).isEmpty(), "what it does not hold differs");
             assertEquals(List.of(), index.differing(all.digests(), self, PLACEMENT, null), "without a ring, everything counts");
+            index.detach();
+        }
+    }
+
+    @Test
+    void aDifferingRangeListsTheHashesHeldThereSoOnlyTheMissingEntriesAreSent() {
+        try (PeerStorage s = PeerStorage.inMemory(PLACEMENT.partitions())) {
+            List<Posting> all = new ArrayList<>();
+            for (IndexedDocument d : TestCorpus.documents(40, 11)) for (Posting p : d.postings()) all.add(p.withHolder(other));
+            // the responder lacks every seventh posting the sender holds
+            Set<String> missing = new HashSet<>();
+            KeyValueStore.Batch b = s.store().newBatch();
+            for (int i = 0; i < all.size(); i++) {
+                if (i % 7 == 0) missing.add(all.get(i).word().value() + all.get(i).url().value());
+                else s.rwi().addTo(b, all.get(i));
+            }
+            s.store().write(b, false);
+            DigestIndex index = DigestIndex.attach(s, self);
+            Digests sender = new Digests();
+            for (Posting p : all) sender.addPosting(other, p, PLACEMENT.partitions());
+
+            List<RangeDigest.Differing> differing = index.differing(sender.digests(), self, null, PLACEMENT, null, Integer.MAX_VALUE);
+            assertFalse(differing.isEmpty());
+            Map<RangeDigest.Range, long[]> held = new HashMap<>();
+            for (RangeDigest.Differing d : differing) {
+                assertNotNull(d.held(), "within the bound every differing range lists what is held there");
+                long[] sorted = d.held().clone();
+                Arrays.sort(sorted);
+                assertArrayEquals(sorted, d.held(), "sorted, for the sender's search");
+                held.put(d.range(), d.held());
+            }
+            // what the sender then sends: its entries of a differing range whose hash the responder did not list
+            Set<String> sent = new HashSet<>();
+            for (Posting p : all) {
+                long[] h = held.get(new RangeDigest.Range('p', other, Digests.bucketOf(p, PLACEMENT.partitions())));
+                if (h != null && Arrays.binarySearch(h, Digests.entryHash(p.word(), p.url())) < 0) {
+                    sent.add(p.word().value() + p.url().value());
+                }
+            }
+            assertEquals(missing, sent, "exactly the missing postings, not their ranges whole");
+            long listed = differing.stream().mapToLong(d -> d.held().length).sum();
+            long inRanges = all.stream().filter(p -> held.containsKey(new RangeDigest.Range('p', other,
+                    Digests.bucketOf(p, PLACEMENT.partitions())))).count();
+            assertEquals(inRanges - missing.size(), listed, "the lists name what the responder holds of those ranges");
+
+            // past the bound, ranges are sent whole; the lists given stay within it
+            List<RangeDigest.Differing> bounded = index.differing(sender.digests(), self, null, PLACEMENT, null, 30);
+            assertEquals(differing.size(), bounded.size());
+            assertTrue(bounded.stream().filter(d -> d.held() != null).mapToLong(d -> d.held().length).sum() <= 30);
+            assertTrue(bounded.stream().anyMatch(d -> d.held() == null), "a range past the bound has no list");
+            assertTrue(bounded.stream().anyMatch(d -> d.held() != null && d.held().length > 0));
+            assertTrue(index.differing(sender.digests(), self, null, PLACEMENT, null, 0).stream().allMatch(d -> d.held() == null));
             index.detach();
         }
     }
