@@ -195,7 +195,7 @@ public final class PeerServer extends AllDirectives {
                 admitted(sender);
                 ShardOwner.DigestRequest d = WireMapping.digest(wire.read(body, V1.DigestRequest.class), sender, null);
                 return this.<ShardOwner.DigestReply>ask(r -> new ShardOwner.DigestRequest(d.exchangeId(), sender,
-                        d.digests(), r)).thenApply(WireMapping::reply);
+                        d.digests(), d.allOrigins(), r)).thenApply(WireMapping::reply);
             }
             case "count": {
                 ShardOwner.CountRequest c = WireMapping.count(wire.read(body, V1.CountRequest.class), null);

@@ -62,7 +62,7 @@ final class WireMapping {
         for (RangeDigest g : d.digests()) {
             out.add(new V1.Digest(String.valueOf(g.kind()), g.origin().value(), g.bucket(), g.count(), g.sum()));
         }
-        return new V1.DigestRequest(d.exchangeId(), out);
+        return new V1.DigestRequest(d.exchangeId(), out, d.allOrigins());
     }
 
     // ---------------------------------------------------------------- requests, as the receiving side reads them
@@ -100,7 +100,7 @@ final class WireMapping {
         for (V1.Digest g : d.digests()) {
             out.add(new RangeDigest(g.kind().charAt(0), new PeerId(g.origin()), g.bucket(), g.count(), g.sum()));
         }
-        return new ShardOwner.DigestRequest(d.exchangeId(), from, out, replyTo);
+        return new ShardOwner.DigestRequest(d.exchangeId(), from, out, d.foldsOrigins(), replyTo);
     }
 
     // ---------------------------------------------------------------- replies, written by the receiving side

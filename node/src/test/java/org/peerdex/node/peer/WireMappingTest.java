@@ -149,6 +149,10 @@ class WireMappingTest {
         ShardOwner.DigestRequest d = WireMapping.digest(codec.read(codec.write(WireMapping.digest(new ShardOwner.DigestRequest(
                 5, null, List.of(new RangeDigest('p', origin, 17, 30, -5L)), null))), V1.DigestRequest.class), responder, null);
         assertEquals(List.of(new RangeDigest('p', origin, 17, 30, -5L)), d.digests());
+        assertFalse(d.allOrigins(), "digests per origin unless the request says otherwise");
+        ShardOwner.DigestRequest folded = WireMapping.digest(codec.read(codec.write(WireMapping.digest(new ShardOwner.DigestRequest(
+                5, null, List.of(new RangeDigest('p', origin, 17, 30, -5L)), true, null))), V1.DigestRequest.class), responder, null);
+        assertTrue(folded.allOrigins(), "a request of all origins says so");
         // a differing range travels with the hashes its responder holds (sorted on arrival: a peer's order is not
         // trusted), or without, when the responder did not list them
         List<RangeDigest.Differing> differing = WireMapping.ranges(codec.read(codec.write(WireMapping.reply(

@@ -289,8 +289,8 @@ public final class V1 {
         }
     }
 
-    /** Entry hashes one digest reply may list as held, over all its ranges (128 KiB). */
-    public static final int MAX_HELD_HASHES = 16_384;
+    /** Entry hashes one digest reply may list as held, over all its ranges (512 KiB: within Artery's 1 MiB frame as CBOR longs). */
+    public static final int MAX_HELD_HASHES = 65_536;
 
     /** How a store ended: STORED (durably), REFUSED (not my range), REJECTED (malformed), BUSY (retry later). */
     public enum Outcome { STORED, REFUSED, REJECTED, BUSY }
@@ -389,11 +389,28 @@ public final class V1 {
         }
     }
 
-    /** {@code digest}: anti-entropy; which of these ranges differ from what you hold? */
+    /**
+     * {@code digest}: anti-entropy; which of these ranges differ from what you hold? With {@code allOrigins}, each
+     * "p" and "m" digest covers the entries of every origin in its bucket (its {@code origin} names the sender): one
+     * digest a bucket instead of one per crawling peer, and the responder compares its own sums over all origins and
+     * lists every held hash of a bucket that differs. Absent (false): one digest per origin.
+     */
     public record DigestRequest(@JsonProperty("exchangeId") long exchangeId,
-                                @JsonProperty("digests") List<Digest> digests) implements Body {
+                                @JsonProperty("digests") List<Digest> digests,
+                                @JsonProperty("allOrigins") @JsonInclude(JsonInclude.Include.NON_NULL) Boolean allOrigins)
+            implements Body {
         public DigestRequest {
             digests = digests == null ? List.of() : List.copyOf(digests);
+            allOrigins = Boolean.TRUE.equals(allOrigins) ? Boolean.TRUE : null; // false travels as absent
+        }
+
+        public DigestRequest(long exchangeId, List<Digest> digests) {
+            this(exchangeId, digests, null);
+        }
+
+        /** Whether the "p" and "m" digests cover every origin of their bucket. */
+        public boolean foldsOrigins() {
+            return allOrigins != null;
         }
     }
 

@@ -213,8 +213,19 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
     private final Map<Long, Group> groups = new HashMap<>();
     private final Map<Long, PeerId> digestExchanges = new HashMap<>();
     private final Map<Long, Long> digestSentAt = new HashMap<>();
-    /** Ranges digest replies found differing, per target, not yet planned (see startRepairs). */
-    /** per target, the ranges it asked for, each with the entry hashes it holds there (null: it wants the range whole) */
+    /** exchanges whose 'p' and 'm' digests covered all origins of their buckets */
+    private final Set<Long> foldedExchanges = new HashSet<>();
+    /**
+     * Peers that answered digests of all origins without listing what they hold (a peer before such digests
+     * compares them per origin and finds every bucket differing), and since when: they get digests per origin for
+     * {@link #PER_ORIGIN_FOR}, then are tried again.
+     */
+    private final Map<PeerId, Long> perOrigin = new HashMap<>();
+    /**
+     * Ranges digest replies found differing, per target, not yet planned (see startRepairs); each with the entry
+     * hashes the target holds there (null: it wants the range whole). A range of a folded exchange ('p' or 'm' of
+     * all origins) names this peer as its origin.
+     */
     private final Map<PeerId, Map<RangeDigest.Range, long[]>> repairWanted = new TreeMap<>();
     private boolean repairPlanning;
     private final ActorRef<ShardOwner.StoreReply> storeReplies;
@@ -631,6 +642,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             if (now - e.getValue() > settings.ackTimeout().toMillis() * 4) {
                 digestSentAt.remove(e.getKey());
                 digestExchanges.remove(e.getKey());
+                foldedExchanges.remove(e.getKey());
             }
         }
         return this;
@@ -795,15 +807,19 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     ringsSincePlan.subList(0, Math.min(m.ringsCovered(), ringsSincePlan.size())).clear();
                 }
             }
-            plan.digests().forEach((target, ds) -> view.owner(target).ifPresent(owner -> {
+            plan.digests().forEach((target, perOriginDigests) -> view.owner(target).ifPresent(owner -> {
+                // one digest a bucket (all origins) unless the target answered such digests without key lists
+                boolean fold = foldsOrigins(target);
+                List<RangeDigest> ds = fold ? Digests.foldOrigins(perOriginDigests, self) : perOriginDigests;
                 for (int i = 0; i < ds.size(); i += settings.maxDigestsPerMessage()) {
                     long ex = ids.incrementAndGet();
                     digestExchanges.put(ex, target);
                     digestSentAt.put(ex, env.millis());
+                    if (fold) foldedExchanges.add(ex);
                     wake();
                     ShardOwner.DigestRequest request = new ShardOwner.DigestRequest(ex, self,
                             List.copyOf(ds.subList(i, Math.min(ds.size(), i + settings.maxDigestsPerMessage()))),
-                            digestReplies);
+                            fold, digestReplies);
                     meter(owner, target, request);
                     owner.tell(request);
                 }
@@ -838,12 +854,21 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         ShardOwner.DigestReply r = m.reply();
         PeerId target = digestExchanges.remove(r.exchangeId());
         digestSentAt.remove(r.exchangeId());
+        boolean folded = foldedExchanges.remove(r.exchangeId());
         if (target == null || view == null) return this;
         if (!r.error().isEmpty()) {
             ctx.getLog().warn("digest exchange with {} failed: {}", target, r.error());
             return this;
         }
         if (r.differing().isEmpty()) return this;
+        if (folded && r.differing().stream().allMatch(d -> d.held() == null)) {
+            // it compared our bucket sums per origin (or lists nothing): repairing from this answer would send
+            // whole buckets. Digests per origin for a while; this answer is dropped
+            if (perOrigin.put(target, env.millis()) == null) {
+                ctx.getLog().info("{} answers digests of all origins without key lists: per origin with it", target);
+            }
+            return this;
+        }
         stats.repairRangesDiffering.addAndGet(r.differing().size());
         // gathered until the next tick: the replies of one round then cost one scan instead of one each
         Map<RangeDigest.Range, long[]> ranges = repairWanted.computeIfAbsent(target, k -> new HashMap<>());
@@ -852,11 +877,26 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         return this;
     }
 
+    /** Whether this peer sends {@code target} one digest a bucket ('p' and 'm' of all origins) rather than one per origin. */
+    private boolean foldsOrigins(PeerId target) {
+        Long since = perOrigin.get(target);
+        if (since == null) return true;
+        if (env.millis() - since < PER_ORIGIN_FOR.toMillis()) return false;
+        perOrigin.remove(target); // it may have been upgraded since: try again
+        return true;
+    }
+
+    /** How long a peer that did not list its hashes for digests of all origins gets digests per origin. */
+    private static final Duration PER_ORIGIN_FOR = Duration.ofHours(1);
+
     /** Scans once for every range a digest reply asked for since the last scan, and queues the repairs. */
     private void startRepairs() {
         if (repairPlanning || repairWanted.isEmpty() || view == null) return;
         Map<PeerId, Map<RangeDigest.Range, long[]>> wanted = new TreeMap<>(repairWanted);
         repairWanted.clear();
+        // the targets whose 'p' and 'm' ranges are whole buckets (all origins, named by this peer)
+        Set<PeerId> foldedTargets = new HashSet<>();
+        for (PeerId t : wanted.keySet()) if (foldsOrigins(t)) foldedTargets.add(t);
         repairPlanning = true;
         Ring ring = view.ring();
         boolean active = settings.acceptRemoteIndex();
@@ -882,14 +922,16 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 // the kind the planner gave it: held here, or this peer's own crawl held elsewhere
                 char kind = RangeDigest.postingsKind(active && scan.selfHolds());
                 RangeDigest.Range range = new RangeDigest.Range(kind, scan.origin(value, at), bucket);
+                RangeDigest.Range bucketRange = RangeDigest.isCrawl(kind) ? range : new RangeDigest.Range(kind, self, bucket);
                 Posting p = null;
                 long entryHash = 0;
                 boolean hashed = false;
                 for (Map.Entry<PeerId, Map<RangeDigest.Range, long[]>> w : wanted.entrySet()) {
-                    if (!w.getValue().containsKey(range)) continue;
+                    RangeDigest.Range asked = foldedTargets.contains(w.getKey()) ? bucketRange : range;
+                    if (!w.getValue().containsKey(asked)) continue;
                     if (!holders.contains(w.getKey())) continue;
                     if (at >= 0 && !(active && scan.selfHolds())) continue;
-                    long[] held = w.getValue().get(range);
+                    long[] held = w.getValue().get(asked);
                     if (held != null) {
                         if (!hashed) {
                             entryHash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
@@ -914,11 +956,14 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                 List<PeerId> holders = placement.metadataHolders(md.urlHash(), ring);
                 char kind = RangeDigest.metadataKind(active && holders.contains(self));
                 RangeDigest.Range range = new RangeDigest.Range(kind, origin, Digests.bucketOfMetadata(md.urlHash()));
+                RangeDigest.Range bucketRange = RangeDigest.isCrawl(kind) ? range
+                        : new RangeDigest.Range(kind, self, Digests.bucketOfMetadata(md.urlHash()));
                 long entryHash = Digests.entryHash(null, md.urlHash());
                 for (Map.Entry<PeerId, Map<RangeDigest.Range, long[]>> w : wanted.entrySet()) {
-                    if (!w.getValue().containsKey(range)) continue;
+                    RangeDigest.Range asked = foldedTargets.contains(w.getKey()) ? bucketRange : range;
+                    if (!w.getValue().containsKey(asked)) continue;
                     if (!holders.contains(w.getKey())) continue;
-                    long[] held = w.getValue().get(range);
+                    long[] held = w.getValue().get(asked);
                     if (held != null && Arrays.binarySearch(held, entryHash) >= 0) {
                         stats.repairHeldSkipped.incrementAndGet();
                         continue;

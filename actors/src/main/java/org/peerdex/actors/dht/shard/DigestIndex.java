@@ -145,7 +145,7 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
      */
     public List<RangeDigest.Range> differing(List<RangeDigest> offered, PeerId self, PeerId from, Placement placement,
                                              Ring ring) {
-        List<RangeDigest.Differing> d = differing(offered, self, from, placement, ring, 0);
+        List<RangeDigest.Differing> d = differing(offered, self, from, placement, ring, 0, false);
         List<RangeDigest.Range> out = new ArrayList<>(d.size());
         for (RangeDigest.Differing x : d) out.add(x.range());
         return out;
@@ -155,10 +155,11 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
      * As {@link #differing(List, PeerId, PeerId, Placement, Ring)}, each differing range with the entry hashes we
      * hold in it (the entries that counted for our digest), sorted, as long as the ranges' lists together stay within
      * {@code maxHeld} hashes; a range past that bound has none (its sender sends it whole). A range's list costs a
-     * second pass over its bucket, only when it differs.
+     * second pass over its bucket, only when it differs. With {@code allOrigins}, a 'p' or 'm' digest counts the
+     * entries of every origin in its bucket, whatever origin it names ('c' and 'd' stay the sender's own crawl).
      */
     public List<RangeDigest.Differing> differing(List<RangeDigest> offered, PeerId self, PeerId from,
-                                                 Placement placement, Ring ring, int maxHeld) {
+                                                 Placement placement, Ring ring, int maxHeld, boolean allOrigins) {
         if (!observed) rebuild();
         boolean ringed = ring != null && !ring.isEmpty();
         HeldArcs held = ringed ? HeldArcs.of(self, placement, ring) : null;
@@ -178,26 +179,38 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                 boolean crawl = RangeDigest.isCrawl(kind);
                 Arrays.fill(counts, 0);
                 Arrays.fill(sums, 0);
+                long totalCount = 0;
+                long totalSum = 0;
                 if (t != null) {
                     for (int i = 0; i < t.origins.length; i++) {
                         int o = t.origins[i] - 1;
                         if (o < 0 || !counts(t, i, held, theirs, crawl)) continue;
                         counts[o]++;
                         sums[o] += t.hashes[i];
+                        totalCount++;
+                        totalSum += t.hashes[i];
                     }
                 }
-                // the differing ranges' origins whose held hashes fit the budget: their lists, filled below
+                boolean folded = allOrigins && !crawl;
+                // the differing ranges' origins (or, folded, the whole bucket) whose held hashes fit the budget:
+                // their lists, filled below
                 long[][] lists = null;
                 int[] filled = null;
+                long[] all = null;
                 List<Integer> listed = new ArrayList<>();
-                int first = out.size();
                 for (RangeDigest d : e.getValue()) {
-                    Integer o = originIds.get(d.origin().value());
-                    long count = o == null ? 0 : counts[o];
-                    long sum = o == null ? 0 : sums[o];
+                    Integer o = folded ? null : originIds.get(d.origin().value());
+                    long count = folded ? totalCount : o == null ? 0 : counts[o];
+                    long sum = folded ? totalSum : o == null ? 0 : sums[o];
                     if (count == d.count() && sum == d.sum()) continue;
                     if (count == 0) {
                         out.add(new RangeDigest.Differing(d.range(), budget > 0 ? new long[0] : null));
+                    } else if (folded) {
+                        if (all == null && count <= budget) {
+                            budget -= (int) count;
+                            all = new long[(int) count];
+                        }
+                        out.add(new RangeDigest.Differing(d.range(), all));
                     } else if (count <= budget && (lists == null || lists[o] == null)) {
                         budget -= (int) count;
                         if (lists == null) {
@@ -211,12 +224,15 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                         out.add(new RangeDigest.Differing(d.range(), lists != null && lists[o] != null ? lists[o] : null));
                     }
                 }
-                if (lists == null || out.size() == first) continue;
+                if (lists == null && all == null) continue;
+                int allFilled = 0;
                 for (int i = 0; i < t.origins.length; i++) {
                     int o = t.origins[i] - 1;
-                    if (o < 0 || lists[o] == null || !counts(t, i, held, theirs, crawl)) continue;
-                    lists[o][filled[o]++] = t.hashes[i];
+                    if (o < 0 || !counts(t, i, held, theirs, crawl)) continue;
+                    if (all != null) all[allFilled++] = t.hashes[i];
+                    if (lists != null && lists[o] != null) lists[o][filled[o]++] = t.hashes[i];
                 }
+                if (all != null) Arrays.sort(all);
                 for (int o : listed) Arrays.sort(lists[o]);
             }
         }

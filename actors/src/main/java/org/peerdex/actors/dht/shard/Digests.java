@@ -122,6 +122,30 @@ public final class Digests {
         return out;
     }
 
+    /**
+     * The same digests with the origins of each bucket's 'p' and 'm' digests summed into one, named {@code sender}
+     * (what a digest request with all origins carries): one digest a bucket instead of one per crawling peer. 'c'
+     * and 'd' digests (the sender's own crawl) stay as they are. Sorted as {@link #digests()} sorts.
+     */
+    public static List<RangeDigest> foldOrigins(List<RangeDigest> ds, PeerId sender) {
+        Map<Integer, long[]> folded = new HashMap<>();
+        List<RangeDigest> out = new ArrayList<>();
+        for (RangeDigest d : ds) {
+            if (RangeDigest.isCrawl(d.kind())) {
+                out.add(d);
+                continue;
+            }
+            long[] a = folded.computeIfAbsent(d.kind() << 16 | d.bucket(), k -> new long[2]);
+            a[0] += d.count();
+            a[1] += d.sum();
+        }
+        folded.forEach((key, a) -> out.add(new RangeDigest((char) (key >>> 16), sender, key & 0xffff,
+                (int) Math.min(Integer.MAX_VALUE, a[0]), a[1])));
+        out.sort(Comparator.comparing((RangeDigest d) -> d.origin().value()).thenComparingInt(RangeDigest::bucket)
+                .thenComparing(RangeDigest::kind));
+        return out;
+    }
+
     /** The origins named in a set of digests (what a receiver needs to scan). */
     public static Set<PeerId> origins(List<RangeDigest> ds) {
         Set<PeerId> out = new HashSet<>();

@@ -170,9 +170,17 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     public record MetadataReply(long queryId, PeerId by, List<UrlMetadata> metadata, String error)
             implements WireMessage {}
 
-    /** Wire: anti-entropy; which of these ranges differ from what you hold? */
-    public record DigestRequest(long exchangeId, PeerId from, List<RangeDigest> digests,
-                                ActorRef<DigestReply> replyTo) implements Command, WireMessage {}
+    /**
+     * Wire: anti-entropy; which of these ranges differ from what you hold? {@code allOrigins}: each 'p' and 'm'
+     * digest covers its bucket's entries of every origin (its origin field names the sender).
+     */
+    public record DigestRequest(long exchangeId, PeerId from, List<RangeDigest> digests, boolean allOrigins,
+                                ActorRef<DigestReply> replyTo) implements Command, WireMessage {
+        /** Digests per origin (as before {@code allOrigins}). */
+        public DigestRequest(long exchangeId, PeerId from, List<RangeDigest> digests, ActorRef<DigestReply> replyTo) {
+            this(exchangeId, from, digests, false, replyTo);
+        }
+    }
 
     /**
      * The ranges that differ, each with the entry hashes this peer holds in it while they fit
@@ -849,7 +857,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         runLookup(() -> {
             DigestIndex index = digestIndex();
             m.replyTo().tell(new DigestReply(m.exchangeId(), self,
-                    index.differing(m.digests(), self, m.from(), placement, v == null ? null : v.ring(), heldHashes), ""));
+                    index.differing(m.digests(), self, m.from(), placement, v == null ? null : v.ring(), heldHashes,
+                            m.allOrigins()), ""));
         }, io);
         return this;
     }

@@ -170,7 +170,7 @@ class DigestIndexTest {
             Digests sender = new Digests();
             for (Posting p : all) sender.addPosting(other, p, PLACEMENT.partitions());
 
-            List<RangeDigest.Differing> differing = index.differing(sender.digests(), self, null, PLACEMENT, null, Integer.MAX_VALUE);
+            List<RangeDigest.Differing> differing = index.differing(sender.digests(), self, null, PLACEMENT, null, Integer.MAX_VALUE, false);
             assertFalse(differing.isEmpty());
             Map<RangeDigest.Range, long[]> held = new HashMap<>();
             for (RangeDigest.Differing d : differing) {
@@ -195,12 +195,66 @@ class DigestIndexTest {
             assertEquals(inRanges - missing.size(), listed, "the lists name what the responder holds of those ranges");
 
             // past the bound, ranges are sent whole; the lists given stay within it
-            List<RangeDigest.Differing> bounded = index.differing(sender.digests(), self, null, PLACEMENT, null, 30);
+            List<RangeDigest.Differing> bounded = index.differing(sender.digests(), self, null, PLACEMENT, null, 30, false);
             assertEquals(differing.size(), bounded.size());
             assertTrue(bounded.stream().filter(d -> d.held() != null).mapToLong(d -> d.held().length).sum() <= 30);
             assertTrue(bounded.stream().anyMatch(d -> d.held() == null), "a range past the bound has no list");
             assertTrue(bounded.stream().anyMatch(d -> d.held() != null && d.held().length > 0));
-            assertTrue(index.differing(sender.digests(), self, null, PLACEMENT, null, 0).stream().allMatch(d -> d.held() == null));
+            assertTrue(index.differing(sender.digests(), self, null, PLACEMENT, null, 0, false).stream().allMatch(d -> d.held() == null));
+            index.detach();
+        }
+    }
+
+    @Test
+    void digestsOfAllOriginsCompareWholeBucketsAndListEveryHashHeldThere() {
+        try (PeerStorage s = PeerStorage.inMemory(PLACEMENT.partitions())) {
+            // postings of three crawling peers; the responder lacks every ninth
+            List<Posting> all = new ArrayList<>();
+            List<IndexedDocument> docs = TestCorpus.documents(60, 13);
+            for (int i = 0; i < docs.size(); i++) {
+                PeerId origin = i % 3 == 0 ? other : i % 3 == 1 ? third : self;
+                for (Posting p : docs.get(i).postings()) all.add(origin.equals(self) ? p : p.withHolder(origin));
+            }
+            Set<String> missing = new HashSet<>();
+            KeyValueStore.Batch b = s.store().newBatch();
+            for (int i = 0; i < all.size(); i++) {
+                if (i % 9 == 0) missing.add(all.get(i).word().value() + all.get(i).url().value());
+                else s.rwi().addTo(b, all.get(i));
+            }
+            s.store().write(b, false);
+            DigestIndex index = DigestIndex.attach(s, self);
+            PeerId sender = PeerId.random(random);
+            Digests perOrigin = new Digests();
+            for (Posting p : all) perOrigin.addPosting(p.holder() == null ? self : p.holder(), p, PLACEMENT.partitions());
+            List<RangeDigest> folded = Digests.foldOrigins(perOrigin.digests(), sender);
+            // one digest a bucket and kind, not one per origin (60 documents spread thinly over 1,024 buckets)
+            assertTrue(folded.size() < perOrigin.digests().size(), folded.size() + " against " + perOrigin.digests().size());
+            assertEquals(folded.size(), folded.stream().map(d -> d.kind() + ":" + d.bucket()).distinct().count());
+            assertTrue(folded.stream().allMatch(d -> d.origin().equals(sender)));
+            assertEquals(all.size(), folded.stream().mapToLong(RangeDigest::count).sum());
+
+            List<RangeDigest.Differing> differing = index.differing(folded, self, null, PLACEMENT, null, Integer.MAX_VALUE, true);
+            Map<Integer, long[]> held = new HashMap<>();
+            for (RangeDigest.Differing d : differing) {
+                assertEquals(sender, d.range().origin(), "a range as it was asked");
+                assertNotNull(d.held());
+                held.put(d.range().bucket(), d.held());
+            }
+            Set<String> sent = new HashSet<>();
+            for (Posting p : all) {
+                long[] h = held.get(Digests.bucketOf(p, PLACEMENT.partitions()));
+                if (h != null && Arrays.binarySearch(h, Digests.entryHash(p.word(), p.url())) < 0) {
+                    sent.add(p.word().value() + p.url().value());
+                }
+            }
+            assertEquals(missing, sent, "what the sender sends is exactly what is missing, of every origin");
+            // in sync, nothing differs; compared per origin, folded sums differ wherever more than the sender crawled
+            Digests present = new Digests();
+            s.rwi().scanAll(p -> present.addPosting(p.holder() == null ? self : p.holder(), p, PLACEMENT.partitions()));
+            assertEquals(List.of(), index.differing(Digests.foldOrigins(present.digests(), sender), self, null,
+                    PLACEMENT, null, Integer.MAX_VALUE, true));
+            assertFalse(index.differing(Digests.foldOrigins(present.digests(), sender), self, null, PLACEMENT, null,
+                    Integer.MAX_VALUE, false).isEmpty(), "a responder comparing per origin sees every bucket differ");
             index.detach();
         }
     }
