@@ -1,6 +1,7 @@
 package org.peerdex.storage.kv;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -10,16 +11,48 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** An in-memory engine with the same ordering as LevelDB, for simulations at scale and fast tests. */
+/**
+ * An in-memory engine with the same ordering as LevelDB, for simulations at scale and fast tests.
+ *
+ * <p>Entries live in one packed run (every key and value back to back in one array, two int offsets an entry) and
+ * a small skip list of recent writes that shadows it, deletes included; the skip list is merged into a new run
+ * when it holds more than an eighth of the run (at least {@value #MIN_RECENT} entries). A skip-list entry costs
+ * about 130 bytes beyond its key and value, a packed one 8, and a lookup in a run is a binary search over one
+ * array instead of a chase through nodes spread over the heap: the simulator keeps tens of millions of entries in
+ * hundreds of thousands of stores. A cursor reads the run and the skip list it was opened on: later writes show
+ * while they stay in that skip list, a merge does not disturb it (a LevelDB iterator sees a snapshot, so readers
+ * expect nothing more).
+ */
 public final class MemoryStore implements KeyValueStore {
-    private final ConcurrentSkipListMap<byte[], byte[]> map = new ConcurrentSkipListMap<>(Keys::compare);
+    static final int MIN_RECENT = 32;
+    /** marks a delete in the recent writes (compared by identity: stored values are always copies) */
+    private static final byte[] DELETED = new byte[0];
+
+    private final int minRecent;
+    private volatile State state = new State(Run.EMPTY, new ConcurrentSkipListMap<>(Keys::compare));
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong indexGeneration = new AtomicLong();
     private final IndexObservers observers = new IndexObservers();
 
+    public MemoryStore() {
+        this(MIN_RECENT);
+    }
+
+    /** @param minRecent the fewest recent writes merged into the run at once (small values test the merge) */
+    MemoryStore(int minRecent) {
+        if (minRecent < 1) throw new IllegalArgumentException("minRecent >= 1");
+        this.minRecent = minRecent;
+    }
+
+    private record State(Run run, ConcurrentSkipListMap<byte[], byte[]> recent) {}
+
     @Override
     public Optional<byte[]> get(byte[] key) {
-        return Optional.ofNullable(map.get(key));
+        State s = state;
+        byte[] v = s.recent.get(key);
+        if (v != null) return v == DELETED ? Optional.empty() : Optional.of(v);
+        int i = s.run.find(key);
+        return i < 0 ? Optional.empty() : Optional.of(s.run.value(i));
     }
 
     @Override
@@ -30,11 +63,14 @@ public final class MemoryStore implements KeyValueStore {
 
     /** Stores arrays nobody else holds (a batch's copies). */
     private void putOwned(byte[] key, byte[] value, boolean observed) {
-        byte[] old = map.put(key, value);
+        State s = state;
+        byte[] previous = s.recent.put(key, value);
+        int old = previous == DELETED ? -1 : previous != null ? previous.length : s.run.valueLength(s.run.find(key));
         if (observed) observers.written(key, value);
         // after the write: a reader that saw the old generation rebuilds later, never keeps a stale copy
         if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
-        bytes.addAndGet(value.length + (old == null ? key.length : -old.length));
+        bytes.addAndGet(value.length + (old < 0 ? key.length : -old));
+        mergeIfFull();
     }
 
     @Override
@@ -43,10 +79,21 @@ public final class MemoryStore implements KeyValueStore {
     }
 
     private void delete(byte[] key, boolean observed) {
-        byte[] old = map.remove(key);
-        if (old != null && observed) observers.written(key, null);
-        if (old != null && KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
-        if (old != null) bytes.addAndGet(-(key.length + old.length));
+        State s = state;
+        int i = s.run.find(key);
+        byte[] previous = i >= 0 ? s.recent.put(key.clone(), DELETED) : s.recent.remove(key);
+        int old = previous == DELETED ? -1 : previous != null ? previous.length : s.run.valueLength(i);
+        if (old < 0) return;
+        if (observed) observers.written(key, null);
+        if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
+        bytes.addAndGet(-(key.length + old));
+        mergeIfFull();
+    }
+
+    private void mergeIfFull() {
+        State s = state;
+        if (s.recent.size() <= Math.max(minRecent, s.run.size() / 8)) return;
+        state = new State(s.run.merge(s.recent), new ConcurrentSkipListMap<>(Keys::compare));
     }
 
     @Override
@@ -75,35 +122,69 @@ public final class MemoryStore implements KeyValueStore {
 
     @Override
     public Cursor scan(byte[] from, byte[] to) {
-        NavigableMap<byte[], byte[]> view = to == null ? map.tailMap(from, true)
-                : Keys.compare(from, to) >= 0 ? Collections.emptyNavigableMap()
-                : map.subMap(from, true, to, false);
+        State s = state;
+        boolean empty = to != null && Keys.compare(from, to) >= 0;
+        NavigableMap<byte[], byte[]> view = empty ? Collections.emptyNavigableMap()
+                : to == null ? s.recent.tailMap(from, true) : s.recent.subMap(from, true, to, false);
+        Run run = s.run;
+        int end = empty ? 0 : to == null ? run.size() : run.lowerBound(to);
         return new Cursor() {
-            Iterator<Map.Entry<byte[], byte[]>> it = view.entrySet().iterator();
-            Map.Entry<byte[], byte[]> e;
+            Iterator<Map.Entry<byte[], byte[]>> recent = view.entrySet().iterator();
+            Map.Entry<byte[], byte[]> pending = nextRecent();
+            int i = empty ? end : run.lowerBound(from);
+            byte[] key;
+            byte[] value;
 
-            @Override
-            public boolean next() {
-                if (!it.hasNext()) return false;
-                e = it.next();
-                return true;
+            private Map.Entry<byte[], byte[]> nextRecent() {
+                return recent.hasNext() ? recent.next() : null;
             }
 
             @Override
-            public void seek(byte[] key) {
-                if (Keys.compare(key, from) <= 0) it = view.entrySet().iterator();
-                else if (to != null && Keys.compare(key, to) >= 0) it = Collections.emptyIterator();
-                else it = view.tailMap(key, true).entrySet().iterator();
+            public boolean next() {
+                while (true) {
+                    if (pending == null && i >= end) return false;
+                    // below zero: the recent write comes first; zero: both hold the key; above: the run's entry
+                    int c = pending == null ? 1 : i >= end ? -1 : -Integer.signum(run.compareKey(i, pending.getKey()));
+                    if (c <= 0) {
+                        // the recent write wins over the run's entry of the same key
+                        Map.Entry<byte[], byte[]> e = pending;
+                        pending = nextRecent();
+                        if (c == 0) i++;
+                        if (e.getValue() == DELETED) continue;
+                        key = e.getKey();
+                        value = e.getValue();
+                        return true;
+                    }
+                    key = run.key(i);
+                    value = run.value(i);
+                    i++;
+                    return true;
+                }
+            }
+
+            @Override
+            public void seek(byte[] target) {
+                if (empty) return;
+                byte[] at = Keys.compare(target, from) <= 0 ? from : target;
+                if (to != null && Keys.compare(at, to) >= 0) {
+                    recent = Collections.emptyIterator();
+                    pending = null;
+                    i = end;
+                    return;
+                }
+                recent = view.tailMap(at, true).entrySet().iterator();
+                pending = nextRecent();
+                i = Math.min(end, run.lowerBound(at));
             }
 
             @Override
             public byte[] key() {
-                return e.getKey();
+                return key;
             }
 
             @Override
             public byte[] value() {
-                return e.getValue();
+                return value;
             }
 
             @Override
@@ -134,6 +215,100 @@ public final class MemoryStore implements KeyValueStore {
 
     @Override
     public void close() {}
+
+    /** Sorted entries packed in one array: entry i's key is data[at[2i], at[2i+1]), its value up to at[2i+2]. */
+    private static final class Run {
+        static final Run EMPTY = new Run(new byte[0], new int[] {0}, 0);
+
+        final byte[] data;
+        final int[] at;
+        final int size;
+
+        Run(byte[] data, int[] at, int size) {
+            this.data = data;
+            this.at = at;
+            this.size = size;
+        }
+
+        int size() {
+            return size;
+        }
+
+        int compareKey(int i, byte[] key) {
+            return Arrays.compareUnsigned(data, at[2 * i], at[2 * i + 1], key, 0, key.length);
+        }
+
+        /** The first entry whose key is not below {@code key} (size if none). */
+        int lowerBound(byte[] key) {
+            int lo = 0;
+            int hi = size;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (compareKey(mid, key) < 0) lo = mid + 1;
+                else hi = mid;
+            }
+            return lo;
+        }
+
+        /** The entry of this key, or -1. */
+        int find(byte[] key) {
+            int i = lowerBound(key);
+            return i < size && compareKey(i, key) == 0 ? i : -1;
+        }
+
+        byte[] key(int i) {
+            return Arrays.copyOfRange(data, at[2 * i], at[2 * i + 1]);
+        }
+
+        byte[] value(int i) {
+            return Arrays.copyOfRange(data, at[2 * i + 1], at[2 * i + 2]);
+        }
+
+        /** The length of entry i's value; -1 for i = -1 (no entry). */
+        int valueLength(int i) {
+            return i < 0 ? -1 : at[2 * i + 2] - at[2 * i + 1];
+        }
+
+        /** This run with the recent writes applied (their deletes dropped). */
+        Run merge(NavigableMap<byte[], byte[]> recent) {
+            int room = data.length;
+            for (Map.Entry<byte[], byte[]> e : recent.entrySet()) room += e.getKey().length + e.getValue().length;
+            byte[] out = new byte[room];
+            int[] offsets = new int[2 * (size + recent.size()) + 1];
+            int n = 0;
+            int o = 0;
+            int i = 0;
+            for (Map.Entry<byte[], byte[]> e : recent.entrySet()) {
+                byte[] k = e.getKey();
+                int c = -1;
+                while (i < size && (c = compareKey(i, k)) < 0) {
+                    o = copy(i++, out, offsets, n++, o);
+                }
+                if (c == 0) i++;
+                if (e.getValue() == DELETED) continue;
+                offsets[2 * n] = o;
+                System.arraycopy(k, 0, out, o, k.length);
+                o += k.length;
+                offsets[2 * n + 1] = o;
+                System.arraycopy(e.getValue(), 0, out, o, e.getValue().length);
+                o += e.getValue().length;
+                n++;
+            }
+            while (i < size) o = copy(i++, out, offsets, n++, o);
+            offsets[2 * n] = o;
+            return new Run(o == out.length ? out : Arrays.copyOf(out, o),
+                    offsets.length == 2 * n + 1 ? offsets : Arrays.copyOf(offsets, 2 * n + 1), n);
+        }
+
+        private int copy(int i, byte[] out, int[] offsets, int n, int o) {
+            int from = at[2 * i];
+            int len = at[2 * i + 2] - from;
+            offsets[2 * n] = o;
+            offsets[2 * n + 1] = o + (at[2 * i + 1] - from);
+            System.arraycopy(data, from, out, o, len);
+            return o + len;
+        }
+    }
 
     private record Op(byte[] key, byte[] value) {}
 

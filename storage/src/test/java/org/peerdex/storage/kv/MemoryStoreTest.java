@@ -1,9 +1,87 @@
 package org.peerdex.storage.kv;
 
-/** The in-memory engine against the store contract. */
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/** The in-memory engine against the store contract, with its packed run merged at the usual size and at every write. */
 class MemoryStoreTest extends KeyValueStoreContract {
     @Override
     protected KeyValueStore open() {
         return new MemoryStore();
+    }
+
+    /** The same contract with the recent writes merged into the run after every write. */
+    @Nested
+    class MergingAtEveryWrite extends KeyValueStoreContract {
+        @Override
+        protected KeyValueStore open() {
+            return new MemoryStore(1);
+        }
+    }
+
+    private static byte[] key(int i) {
+        return String.format("k%05d", i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aCursorReadsTheEntriesItWasOpenedOnWhileLaterWritesMergeTheRun() {
+        MemoryStore s = new MemoryStore(2);
+        for (int i = 0; i < 100; i += 2) s.put(key(i), new byte[] {(byte) i});
+        List<Integer> seen = new ArrayList<>();
+        try (KeyValueStore.Cursor c = s.scan(key(0), key(100))) {
+            for (int step = 0; c.next(); step++) {
+                seen.add((int) c.value()[0]);
+                // deletes, overwrites and inserts ahead of the cursor, each merging the run
+                s.delete(key(2 * step + 10));
+                s.put(key(2 * step + 1), new byte[] {(byte) 200});
+                s.put(key(2 * step + 12), new byte[] {(byte) 201});
+            }
+        }
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < 100; i += 2) expected.add(i);
+        assertEquals(expected, seen, "the run the cursor opened on, unchanged by merges after it");
+        assertTrue(s.get(key(98)).isEmpty(), "deleted after the last put");
+        assertArrayEquals(new byte[] {(byte) 200}, s.get(key(1)).orElseThrow());
+        assertArrayEquals(new byte[] {(byte) 201}, s.get(key(110)).orElseThrow());
+    }
+
+    @Test
+    void deletesShadowTheRunUntilTheMergeDropsThemAndTheSizeStaysExact() {
+        Random r = new Random(7);
+        MemoryStore s = new MemoryStore();
+        TreeMap<Integer, Integer> model = new TreeMap<>();
+        for (int i = 0; i < 20_000; i++) {
+            int k = r.nextInt(3_000);
+            if (r.nextInt(3) == 0) {
+                s.delete(key(k));
+                model.remove(k);
+            } else {
+                int len = r.nextInt(20);
+                s.put(key(k), new byte[len]);
+                model.put(k, len);
+            }
+        }
+        long size = 0;
+        for (int len : model.values()) size += key(0).length + len;
+        assertEquals(size, s.approximateSize());
+        for (int k = 0; k < 3_000; k++) assertEquals(model.containsKey(k), s.get(key(k)).isPresent(), "key " + k);
+        try (KeyValueStore.Cursor c = s.scan(key(1_000), key(2_000))) {
+            c.seek(key(1_500));
+            for (int k : model.subMap(1_500, 2_000).keySet()) {
+                assertTrue(c.next());
+                assertArrayEquals(key(k), c.key());
+                assertEquals(model.get(k), c.value().length);
+            }
+            assertFalse(c.next());
+        }
     }
 }
