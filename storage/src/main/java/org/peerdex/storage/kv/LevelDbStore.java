@@ -147,10 +147,12 @@ public final class LevelDbStore implements KeyValueStore {
 
     @Override
     public Optional<byte[]> get(byte[] key) {
+        ensureOpen();
         for (int attempt = 1; ; attempt++) {
             try {
                 return Optional.ofNullable(db.get(key));
             } catch (RuntimeException e) {
+                if (closed) throw closedError(e);
                 if (attempt >= 3 || !isRacedTable(e)) throw e;
             }
         }
@@ -203,6 +205,7 @@ public final class LevelDbStore implements KeyValueStore {
      * after the torn record, and recovery would later discard everything after it, acknowledged writes included.
      */
     private void guardedWrite(long bytes, Runnable write) {
+        ensureOpen();
         if (broken) reopen();
         // refused before iq80 sees it: on a nearly full disk its log writer can store half a record and return
         space.check(bytes);
@@ -210,6 +213,7 @@ public final class LevelDbStore implements KeyValueStore {
         try {
             write.run();
         } catch (RuntimeException | Error e) {
+            if (closed) throw closedError(e);
             broken = true;
             throw e;
         } finally {
@@ -256,6 +260,7 @@ public final class LevelDbStore implements KeyValueStore {
 
     @Override
     public Batch newBatch() {
+        ensureOpen();
         return new LevelBatch(db.createWriteBatch(), true);
     }
 
@@ -306,6 +311,7 @@ public final class LevelDbStore implements KeyValueStore {
 
     @Override
     public Batch newQuietBatch() {
+        ensureOpen();
         return new LevelBatch(db.createWriteBatch(), false);
     }
 
@@ -343,6 +349,7 @@ public final class LevelDbStore implements KeyValueStore {
 
     @Override
     public Cursor scan(byte[] from, byte[] to) {
+        ensureOpen();
         DBIterator it = seek(from);
         return new Cursor() {
             byte[] k;
@@ -352,8 +359,14 @@ public final class LevelDbStore implements KeyValueStore {
 
             @Override
             public boolean next() {
-                if (!it.hasNext()) return false;
-                Map.Entry<byte[], byte[]> e = it.next();
+                Map.Entry<byte[], byte[]> e;
+                try {
+                    if (!it.hasNext()) return false;
+                    e = it.next();
+                } catch (RuntimeException x) {
+                    if (closed) throw closedError(x);
+                    throw x;
+                }
                 if (to != null && Keys.compare(e.getKey(), to) >= 0) return false;
                 k = e.getKey();
                 v = e.getValue();
@@ -404,9 +417,23 @@ public final class LevelDbStore implements KeyValueStore {
                 } catch (IOException | RuntimeException ignored) {
                     // a failed iterator
                 }
+                if (closed) throw closedError(e);
                 if (attempt >= 3 || !isRacedTable(e)) throw e;
             }
         }
+    }
+
+    private void ensureOpen() {
+        if (closed) throw closedError(null);
+    }
+
+    /**
+     * What a read or write of a closed store gets (the peer is shutting down while a scan or a write was still on
+     * its way): a clear message instead of whatever the closed engine throws.
+     */
+    private IllegalStateException closedError(Throwable cause) {
+        return new IllegalStateException("the index in " + dir + " is closed (the peer is shutting down): nothing "
+                + "was read or written", cause);
     }
 
     @Override

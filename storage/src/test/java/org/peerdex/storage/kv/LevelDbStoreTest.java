@@ -44,4 +44,27 @@ class LevelDbStoreTest extends KeyValueStoreContract {
         store.close();
         store = open();
     }
+
+    @Test
+    void aClosedStoreRefusesReadsAndWritesWithAClearErrorAndACursorOpenAtCloseToo() {
+        for (int i = 0; i < 100; i++) store.put(b("k" + i), b("v"));
+        KeyValueStore.Cursor open = store.scan(b("k"), null);
+        assertTrue(open.next());
+        KeyValueStore s = store;
+        s.close();
+        for (org.junit.jupiter.api.function.Executable call : java.util.List.<org.junit.jupiter.api.function.Executable>of(
+                () -> s.get(b("k1")), () -> s.put(b("k1"), b("w")), () -> s.delete(b("k1")),
+                () -> s.scan(b("k"), null), s::newBatch)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call);
+            assertTrue(e.getMessage().contains("is closed"), e.getMessage());
+        }
+        // the cursor opened before the close: either the entries it already holds, or the same clear error
+        try {
+            while (open.next()) assertArrayEquals(b("v"), open.value());
+        } catch (IllegalStateException e) {
+            assertTrue(e.getMessage().contains("is closed"), e.getMessage());
+        }
+        store = open();
+        assertArrayEquals(b("v"), store.get(b("k1")).orElseThrow(), "nothing was lost by the refused calls");
+    }
 }
