@@ -32,5 +32,13 @@ class OracleTest {
         });
         assertEquals(oracle.totalPostings(), ids.size(), "every posting met once, under its own id");
         assertEquals(oracle.totalPostings(), unknown[0]);
+        // keys out of scan order (backwards, and jumping between words) find the same ids
+        java.util.List<byte[][]> entries = new java.util.ArrayList<>();
+        oracle.centralStorage().rwi().scanEntries((key, value) -> entries.add(new byte[][] {key.clone(), value.clone()}));
+        java.util.Collections.shuffle(entries, new java.util.Random(5));
+        for (byte[][] e : entries) {
+            Posting p = ReverseWordIndex.decode(e[0], e[1]);
+            assertEquals(oracle.postingId(p.word(), p.url()), oracle.postingId(e[0]), p.toString());
+        }
     }
 }

@@ -937,10 +937,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                             entryHash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
                             hashed = true;
                         }
-                        if (Arrays.binarySearch(held, entryHash) >= 0) {
-                            stats.repairHeldSkipped.incrementAndGet(); // the target has it: key-level repair
-                            continue;
-                        }
+                        if (heldThere(held, entryHash)) continue;
                     }
                     if (p == null) p = ReverseWordIndex.decode(key, value);
                     if (blocked.blocks(p)) return; // blocked for every target alike
@@ -963,11 +960,7 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     RangeDigest.Range asked = foldedTargets.contains(w.getKey()) ? bucketRange : range;
                     if (!w.getValue().containsKey(asked)) continue;
                     if (!holders.contains(w.getKey())) continue;
-                    long[] held = w.getValue().get(asked);
-                    if (held != null && Arrays.binarySearch(held, entryHash) >= 0) {
-                        stats.repairHeldSkipped.incrementAndGet();
-                        continue;
-                    }
+                    if (heldThere(w.getValue().get(asked), entryHash)) continue;
                     if (blocked.blocks(md)) return; // blocked for every target alike
                     shares.metadata(w.getKey(), md.holder() == null ? ShardOwner.withHolder(md, self.value()) : md);
                 }
@@ -979,6 +972,13 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
             if (e != null) ctx.getLog().warn("repair planning failed: {}", e.toString());
             return new RepairsPlanned(e == null ? res : new Enqueued(List.of(), 0, List.of()));
         });
+    }
+
+    /** Whether a target's answer lists this entry among those it holds: key-level repair does not send it. */
+    private boolean heldThere(long[] held, long entryHash) {
+        if (held == null || Arrays.binarySearch(held, entryHash) < 0) return false;
+        stats.repairHeldSkipped.incrementAndGet();
+        return true;
     }
 
     /**

@@ -181,10 +181,27 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                 Arrays.fill(sums, 0);
                 long totalCount = 0;
                 long totalSum = 0;
+                HeldArcs.Clip heldHere = null;
+                HeldArcs.Clip theirsHere = null;
+                if (t != null && held != null) {
+                    // the arcs where this bucket's entries lie: one or two, where a search of all of them per entry
+                    // was a sixth of a 500-peer simulation's time under churn
+                    long lo = Long.MAX_VALUE;
+                    long hi = Long.MIN_VALUE;
+                    for (int i = 0; i < t.origins.length; i++) {
+                        if (t.origins[i] == 0) continue;
+                        lo = Math.min(lo, t.positions[i]);
+                        hi = Math.max(hi, t.positions[i]);
+                    }
+                    if (lo <= hi) {
+                        heldHere = held.clip(lo, hi);
+                        theirsHere = theirs == null ? null : theirs.clip(lo, hi);
+                    }
+                }
                 if (t != null) {
                     for (int i = 0; i < t.origins.length; i++) {
                         int o = t.origins[i] - 1;
-                        if (o < 0 || !counts(t, i, held, theirs, crawl)) continue;
+                        if (o < 0 || !counted(t, i, heldHere, theirsHere, crawl)) continue;
                         counts[o]++;
                         sums[o] += t.hashes[i];
                         totalCount++;
@@ -228,7 +245,7 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                 int allFilled = 0;
                 for (int i = 0; i < t.origins.length; i++) {
                     int o = t.origins[i] - 1;
-                    if (o < 0 || !counts(t, i, held, theirs, crawl)) continue;
+                    if (o < 0 || !counted(t, i, heldHere, theirsHere, crawl)) continue;
                     if (all != null) all[allFilled++] = t.hashes[i];
                     if (lists != null && lists[o] != null) lists[o][filled[o]++] = t.hashes[i];
                 }
@@ -240,7 +257,7 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
     }
 
     /** Whether entry {@code i} of {@code t} counts for a digest of this kind between us and the sender. */
-    private static boolean counts(Table t, int i, HeldArcs held, HeldArcs theirs, boolean crawl) {
+    private static boolean counted(Table t, int i, HeldArcs.Clip held, HeldArcs.Clip theirs, boolean crawl) {
         if (held == null) return true;
         long position = t.positions[i];
         if (!held.contains(position)) return false;

@@ -146,6 +146,47 @@ public final class HeldArcs {
         return before >= 0 && position <= his[before];
     }
 
+    /**
+     * These arcs where they meet the positions {@code lo..hi} (both inclusive, lo <= hi): a digest compares a bucket's
+     * entries, which lie close together, against the one or two arcs there instead of searching all of them per entry.
+     */
+    public Clip clip(long lo, long hi) {
+        if (fallback) return new Clip(this, null, null);
+        int from = 0;
+        int to = his.length;
+        while (from < to) { // the first range not wholly below lo
+            int mid = (from + to) >>> 1;
+            if (his[mid] < lo) from = mid + 1;
+            else to = mid;
+        }
+        int end = from;
+        while (end < los.length && los[end] <= hi) end++;
+        return new Clip(null, Arrays.copyOfRange(los, from, end), Arrays.copyOfRange(his, from, end));
+    }
+
+    /** Held ranges within a span of positions (see {@link #clip}); answers {@link #contains} for positions in it. */
+    public static final class Clip {
+        private final HeldArcs whole;
+        private final long[] los;
+        private final long[] his;
+
+        private Clip(HeldArcs whole, long[] los, long[] his) {
+            this.whole = whole;
+            this.los = los;
+            this.his = his;
+        }
+
+        /** Whether a position within the clipped span is held (outside it: undefined). */
+        public boolean contains(long position) {
+            if (whole != null) return whole.contains(position);
+            for (int i = 0; i < los.length; i++) {
+                if (position < los[i]) return false;
+                if (position <= his[i]) return true;
+            }
+            return false;
+        }
+    }
+
     /** Receives one held range, both ends inclusive. */
     @FunctionalInterface
     public interface RangeConsumer {

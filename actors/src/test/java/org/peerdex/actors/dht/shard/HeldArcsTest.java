@@ -13,7 +13,7 @@ import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.protocol.ring.RingPosition;
 
-/** {@link HeldArcs} answers as {@link Placement#holds} does, at one point per peer and at many. */
+/** {@link HeldArcs} (and its clips to a span) answers as {@link Placement#holds} does, at one point per peer and at many. */
 class HeldArcsTest {
 
     @Test
@@ -36,6 +36,11 @@ class HeldArcsTest {
                             assertEquals(holds, held.contains(x),
                                     "size " + size + " V " + v + " R " + redundancy + " at " + x);
                             if (holds) assertTrue(buckets[Digests.bucketOf(x)], "a held position's bucket is marked");
+                            // a clip of the arcs to a span around x (a point, a bucket's width, most of the ring)
+                            long width = new long[] {0, RingPosition.MAX >>> Digests.BUCKET_BITS, RingPosition.MAX / 3}[r.nextInt(3)];
+                            long lo = x - Math.min(x, r.nextLong(width + 1));
+                            long hi = x + Math.min(RingPosition.MAX - x, r.nextLong(width + 1));
+                            assertEquals(holds, held.clip(lo, hi).contains(x), "clip " + lo + ".." + hi + " at " + x);
                         }
                         shares += held.share();
                     }
