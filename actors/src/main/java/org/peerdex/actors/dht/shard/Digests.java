@@ -25,6 +25,16 @@ public final class Digests {
         return (int) (position >>> (63 - BUCKET_BITS));
     }
 
+    /** The lowest position of a bucket. */
+    public static long bucketStart(int bucket) {
+        return (long) bucket << (63 - BUCKET_BITS);
+    }
+
+    /** The highest position of a bucket. */
+    public static long bucketEnd(int bucket) {
+        return bucketStart(bucket) + ((1L << (63 - BUCKET_BITS)) - 1);
+    }
+
     public static int bucketOf(Posting p, Partitions partitions) {
         return bucketOf(partitions.position(p.word(), p.url()));
     }

@@ -176,6 +176,11 @@ public final class HeldArcs {
             this.his = his;
         }
 
+        /** Whether no position of the clipped span is held. */
+        public boolean isEmpty() {
+            return whole == null && los.length == 0;
+        }
+
         /** Whether a position within the clipped span is held (outside it: undefined). */
         public boolean contains(long position) {
             if (whole != null) return whole.contains(position);

@@ -1,6 +1,7 @@
 package org.peerdex.actors.dht.shard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -40,7 +41,9 @@ class HeldArcsTest {
                             long width = new long[] {0, RingPosition.MAX >>> Digests.BUCKET_BITS, RingPosition.MAX / 3}[r.nextInt(3)];
                             long lo = x - Math.min(x, r.nextLong(width + 1));
                             long hi = x + Math.min(RingPosition.MAX - x, r.nextLong(width + 1));
-                            assertEquals(holds, held.clip(lo, hi).contains(x), "clip " + lo + ".." + hi + " at " + x);
+                            HeldArcs.Clip clip = held.clip(lo, hi);
+                            assertEquals(holds, clip.contains(x), "clip " + lo + ".." + hi + " at " + x);
+                            if (holds) assertFalse(clip.isEmpty(), "a clip holding x is not empty");
                         }
                         shares += held.share();
                     }
