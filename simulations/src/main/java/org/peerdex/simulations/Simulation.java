@@ -3,8 +3,6 @@ package org.peerdex.simulations;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -51,6 +49,7 @@ import org.peerdex.simulations.net.Traffic;
 import org.peerdex.simulations.net.VirtualNetwork;
 import org.peerdex.simulations.peer.PeerHost;
 import org.peerdex.simulations.peer.PeerSearch;
+import org.peerdex.simulations.report.HeapWatch;
 import org.peerdex.simulations.report.Percentiles;
 import org.peerdex.simulations.sim.SimDurations;
 import org.peerdex.simulations.sim.SimRuntime;
@@ -140,6 +139,8 @@ public final class Simulation implements AutoCloseable {
     private long mainStart;
     private long wallStart;
     private long peakHeap;
+    /** the most heap in use at once (before a collection), from the run's start */
+    private final HeapWatch heapWatch = new HeapWatch();
     private long heapAfterGc = -1;
     private double bootstrapWall;
     private double settledWall;
@@ -910,15 +911,7 @@ public final class Simulation implements AutoCloseable {
                 h[0], recall, recent.size(), p50, bpq, t.get("store").messages, t.get("store").bytes,
                 t.get("digest").messages, t.get("digest").bytes, t.get("search").messages,
                 t.get("membership").messages, repaired, handed, churn));
-        peakHeap = Math.max(peakHeap, heapPeak());
-    }
-
-    static long heapPeak() {
-        long sum = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == MemoryType.HEAP && p.getPeakUsage() != null) sum += p.getPeakUsage().getUsed();
-        }
-        return sum;
+        peakHeap = Math.max(peakHeap, heapWatch.peak());
     }
 
     /** Heap in use after a full collection (what the live peers hold, garbage gone). */
@@ -1072,7 +1065,7 @@ public final class Simulation implements AutoCloseable {
         time.put("deliveredMessages", net.delivered());
         time.put("networkFailures", net.failures());
         m.put("time", time);
-        peakHeap = Math.max(peakHeap, heapPeak());
+        peakHeap = Math.max(peakHeap, heapWatch.peak());
         Map<String, Object> mem = new LinkedHashMap<>();
         mem.put("peakHeapBytes", peakHeap);
         mem.put("peakHeapMiB", peakHeap / (1024.0 * 1024));
@@ -1111,6 +1104,7 @@ public final class Simulation implements AutoCloseable {
 
     @Override
     public void close() {
+        heapWatch.close();
         system.terminate();
         rt.runUntil(() -> system.getWhenTerminated().toCompletableFuture().isDone(), 1_000_000, 120_000_000);
         rt.unregister();
