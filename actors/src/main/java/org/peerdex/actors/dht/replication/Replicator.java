@@ -227,6 +227,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
      * all origins) names this peer as its origin.
      */
     private final Map<PeerId, Map<RangeDigest.Range, long[]>> repairWanted = new TreeMap<>();
+    /** the targets of repairWanted whose ranges came from folded exchanges (whole buckets, named by this peer) */
+    private final Set<PeerId> repairWantedFolded = new HashSet<>();
     private boolean repairPlanning;
     private final ActorRef<ShardOwner.StoreReply> storeReplies;
     private final ActorRef<ShardOwner.DigestReply> digestReplies;
@@ -872,6 +874,11 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         stats.repairRangesDiffering.addAndGet(r.differing().size());
         // gathered until the next tick: the replies of one round then cost one scan instead of one each
         Map<RangeDigest.Range, long[]> ranges = repairWanted.computeIfAbsent(target, k -> new HashMap<>());
+        // a target's pending ranges are all of one kind, folded or per origin, as the exchange that found them was;
+        // an answer of the other kind (the target just moved between them) replaces them: the next round asks again
+        if (repairWantedFolded.contains(target) != folded) ranges.clear();
+        if (folded) repairWantedFolded.add(target);
+        else repairWantedFolded.remove(target);
         for (RangeDigest.Differing d : r.differing()) ranges.put(d.range(), d.held()); // the newer answer counts
         wake();
         return this;
@@ -894,9 +901,10 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         if (repairPlanning || repairWanted.isEmpty() || view == null) return;
         Map<PeerId, Map<RangeDigest.Range, long[]>> wanted = new TreeMap<>(repairWanted);
         repairWanted.clear();
-        // the targets whose 'p' and 'm' ranges are whole buckets (all origins, named by this peer)
-        Set<PeerId> foldedTargets = new HashSet<>();
-        for (PeerId t : wanted.keySet()) if (foldsOrigins(t)) foldedTargets.add(t);
+        // the targets whose 'p' and 'm' ranges are whole buckets (all origins, named by this peer), as their
+        // exchanges were: not as this peer would exchange with them now
+        Set<PeerId> foldedTargets = new HashSet<>(repairWantedFolded);
+        repairWantedFolded.clear();
         repairPlanning = true;
         Ring ring = view.ring();
         boolean active = settings.acceptRemoteIndex();
