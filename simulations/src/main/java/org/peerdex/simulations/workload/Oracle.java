@@ -43,9 +43,8 @@ public final class Oracle {
     private final List<UrlHash> urls = new ArrayList<>();
     private final List<int[]> docWords = new ArrayList<>();
     private final List<Integer> offsets = new ArrayList<>();
-    /** the word and URL ids by packed hash, for stored keys (a replica count meets every stored posting) */
+    /** the word ids by packed hash, for stored keys (a replica count meets every stored posting) */
     private final PackedIds packedWords = new PackedIds();
-    private final PackedIds packedDocs = new PackedIds();
     private int totalPostings;
     private boolean dirty = true;
 
@@ -66,7 +65,6 @@ public final class Oracle {
         }
         int d = urls.size();
         docIds.put(url, d);
-        packedDocs.put(HashBytes.pack(url.value()), d);
         urls.add(url);
         int[] ws = new int[postings.size()];
         Integer[] order = new Integer[postings.size()];
