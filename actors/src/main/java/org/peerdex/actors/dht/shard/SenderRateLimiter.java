@@ -50,7 +50,7 @@ public final class SenderRateLimiter {
     /**
      * Forgets the least recently seen senders whose bucket has refilled: a full bucket is what a sender not in the
      * table gets, so nothing changes for them, and the table holds the senders of the last {@code burst / rate}
-     * seconds instead of every sender ever met (at 100,000 simulated peers, 16 million buckets, 2 GB). Two at most
+     * seconds instead of every sender ever met (at 100,000 simulated peers, 16.5 million buckets, 1.2 GB). Two at most
      * a call: a call adds at most one.
      */
     private void forgetRefilled(long nowMillis) {

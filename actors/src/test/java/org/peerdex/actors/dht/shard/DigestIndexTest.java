@@ -159,13 +159,7 @@ class DigestIndexTest {
             List<Posting> all = new ArrayList<>();
             for (IndexedDocument d : TestCorpus.documents(40, 11)) for (Posting p : d.postings()) all.add(p.withHolder(other));
             // the responder lacks every seventh posting the sender holds
-            Set<String> missing = new HashSet<>();
-            KeyValueStore.Batch b = s.store().newBatch();
-            for (int i = 0; i < all.size(); i++) {
-                if (i % 7 == 0) missing.add(all.get(i).word().value() + all.get(i).url().value());
-                else s.rwi().addTo(b, all.get(i));
-            }
-            s.store().write(b, false);
+            Set<String> missing = storeAllButEvery(7, all, s);
             DigestIndex index = DigestIndex.attach(s, self);
             Digests sender = new Digests();
             for (Posting p : all) sender.addPosting(other, p, PLACEMENT.partitions());
@@ -215,13 +209,7 @@ class DigestIndexTest {
                 PeerId origin = i % 3 == 0 ? other : i % 3 == 1 ? third : self;
                 for (Posting p : docs.get(i).postings()) all.add(origin.equals(self) ? p : p.withHolder(origin));
             }
-            Set<String> missing = new HashSet<>();
-            KeyValueStore.Batch b = s.store().newBatch();
-            for (int i = 0; i < all.size(); i++) {
-                if (i % 9 == 0) missing.add(all.get(i).word().value() + all.get(i).url().value());
-                else s.rwi().addTo(b, all.get(i));
-            }
-            s.store().write(b, false);
+            Set<String> missing = storeAllButEvery(9, all, s);
             DigestIndex index = DigestIndex.attach(s, self);
             PeerId sender = PeerId.random(random);
             Digests perOrigin = new Digests();
@@ -273,5 +261,17 @@ class DigestIndexTest {
                 assertEquals(Digests.entryHash(p.word(), p.url()), Digests.entryHash(key, 1, 10));
             }
         }
+    }
+
+    /** Stores every posting but each {@code n}th (from the first) in {@code s}; returns the left-out ones' word and URL hashes. */
+    private static Set<String> storeAllButEvery(int n, List<Posting> all, PeerStorage s) {
+        Set<String> missing = new HashSet<>();
+        KeyValueStore.Batch b = s.store().newBatch();
+        for (int i = 0; i < all.size(); i++) {
+            if (i % n == 0) missing.add(all.get(i).word().value() + all.get(i).url().value());
+            else s.rwi().addTo(b, all.get(i));
+        }
+        s.store().write(b, false);
+        return missing;
     }
 }
