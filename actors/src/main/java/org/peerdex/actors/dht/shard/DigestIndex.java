@@ -2,7 +2,6 @@ package org.peerdex.actors.dht.shard;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,21 +30,22 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
     private static final int META_KEY_LENGTH = 1 + HashBytes.PACKED;
     private final PeerStorage storage;
     private final ReverseWordIndex rwi;
-    private final PeerId self;
+    /** the origin id of our own crawl (entries without a holder) */
+    private final int selfOrigin;
+    /** the last holder met (packed) and its origin id: a store of one sender's batch names one crawler again and again */
+    private final byte[] lastHolder = new byte[HashBytes.PACKED];
+    private int lastHolderId = -1;
     /** whether the store reports writes; if not, every answer scans again */
     private final boolean observed;
-    private final Map<String, Integer> originIds = new HashMap<>();
-    private final List<PeerId> origins = new ArrayList<>();
     private final Buckets postings = new Buckets();
     private final Buckets metadata = new Buckets();
 
     private DigestIndex(PeerStorage storage, PeerId self, boolean observe) {
         this.storage = storage;
         this.rwi = storage.rwi();
-        this.self = self;
+        this.selfOrigin = OriginIds.of(self.value());
         // writes from here on reach the index; the scan below then covers what was there before (both idempotent)
         this.observed = observe && storage.store().addIndexObserver(this);
-        originId(self);
     }
 
     /** An index of {@code storage} that follows its writes until {@link #detach}. */
@@ -87,13 +87,21 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                 return;
             }
             int at = PostingCodec.holderOffset(value);
-            t.put(hash, position, at < 0 ? 0 : originId(HashBytes.unpack(value, at)));
+            t.put(hash, position, at < 0 ? selfOrigin : holderId(value, at));
         } else if (key.length == META_KEY_LENGTH && key[0] == Keyspace.META) {
             long position = HashBytes.position(key, 1);
             String holder = Cbor.read(value, UrlMetadata.class).holder();
             table(metadata, Digests.bucketOf(position), true)
-                    .put(Digests.entryHash(key, -1, 1), position, holder == null ? 0 : originId(holder));
+                    .put(Digests.entryHash(key, -1, 1), position, holder == null ? selfOrigin : OriginIds.of(holder));
         }
+    }
+
+    private int holderId(byte[] value, int at) {
+        if (lastHolderId < 0 || !Arrays.equals(value, at, at + HashBytes.PACKED, lastHolder, 0, HashBytes.PACKED)) {
+            lastHolderId = OriginIds.of(HashBytes.unpack(value, at));
+            System.arraycopy(value, at, lastHolder, 0, HashBytes.PACKED);
+        }
+        return lastHolderId;
     }
 
     @Override
@@ -111,20 +119,6 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
         Table t = tables.get(bucket);
         if (t == null) tables.put(bucket, t = new Table(positions));
         return t;
-    }
-
-    private int originId(String peer) {
-        Integer id = originIds.get(peer);
-        if (id == null) {
-            id = origins.size();
-            originIds.put(peer, id);
-            origins.add(PeerId.parse(peer));
-        }
-        return id;
-    }
-
-    private int originId(PeerId peer) {
-        return originId(peer.value());
     }
 
     /** Entries indexed now (postings, metadata); for tests. */
@@ -170,15 +164,18 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
         List<RangeDigest.Differing> out = new ArrayList<>();
         int budget = Math.max(0, maxHeld);
         synchronized (this) {
-            long[] counts = new long[origins.size()];
-            long[] sums = new long[origins.size()];
             for (Map.Entry<Integer, List<RangeDigest>> e : byRange.entrySet()) {
                 char kind = (char) (e.getKey() >>> 16);
                 int bucket = e.getKey() & 0xffff;
+                List<RangeDigest> asked = e.getValue();
                 Table t = (RangeDigest.isPostings(kind) ? postings : metadata).get(bucket);
                 boolean crawl = RangeDigest.isCrawl(kind);
-                Arrays.fill(counts, 0);
-                Arrays.fill(sums, 0);
+                boolean folded = allOrigins && !crawl;
+                // the origins asked about in this bucket, each a slot of the counts (unknown origins: -1)
+                Slots slots = folded ? null : Slots.of(asked);
+                int n = slots == null ? 0 : slots.size();
+                long[] counts = new long[n];
+                long[] sums = new long[n];
                 long totalCount = 0;
                 long totalSum = 0;
                 // the arcs within this bucket's positions (one or two), where a search of all of them per entry was a
@@ -188,27 +185,29 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                 HeldArcs.Clip theirsHere = theirs == null || t == null ? null
                         : theirs.clip(Digests.bucketStart(bucket), Digests.bucketEnd(bucket));
                 // no held position in the bucket: nothing of it counts
-                if (t != null && !(heldHere != null && heldHere.isEmpty())) {
+                boolean walk = t != null && !(heldHere != null && heldHere.isEmpty());
+                if (walk) {
                     for (int i = 0; i < t.origins.length; i++) {
                         int o = t.origins[i] - 1;
                         if (o < 0 || !counted(t, i, heldHere, theirsHere, crawl)) continue;
-                        counts[o]++;
-                        sums[o] += t.hashes[i];
                         totalCount++;
                         totalSum += t.hashes[i];
+                        int s = slots == null ? -1 : slots.slot(o);
+                        if (s < 0) continue;
+                        counts[s]++;
+                        sums[s] += t.hashes[i];
                     }
                 }
-                boolean folded = allOrigins && !crawl;
                 // the differing ranges' origins (or, folded, the whole bucket) whose held hashes fit the budget:
                 // their lists, filled below
                 long[][] lists = null;
                 int[] filled = null;
                 long[] all = null;
                 List<Integer> listed = new ArrayList<>();
-                for (RangeDigest d : e.getValue()) {
-                    Integer o = folded ? null : originIds.get(d.origin().value());
-                    long count = folded ? totalCount : o == null ? 0 : counts[o];
-                    long sum = folded ? totalSum : o == null ? 0 : sums[o];
+                for (RangeDigest d : asked) {
+                    int s = folded ? -1 : slots.slot(OriginIds.find(d.origin().value()));
+                    long count = folded ? totalCount : s < 0 ? 0 : counts[s];
+                    long sum = folded ? totalSum : s < 0 ? 0 : sums[s];
                     if (count == d.count() && sum == d.sum()) continue;
                     if (count == 0) {
                         out.add(new RangeDigest.Differing(d.range(), budget > 0 ? new long[0] : null));
@@ -218,17 +217,17 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                             all = new long[(int) count];
                         }
                         out.add(new RangeDigest.Differing(d.range(), all));
-                    } else if (count <= budget && (lists == null || lists[o] == null)) {
+                    } else if (count <= budget && (lists == null || lists[s] == null)) {
                         budget -= (int) count;
                         if (lists == null) {
-                            lists = new long[origins.size()][];
-                            filled = new int[origins.size()];
+                            lists = new long[n][];
+                            filled = new int[n];
                         }
-                        lists[o] = new long[(int) count];
-                        listed.add(o);
-                        out.add(new RangeDigest.Differing(d.range(), lists[o]));
+                        lists[s] = new long[(int) count];
+                        listed.add(s);
+                        out.add(new RangeDigest.Differing(d.range(), lists[s]));
                     } else {
-                        out.add(new RangeDigest.Differing(d.range(), lists != null && lists[o] != null ? lists[o] : null));
+                        out.add(new RangeDigest.Differing(d.range(), lists != null && lists[s] != null ? lists[s] : null));
                     }
                 }
                 if (lists == null && all == null) continue;
@@ -237,10 +236,11 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                     int o = t.origins[i] - 1;
                     if (o < 0 || !counted(t, i, heldHere, theirsHere, crawl)) continue;
                     if (all != null) all[allFilled++] = t.hashes[i];
-                    if (lists != null && lists[o] != null) lists[o][filled[o]++] = t.hashes[i];
+                    int s = lists == null ? -1 : slots.slot(o);
+                    if (s >= 0 && lists[s] != null) lists[s][filled[s]++] = t.hashes[i];
                 }
                 if (all != null) Arrays.sort(all);
-                for (int o : listed) Arrays.sort(lists[o]);
+                for (int s : listed) Arrays.sort(lists[s]);
             }
         }
         return out;
@@ -257,6 +257,59 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
     /** {@link #differing(List, PeerId, PeerId, Placement, Ring)} without a sender: what {@code self} holds counts. */
     public List<RangeDigest.Range> differing(List<RangeDigest> offered, PeerId self, Placement placement, Ring ring) {
         return differing(offered, self, null, placement, ring);
+    }
+
+    /**
+     * The distinct origins a bucket's digests ask about, each a slot 0..n-1, found by origin id (open addressing):
+     * counting per slot keeps a request's arrays as small as its question, whatever the process's numbering.
+     */
+    private static final class Slots {
+        private final int[] keys;
+        private final int[] slots;
+        private int size;
+
+        private Slots(int capacity) {
+            int cap = Integer.highestOneBit(Math.max(4, capacity * 2 - 1)) << 1;
+            keys = new int[cap];
+            slots = new int[cap];
+            Arrays.fill(keys, -1);
+        }
+
+        static Slots of(List<RangeDigest> asked) {
+            Slots s = new Slots(asked.size());
+            for (RangeDigest d : asked) {
+                int id = OriginIds.find(d.origin().value());
+                if (id >= 0) s.add(id);
+            }
+            return s;
+        }
+
+        private void add(int id) {
+            int mask = keys.length - 1;
+            int i = (id * 0x9E3779B1) >>> 16 & mask;
+            while (keys[i] != -1) {
+                if (keys[i] == id) return;
+                i = (i + 1) & mask;
+            }
+            keys[i] = id;
+            slots[i] = size++;
+        }
+
+        /** The slot of origin {@code id}, or -1 if not asked about (or -1 itself). */
+        int slot(int id) {
+            if (id < 0) return -1;
+            int mask = keys.length - 1;
+            int i = (id * 0x9E3779B1) >>> 16 & mask;
+            while (keys[i] != -1) {
+                if (keys[i] == id) return slots[i];
+                i = (i + 1) & mask;
+            }
+            return -1;
+        }
+
+        int size() {
+            return size;
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -244,6 +245,54 @@ class DigestIndexTest {
             assertFalse(index.differing(Digests.foldOrigins(present.digests(), sender), self, null, PLACEMENT, null,
                     Integer.MAX_VALUE, false).isEmpty(), "a responder comparing per origin sees every bucket differ");
             index.detach();
+        }
+    }
+
+    @Test
+    void manyOriginsInOneBucketAreCountedApartWhateverOrderEachIndexMetThem() {
+        try (PeerStorage complete = PeerStorage.inMemory(PLACEMENT.partitions());
+             PeerStorage partial = PeerStorage.inMemory(PLACEMENT.partitions())) {
+            // 48 crawlers; the partial store meets them in the opposite order and lacks every fifth posting
+            List<PeerId> crawlers = new ArrayList<>();
+            for (int i = 0; i < 48; i++) crawlers.add(PeerId.random(random));
+            List<Posting> all = new ArrayList<>();
+            List<IndexedDocument> docs = TestCorpus.documents(96, 17);
+            for (int i = 0; i < docs.size(); i++) {
+                for (Posting p : docs.get(i).postings()) all.add(p.withHolder(crawlers.get(i % crawlers.size())));
+            }
+            DigestIndex full = DigestIndex.attach(complete, self);
+            KeyValueStore.Batch b = complete.store().newBatch();
+            for (Posting p : all) complete.rwi().addTo(b, p);
+            complete.store().write(b, false);
+            List<Posting> reversed = new ArrayList<>(all);
+            Collections.reverse(reversed);
+            Set<String> missing = storeAllButEvery(5, reversed, partial);
+            DigestIndex lacking = DigestIndex.attach(partial, other);
+
+            Digests sender = new Digests();
+            for (Posting p : all) sender.addPosting(p.holder(), p, PLACEMENT.partitions());
+            List<RangeDigest> digests = sender.digests();
+            assertTrue(digests.stream().map(RangeDigest::bucket).distinct().count() < digests.size(),
+                    "some bucket is asked about for several origins at once");
+            assertEquals(List.of(), full.differing(digests, self, null, PLACEMENT, null, Integer.MAX_VALUE, false));
+
+            List<RangeDigest.Differing> differing = lacking.differing(digests, other, null, PLACEMENT, null,
+                    Integer.MAX_VALUE, false);
+            Map<RangeDigest.Range, long[]> held = new HashMap<>();
+            for (RangeDigest.Differing d : differing) held.put(d.range(), d.held());
+            Set<String> sent = new HashSet<>();
+            for (Posting p : all) {
+                long[] h = held.get(new RangeDigest.Range('p', p.holder(), Digests.bucketOf(p, PLACEMENT.partitions())));
+                if (h != null && Arrays.binarySearch(h, Digests.entryHash(p.word(), p.url())) < 0) {
+                    sent.add(p.word().value() + p.url().value());
+                }
+            }
+            assertEquals(missing, sent, "per origin, exactly the missing postings");
+            // an origin no index in the process has met differs wherever its digest is not empty
+            RangeDigest stranger = new RangeDigest('p', PeerId.random(random), digests.get(0).bucket(), 2, 99);
+            assertEquals(List.of(stranger.range()), lacking.differing(List.of(stranger), other, PLACEMENT, null));
+            full.detach();
+            lacking.detach();
         }
     }
 
