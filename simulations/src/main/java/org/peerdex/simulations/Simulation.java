@@ -26,6 +26,7 @@ import org.peerdex.actors.dht.ring.PeerInfo;
 import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.actors.dht.search.DhtCandidateSource;
 import org.peerdex.actors.dht.search.RemoteSearch;
+import org.peerdex.actors.dht.shard.HeldArcs;
 import org.peerdex.actors.search.QueryCoordinator;
 import org.peerdex.actors.search.SearchRequest;
 import org.peerdex.actors.search.SearchResult;
@@ -36,6 +37,7 @@ import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.ring.Ring;
 import org.peerdex.simulations.churn.ChurnEvent;
 import org.peerdex.simulations.churn.ChurnModel;
 import org.peerdex.simulations.hostile.AdmissionRules;
@@ -61,6 +63,7 @@ import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.PostingCodec;
+import org.peerdex.storage.rwi.ReverseWordIndex;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -91,7 +94,7 @@ public final class Simulation implements AutoCloseable {
 
     /** One point of the time series. */
     public record Sample(long atMicros, String phase, int upPeers, int ringMin, int ringMax, int[] histogram,
-                         long zero, double recall, int queries, double latencyP50Millis, double bytesPerQuery,
+                         long zero, long noHolderCopy, double recall, int queries, double latencyP50Millis, double bytesPerQuery,
                          long storeMessages, long storeBytes, long digestMessages, long digestBytes,
                          long searchMessages, long membershipMessages, long repairedPostings, long handedOff,
                          long churnEvents) {}
@@ -856,18 +859,41 @@ public final class Simulation implements AutoCloseable {
         return histogram(copies(null));
     }
 
+    /** The histogram of copies on correct holders now (see {@link #copies(long[], int[])}). */
+    public int[] holderHistogram() {
+        int[] onHolders = new int[oracle.totalPostings()];
+        copies(null, onHolders);
+        return histogram(onHolders);
+    }
+
     // ---- measuring
 
     /** Live copies of every posting of the corpus (index = oracle posting id), and each peer's load. */
     public int[] copies(long[] loadOut) {
+        return copies(loadOut, null);
+    }
+
+    /**
+     * As {@link #copies(long[])}; with {@code onHoldersOut}, also each posting's copies on a correct holder: an honest
+     * peer that is up and that the placement over the ring of the peers up and admitted now names for the posting's
+     * position. A posting with none is lost to searches (they ask the holders) even while a crawler or a former
+     * holder still has a copy, which the live count takes for safe.
+     */
+    public int[] copies(long[] loadOut, int[] onHoldersOut) {
         int[] c = new int[oracle.totalPostings()];
+        Ring live = onHoldersOut == null ? null : liveRing();
         for (int i = 0; i < sc.peers(); i++) {
             if (!net.isUp(i)) continue;
             long[] load = {0};
-            storages[i].rwi().scanEntries((key, value) -> {
+            HeldArcs arcs = live == null || population.hostile(i) ? null : HeldArcs.uncached(ids[i], placement, live);
+            ReverseWordIndex rwi = storages[i].rwi();
+            rwi.scanEntries((key, value) -> {
                 if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
                 int id = oracle.postingId(key);
-                if (id >= 0) c[id]++;
+                if (id >= 0) {
+                    c[id]++;
+                    if (arcs != null && arcs.contains(rwi.position(key))) onHoldersOut[id]++;
+                }
                 load[0]++;
             });
             if (loadOut != null) loadOut[i] = load[0];
@@ -882,8 +908,17 @@ public final class Simulation implements AutoCloseable {
         return h;
     }
 
+    /** The ring of the peers that are up and admitted now: where the network's placement puts every position. */
+    private Ring liveRing() {
+        List<PeerId> up = new ArrayList<>();
+        for (int i = 0; i < sc.peers(); i++) if (net.isUp(i) && population.admitted(i)) up.add(ids[i]);
+        return Ring.of(up, placement.positionsPerPeer());
+    }
+
     private void sample(String phase) {
-        int[] h = histogram(copies(null));
+        int[] onHolders = new int[oracle.totalPostings()];
+        int[] h = histogram(copies(null, onHolders));
+        long noHolderCopy = Arrays.stream(onHolders).filter(x -> x == 0).count();
         int ringMin = Integer.MAX_VALUE;
         int ringMax = 0;
         for (int i = 0; i < sc.peers(); i++) {
@@ -908,7 +943,7 @@ public final class Simulation implements AutoCloseable {
         long churn = churnCounts.getOrDefault("crash", 0L) + churnCounts.getOrDefault("leave", 0L)
                 + churnCounts.getOrDefault("join", 0L);
         series.add(new Sample(rt.nowMicros(), phase, upCount(), ringMin == Integer.MAX_VALUE ? 0 : ringMin, ringMax, h,
-                h[0], recall, recent.size(), p50, bpq, t.get("store").messages, t.get("store").bytes,
+                h[0], noHolderCopy, recall, recent.size(), p50, bpq, t.get("store").messages, t.get("store").bytes,
                 t.get("digest").messages, t.get("digest").bytes, t.get("search").messages,
                 t.get("membership").messages, repaired, handed, churn));
         peakHeap = Math.max(peakHeap, heapWatch.peak());
@@ -947,8 +982,10 @@ public final class Simulation implements AutoCloseable {
 
     private Map<String, Object> summarize(long bootstrapped, long settleTime) {
         long[] load = new long[sc.peers()];
-        int[] copies = copies(load);
+        int[] onHolders = new int[oracle.totalPostings()];
+        int[] copies = copies(load, onHolders);
         int[] h = histogram(copies);
+        int[] held = histogram(onHolders);
         List<Long> liveLoads = new ArrayList<>();
         peerRows.clear();
         for (int i = 0; i < sc.peers(); i++) {
@@ -969,6 +1006,12 @@ public final class Simulation implements AutoCloseable {
         Sample indexed = series.get(0);
         postings.put("zeroLiveCopiesAfterIndexing", indexed.zero());
         postings.put("zeroLiveCopiesWorstDuringRun", series.stream().mapToLong(Sample::zero).max().orElse(0));
+        Map<String, Integer> heldHist = new LinkedHashMap<>();
+        for (int i = 0; i < held.length; i++) heldHist.put(i == held.length - 1 ? i + "+" : String.valueOf(i), held[i]);
+        postings.put("copiesOnHoldersHistogram", heldHist);
+        postings.put("noCopyOnAHolder", held[0]);
+        postings.put("noCopyOnAHolderAfterIndexing", indexed.noHolderCopy());
+        postings.put("noCopyOnAHolderWorstDuringRun", series.stream().mapToLong(Sample::noHolderCopy).max().orElse(0));
         m.put("postings", postings);
         Map<String, Object> lm = new LinkedHashMap<>();
         lm.put("livePeers", live.length);

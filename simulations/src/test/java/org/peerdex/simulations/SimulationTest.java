@@ -16,6 +16,7 @@ import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.simulations.workload.QueryWorkload;
 import org.peerdex.storage.rwi.Posting;
+import org.peerdex.storage.rwi.PostingCodec;
 
 /** Whole simulations of the real DHT actors; small enough to take seconds each. */
 class SimulationTest {
@@ -188,6 +189,8 @@ class SimulationTest {
             sim.settle();
             int[] before = sim.histogram();
             assertEquals(0, before[0] + before[1] + before[2], Arrays.toString(before));
+            int[] heldBefore = sim.holderHistogram();
+            assertEquals(0, heldBefore[0] + heldBefore[1] + heldBefore[2], "R copies on the holders: " + Arrays.toString(heldBefore));
             // 8 crashes spread over the ring, never all R holders of one position: what R - 1 crashes leave is
             // restored by the holders' repair (all R at once leave only the crawler's copy, offered again at its
             // crawl repair, an hour later)
@@ -195,6 +198,10 @@ class SimulationTest {
             int[] hit = sim.histogram();
             int degraded = hit[1] + hit[2];
             assertTrue(degraded > 1000, "crashes must take copies away: " + Arrays.toString(hit));
+            // the live ring names new holders at once; they have no copies yet, the survivors still do
+            int[] heldHit = sim.holderHistogram();
+            assertEquals(0, heldHit[0], "a holder of every position survived: " + Arrays.toString(heldHit));
+            assertTrue(heldHit[1] + heldHit[2] >= degraded, Arrays.toString(hit) + " " + Arrays.toString(heldHit));
             sim.runFor(15 * SECOND); // detected, ring changed, rebalance debounced
             sim.settle();
             sim.runFor(60 * SECOND);
@@ -202,7 +209,44 @@ class SimulationTest {
             assertEquals(0, after[1] + after[2], "repair restores R copies of everything that survived: "
                     + Arrays.toString(hit) + " -> " + Arrays.toString(after));
             assertEquals(hit[0], after[0], "lost postings stay lost");
+            int[] heldAfter = sim.holderHistogram();
+            assertEquals(0, heldAfter[0] + heldAfter[1] + heldAfter[2], "the new holders have their copies: "
+                    + Arrays.toString(heldHit) + " -> " + Arrays.toString(heldAfter));
             assertTrue(sim.viewsComplete());
+        }
+    }
+
+    @Test
+    void aPostingWhoseHoldersAllCrashIsLostToSearchesThoughItsCrawlerKeepsACopy() {
+        Scenario sc = scenario("peers = 40, docs = 300, queries = 0, detect = 10s");
+        try (Simulation sim = new Simulation(sc)) {
+            sim.bootstrap();
+            sim.index();
+            sim.settle();
+            Ring ring = sim.peer(0).view().get().ring();
+            // a posting of some crawler's own crawl that the crawler does not hold itself
+            byte[][] chosen = {null};
+            List<PeerId> holders = new ArrayList<>();
+            for (int c = 0; c < sim.size() && chosen[0] == null; c++) {
+                PeerId crawler = sim.peerId(c);
+                var rwi = sim.storage(c).rwi();
+                rwi.scanEntries((key, value) -> {
+                    if (chosen[0] != null || PostingCodec.holderOffset(value) >= 0) return;
+                    List<PeerId> h = sim.placement().holders(rwi.position(key), ring);
+                    if (h.contains(crawler)) return;
+                    chosen[0] = key.clone();
+                    holders.addAll(h);
+                });
+            }
+            assertTrue(chosen[0] != null, "some crawler's posting is held elsewhere");
+            int id = sim.oracle().postingId(chosen[0]);
+            assertTrue(id >= 0);
+            for (int i = 0; i < sim.size(); i++) if (holders.contains(sim.peerId(i))) sim.stop(i, 10 * SECOND);
+            int[] onHolders = new int[sim.oracle().totalPostings()];
+            int[] live = sim.copies(null, onHolders);
+            assertTrue(live[id] >= 1, "the crawler's copy is live: " + live[id]);
+            assertEquals(0, onHolders[id], "but no holder of the ring without the crashed peers has it");
+            assertTrue(sim.holderHistogram()[0] > 0, Arrays.toString(sim.holderHistogram()));
         }
     }
 

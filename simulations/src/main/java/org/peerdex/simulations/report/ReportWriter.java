@@ -34,10 +34,10 @@ public final class ReportWriter {
         Map<String, Object> l = (Map<String, Object>) s.get("loadPerPeer");
         Map<String, Object> t = (Map<String, Object>) s.get("time");
         Map<String, Object> m = (Map<String, Object>) s.get("memory");
-        return String.format(Locale.ROOT, "recall@10 %.3f | postings %s, zero live copies %s, histogram %s | load gini %.3f"
+        return String.format(Locale.ROOT, "recall@10 %.3f | postings %s, zero live copies %s, histogram %s, no copy on a holder %s | load gini %.3f"
                 + " | latency p50/p95/p99 %s/%s/%s ms | bytes/query %.0f | wall %.1f s, peak heap %.0f MiB",
                 (Double) q.get("recallAt10"), p.get("total"), p.get("zeroLiveCopies"), p.get("liveCopiesHistogram"),
-                (Double) l.get("gini"), q.get("latencyMillisP50"), q.get("latencyMillisP95"), q.get("latencyMillisP99"),
+                p.get("noCopyOnAHolder"), (Double) l.get("gini"), q.get("latencyMillisP50"), q.get("latencyMillisP95"), q.get("latencyMillisP99"),
                 (Double) q.get("bytesPerQuery"), (Double) t.get("wallSeconds"), (Double) m.get("peakHeapMiB"));
     }
 
@@ -46,15 +46,16 @@ public final class ReportWriter {
         int buckets = sim.scenario().redundancy() + 2;
         for (int i = 0; i < buckets; i++) b.append(",copies_").append(i == buckets - 1 ? i + "plus" : i);
         b.append(",recall_at_10,queries,latency_p50_ms,bytes_per_query,store_messages,store_bytes,digest_messages,"
-                + "digest_bytes,search_messages,membership_messages,repaired_postings,handed_off_postings,churn_events\n");
+                + "digest_bytes,search_messages,membership_messages,repaired_postings,handed_off_postings,churn_events,"
+                + "no_copy_on_a_holder\n");
         for (Simulation.Sample s : sim.series()) {
             b.append(String.format(Locale.ROOT, "%.1f,%s,%d,%d,%d", s.atMicros() / 1e6, s.phase(), s.upPeers(),
                     s.ringMin(), s.ringMax()));
             for (int h : s.histogram()) b.append(',').append(h);
-            b.append(String.format(Locale.ROOT, ",%s,%d,%.1f,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d\n", num(s.recall()),
+            b.append(String.format(Locale.ROOT, ",%s,%d,%.1f,%s,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d\n", num(s.recall()),
                     s.queries(), s.latencyP50Millis(), num(s.bytesPerQuery()), s.storeMessages(), s.storeBytes(),
                     s.digestMessages(), s.digestBytes(), s.searchMessages(), s.membershipMessages(),
-                    s.repairedPostings(), s.handedOff(), s.churnEvents()));
+                    s.repairedPostings(), s.handedOff(), s.churnEvents(), s.noHolderCopy()));
         }
         return b.toString();
     }
@@ -119,6 +120,7 @@ public final class ReportWriter {
         {"targets with hostile primary", "hostile.targetsWithHostilePrimary"},
         {"recall@10", "queries.recallAt10"}, {"fake result share", "hostile.fakeResultShare"},
         {"queries with a fake", "hostile.queriesWithFakeShare"}, {"zero live copies", "postings.zeroLiveCopies"},
+        {"no copy on a holder", "postings.noCopyOnAHolder"},
         {"incomplete queries", "queries.incompleteShare"}, {"latency p50 ms", "queries.latencyMillisP50"}};
 
     @SuppressWarnings("unchecked")

@@ -71,6 +71,14 @@ public final class HeldArcs {
         return built;
     }
 
+    /**
+     * The arcs of {@code self} in {@code ring}, built now and not cached: for a ring no peer uses (a measurement's
+     * view of the whole network), which would otherwise push the peers' own rings out of the cache.
+     */
+    public static HeldArcs uncached(PeerId self, Placement placement, Ring ring) {
+        return build(self, placement, ring);
+    }
+
     private static HeldArcs build(PeerId self, Placement placement, Ring ring) {
         int[] own = ring.pointsOf(self);
         int r = placement.redundancy();
