@@ -3,6 +3,8 @@ package org.peerdex.actors.dht.shard;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.peerdex.protocol.hash.Base64Order;
+import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.url.UrlClaim;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
@@ -57,6 +59,10 @@ public final class PostingValidator {
         }
         if (m.size() < 0 || m.wordsInText() < 0 || m.linksLocal() < 0 || m.linksOther() < 0) {
             return Optional.of("metadata of " + m.urlHash() + " has negative counters");
+        }
+        // the holder names the crawler to ask for the record again; anything else is a string a sender chose freely
+        if (m.holder() != null && !Base64Order.isHash(m.holder(), PeerId.LENGTH)) {
+            return Optional.of("metadata of " + m.urlHash() + " names a holder that is not a peer id");
         }
         return Optional.empty();
     }
