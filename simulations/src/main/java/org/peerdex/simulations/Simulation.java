@@ -908,6 +908,15 @@ public final class Simulation implements AutoCloseable {
         return h;
     }
 
+    /** A histogram by its buckets' names for summary.json: "0", "1", ..., the last "R+1+" (R+1 or more). */
+    private static Map<String, Integer> labelled(int[] histogram) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (int i = 0; i < histogram.length; i++) {
+            out.put(i == histogram.length - 1 ? i + "+" : String.valueOf(i), histogram[i]);
+        }
+        return out;
+    }
+
     /** The ring of the peers that are up and admitted now: where the network's placement puts every position. */
     private Ring liveRing() {
         List<PeerId> up = new ArrayList<>();
@@ -918,7 +927,7 @@ public final class Simulation implements AutoCloseable {
     private void sample(String phase) {
         int[] onHolders = new int[oracle.totalPostings()];
         int[] h = histogram(copies(null, onHolders));
-        long noHolderCopy = Arrays.stream(onHolders).filter(x -> x == 0).count();
+        long noHolderCopy = histogram(onHolders)[0];
         int ringMin = Integer.MAX_VALUE;
         int ringMax = 0;
         for (int i = 0; i < sc.peers(); i++) {
@@ -999,16 +1008,12 @@ public final class Simulation implements AutoCloseable {
         Map<String, Object> postings = new LinkedHashMap<>();
         postings.put("total", oracle.totalPostings());
         postings.put("documents", oracle.documents());
-        Map<String, Integer> hist = new LinkedHashMap<>();
-        for (int i = 0; i < h.length; i++) hist.put(i == h.length - 1 ? i + "+" : String.valueOf(i), h[i]);
-        postings.put("liveCopiesHistogram", hist);
+        postings.put("liveCopiesHistogram", labelled(h));
         postings.put("zeroLiveCopies", h[0]);
         Sample indexed = series.get(0);
         postings.put("zeroLiveCopiesAfterIndexing", indexed.zero());
         postings.put("zeroLiveCopiesWorstDuringRun", series.stream().mapToLong(Sample::zero).max().orElse(0));
-        Map<String, Integer> heldHist = new LinkedHashMap<>();
-        for (int i = 0; i < held.length; i++) heldHist.put(i == held.length - 1 ? i + "+" : String.valueOf(i), held[i]);
-        postings.put("copiesOnHoldersHistogram", heldHist);
+        postings.put("copiesOnHoldersHistogram", labelled(held));
         postings.put("noCopyOnAHolder", held[0]);
         postings.put("noCopyOnAHolderAfterIndexing", indexed.noHolderCopy());
         postings.put("noCopyOnAHolderWorstDuringRun", series.stream().mapToLong(Sample::noHolderCopy).max().orElse(0));

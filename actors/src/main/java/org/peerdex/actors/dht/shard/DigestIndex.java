@@ -185,8 +185,7 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                 HeldArcs.Clip theirsHere = theirs == null || t == null ? null
                         : theirs.clip(Digests.bucketStart(bucket), Digests.bucketEnd(bucket));
                 // no held position in the bucket: nothing of it counts
-                boolean walk = t != null && !(heldHere != null && heldHere.isEmpty());
-                if (walk) {
+                if (t != null && !(heldHere != null && heldHere.isEmpty())) {
                     for (int i = 0; i < t.origins.length; i++) {
                         int o = t.origins[i] - 1;
                         if (o < 0 || !counted(t, i, heldHere, theirsHere, crawl)) continue;
@@ -284,13 +283,17 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
             return s;
         }
 
-        private void add(int id) {
+        /** Where {@code id} is in the table, or the empty place it would take. */
+        private int place(int id) {
             int mask = keys.length - 1;
             int i = (id * 0x9E3779B1) >>> 16 & mask;
-            while (keys[i] != -1) {
-                if (keys[i] == id) return;
-                i = (i + 1) & mask;
-            }
+            while (keys[i] != -1 && keys[i] != id) i = (i + 1) & mask;
+            return i;
+        }
+
+        private void add(int id) {
+            int i = place(id);
+            if (keys[i] == id) return;
             keys[i] = id;
             slots[i] = size++;
         }
@@ -298,13 +301,8 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
         /** The slot of origin {@code id}, or -1 if not asked about (or -1 itself). */
         int slot(int id) {
             if (id < 0) return -1;
-            int mask = keys.length - 1;
-            int i = (id * 0x9E3779B1) >>> 16 & mask;
-            while (keys[i] != -1) {
-                if (keys[i] == id) return slots[i];
-                i = (i + 1) & mask;
-            }
-            return -1;
+            int i = place(id);
+            return keys[i] == id ? slots[i] : -1;
         }
 
         int size() {
