@@ -97,7 +97,20 @@ public final class DhtCandidateSource implements CandidateSource {
                 "dht-source-" + id, Props.empty());
         List<Ring> previous = dht.view().recentRings(handoffWindow,
                 DhtEnvironment.get(system).millis());
-        RemoteSearch.CandidateOrder order = df -> bestFirst(request, terms, words, stats(documents, df, terms, words));
+        // a one-word query under the default profile is ranked here exactly as the holders rank (no slack over
+        // the one-word block score): their best of a partition are this peer's best there
+        boolean asHolders = scorer(request, stats(documents, Map.of(), terms, words)).oneWordBlockSlack(0) == 0;
+        RemoteSearch.CandidateOrder order = new RemoteSearch.CandidateOrder() {
+            @Override
+            public Comparator<RemoteSearch.RemoteCandidate> bestFirst(Map<WordHash, Long> df) {
+                return DhtCandidateSource.this.bestFirst(request, terms, words, stats(documents, df, terms, words));
+            }
+
+            @Override
+            public boolean oneWordAsHolders() {
+                return asHolders;
+            }
+        };
         system.systemActorOf(RemoteSearch.create(new RemoteSearch.Request(words, limit, order), view, previous,
                 dht.placement(), dht.settings(), null, bridge), "remote-search-" + id, Props.empty());
     }
@@ -180,11 +193,14 @@ public final class DhtCandidateSource implements CandidateSource {
     /** Best first by the coordinator's own score (the given profile, no link rank or feedback). */
     private Comparator<RemoteSearch.RemoteCandidate> bestFirst(SearchRequest request, List<String> terms,
                                                                 List<WordHash> words, CorpusStats stats) {
-        Scorer scorer = new Scorer(request.query(), profile.get(), stats, LinkRank.NONE, u -> 0, "",
-                request.contentDomain());
+        Scorer scorer = scorer(request, stats);
         Map<RemoteSearch.RemoteCandidate, Double> scores = new IdentityHashMap<>();
         return Comparator.<RemoteSearch.RemoteCandidate>comparingDouble(rc -> scores.computeIfAbsent(rc,
                 x -> scorer.scoreOf(candidates(List.of(x), terms, words).get(0)))).reversed();
+    }
+
+    private Scorer scorer(SearchRequest request, CorpusStats stats) {
+        return new Scorer(request.query(), profile.get(), stats, LinkRank.NONE, u -> 0, "", request.contentDomain());
     }
 
     private void storeMetadata(List<RemoteSearch.RemoteCandidate> found) {

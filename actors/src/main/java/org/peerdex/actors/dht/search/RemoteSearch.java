@@ -47,7 +47,8 @@ import org.peerdex.storage.rwi.Posting;
 /**
  * One global lookup (one actor per query): only word hashes leave the peer. For every word and partition one of
  * the R holders is asked (chosen by query id, so load spreads; on timeout the next holder is asked). One word:
- * top-k postings of every partition by {@link PartialScore}. Several words: counts first (each word's document
+ * the best postings of every partition by {@link PartialScore}, as many as the search wants when it ranks as the
+ * holders do, else top-k. Several words: counts first (each word's document
  * frequency, reported as {@link Counted}); then, per partition, the rarest word's holder sends a Bloom filter over
  * its URL hashes, the other words' holders return only postings passing it (as many as the filter lets through,
  * at least top-k, at most a message's bound), and the rarest word's holder returns its postings for the exact
@@ -90,6 +91,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      */
     public interface CandidateOrder {
         Comparator<RemoteCandidate> bestFirst(Map<WordHash, Long> documentFrequency);
+
+        /**
+         * Whether, for a one-word query, this order is the holders' own ({@link PartialScore}, the default
+         * profile's one-word score): then a holder's best {@code limit} of a partition hold every one of the
+         * network's best {@code limit} that lives there, and a one-word lookup asks for no more.
+         */
+        default boolean oneWordAsHolders() {
+            return false;
+        }
     }
 
     /** What a search's caller receives. */
@@ -536,6 +546,17 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         return o.kind();
     }
 
+    /**
+     * How many of a one-word query's postings each partition's holder sends: when the querying peer ranks as the
+     * holders do (no order given, or {@link CandidateOrder#oneWordAsHolders}), the {@code limit} wanted, since no
+     * partition can hold more of the network's best {@code limit} than that and each holder sends its own best;
+     * otherwise top-k, as a margin for an order the holders cannot rank by. At most top-k either way.
+     */
+    private int oneWordLimit() {
+        boolean alike = request.order() == null || request.order().oneWordAsHolders();
+        return alike ? Math.min(settings.topK(), request.limit()) : settings.topK();
+    }
+
     /** A key's postings for exactly these URLs (those the holder has). */
     private static ShardOwner.Lookup exactLookup(RangeKey key, List<UrlHash> urls) {
         return new ShardOwner.Lookup(key, null, urls, Math.max(1, urls.size()));
@@ -553,7 +574,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             } else if (phase == Phase.RAREST) {
                 out.add(exactLookup(k, urlSets.get(k)));
             } else if (request.words().size() == 1) {
-                out.add(new ShardOwner.Lookup(k, null, null, settings.topK()));
+                out.add(new ShardOwner.Lookup(k, null, null, oneWordLimit()));
             } else {
                 // an exact join needs every posting that passes the rarest word's filter: as many as the filter
                 // holds plus its false positives (~1% at 10 bits per URL; 2% allowed), so the limit grows with
