@@ -887,12 +887,22 @@ public final class Simulation implements AutoCloseable {
             long[] load = {0};
             HeldArcs arcs = live == null || population.hostile(i) ? null : HeldArcs.uncached(ids[i], placement, live);
             ReverseWordIndex rwi = storages[i].rwi();
+            // a scan meets a (word, partition)'s keys in a row, all at one position: its arcs are searched once
+            long[] lastPosition = {-1};
+            boolean[] lastHeld = {false};
             rwi.scanEntries((key, value) -> {
                 if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
                 int id = oracle.postingId(key);
                 if (id >= 0) {
                     c[id]++;
-                    if (arcs != null && arcs.contains(rwi.position(key))) onHoldersOut[id]++;
+                    if (arcs != null) {
+                        long position = rwi.position(key);
+                        if (position != lastPosition[0]) {
+                            lastPosition[0] = position;
+                            lastHeld[0] = arcs.contains(position);
+                        }
+                        if (lastHeld[0]) onHoldersOut[id]++;
+                    }
                 }
                 load[0]++;
             });

@@ -186,15 +186,28 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
                         : theirs.clip(Digests.bucketStart(bucket), Digests.bucketEnd(bucket));
                 // no held position in the bucket: nothing of it counts
                 if (t != null && !(heldHere != null && heldHere.isEmpty())) {
-                    for (int i = 0; i < t.origins.length; i++) {
-                        int o = t.origins[i] - 1;
-                        if (o < 0 || !counted(t, i, heldHere, theirsHere, crawl)) continue;
-                        totalCount++;
-                        totalSum += t.hashes[i];
-                        int s = slots == null ? -1 : slots.slot(o);
-                        if (s < 0) continue;
-                        counts[s]++;
-                        sums[s] += t.hashes[i];
+                    if (folded) {
+                        for (int i = 0; i < t.origins.length; i++) {
+                            if (t.origins[i] == 0 || !counted(t, i, heldHere, theirsHere, crawl)) continue;
+                            totalCount++;
+                            totalSum += t.hashes[i];
+                        }
+                    } else if (n == 1) {
+                        // one origin asked (a crawl digest names its sender): an entry of another is passed by
+                        // at the cost of a comparison, before its position is checked
+                        int only = slots.onlyOrigin() + 1;
+                        for (int i = 0; i < t.origins.length; i++) {
+                            if (t.origins[i] != only || !counted(t, i, heldHere, theirsHere, crawl)) continue;
+                            counts[0]++;
+                            sums[0] += t.hashes[i];
+                        }
+                    } else if (n > 1) {
+                        for (int i = 0; i < t.origins.length; i++) {
+                            int s = slots.slot(t.origins[i] - 1);
+                            if (s < 0 || !counted(t, i, heldHere, theirsHere, crawl)) continue;
+                            counts[s]++;
+                            sums[s] += t.hashes[i];
+                        }
                     }
                 }
                 // the differing ranges' origins (or, folded, the whole bucket) whose held hashes fit the budget:
@@ -307,6 +320,12 @@ public final class DigestIndex implements KeyValueStore.IndexObserver {
 
         int size() {
             return size;
+        }
+
+        /** The one origin asked about, when {@link #size} is 1. */
+        int onlyOrigin() {
+            for (int i = 0; i < keys.length; i++) if (keys[i] != -1) return keys[i];
+            throw new IllegalStateException("no origin");
         }
     }
 
