@@ -880,35 +880,61 @@ public final class Simulation implements AutoCloseable {
      * holder still has a copy, which the live count takes for safe.
      */
     public int[] copies(long[] loadOut, int[] onHoldersOut) {
-        int[] c = new int[oracle.totalPostings()];
         Ring live = onHoldersOut == null ? null : liveRing();
-        for (int i = 0; i < sc.peers(); i++) {
-            if (!net.isUp(i)) continue;
-            long[] load = {0};
-            HeldArcs arcs = live == null || population.hostile(i) ? null : HeldArcs.uncached(ids[i], placement, live);
-            ReverseWordIndex rwi = storages[i].rwi();
-            // a scan meets a (word, partition)'s keys in a row, all at one position: its arcs are searched once
-            long[] lastPosition = {-1};
-            boolean[] lastHeld = {false};
-            rwi.scanEntries((key, value) -> {
-                if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
-                int id = oracle.postingId(key);
-                if (id >= 0) {
-                    c[id]++;
-                    if (arcs != null) {
-                        long position = rwi.position(key);
-                        if (position != lastPosition[0]) {
-                            lastPosition[0] = position;
-                            lastHeld[0] = arcs.contains(position);
-                        }
-                        if (lastHeld[0]) onHoldersOut[id]++;
-                    }
-                }
-                load[0]++;
-            });
-            if (loadOut != null) loadOut[i] = load[0];
+        // the stores are only read here (no event runs during a count), so the peers are counted on several threads,
+        // each into arrays of its own that are summed after: the same counts, in a fraction of the time (a count at
+        // every sample was a fifth of a 500-peer churn run's main phase)
+        int workers = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        int[][] counts = new int[workers][];
+        int[][] held = new int[workers][];
+        // made here, on this thread: the first builds the oracle's table, which the workers then only read
+        Oracle.KeyLookup[] lookups = new Oracle.KeyLookup[workers];
+        for (int w = 0; w < workers; w++) lookups[w] = oracle.keyLookup();
+        java.util.stream.IntStream.range(0, workers).parallel().forEach(w -> {
+            int[] c = new int[oracle.totalPostings()];
+            int[] h = onHoldersOut == null ? null : new int[oracle.totalPostings()];
+            Oracle.KeyLookup lookup = lookups[w];
+            for (int i = w; i < sc.peers(); i += workers) {
+                if (!net.isUp(i)) continue;
+                long load = count(i, live, lookup, c, h);
+                if (loadOut != null) loadOut[i] = load;
+            }
+            counts[w] = c;
+            held[w] = h;
+        });
+        int[] c = counts[0];
+        for (int w = 1; w < workers; w++) for (int j = 0; j < c.length; j++) c[j] += counts[w][j];
+        if (onHoldersOut != null) {
+            for (int[] h : held) for (int j = 0; j < h.length; j++) onHoldersOut[j] += h[j];
         }
         return c;
+    }
+
+    /** Counts peer {@code i}'s stored postings into {@code c} (and, with a live ring, {@code onHolders}): its load. */
+    private long count(int i, Ring live, Oracle.KeyLookup lookup, int[] c, int[] onHolders) {
+        long[] load = {0};
+        HeldArcs arcs = live == null || population.hostile(i) ? null : HeldArcs.uncached(ids[i], placement, live);
+        ReverseWordIndex rwi = storages[i].rwi();
+        // a scan meets a (word, partition)'s keys in a row, all at one position: its arcs are searched once
+        long[] lastPosition = {-1};
+        boolean[] lastHeld = {false};
+        rwi.scanEntries((key, value) -> {
+            if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
+            int id = lookup.postingId(key);
+            if (id >= 0) {
+                c[id]++;
+                if (arcs != null) {
+                    long position = rwi.position(key);
+                    if (position != lastPosition[0]) {
+                        lastPosition[0] = position;
+                        lastHeld[0] = arcs.contains(position);
+                    }
+                    if (lastHeld[0]) onHolders[id]++;
+                }
+            }
+            load[0]++;
+        });
+        return load[0];
     }
 
     /** Postings by live copies: [0], [1], ..., [R+1 or more]. */

@@ -139,11 +139,6 @@ public final class Oracle {
         return i < 0 ? -1 : offsets.get(d) + i;
     }
 
-    private final byte[] lastWordKey = new byte[HashBytes.PACKED];
-    private int lastWord;
-    private boolean hasLastWord;
-    /** where the last lookup ended in the last word's postings (a scan meets them in URL order) */
-    private int cursor;
     /**
      * Every posting by word, each word's in URL-hash order (the order of stored keys): word w's are entries
      * byWordStart[w] .. byWordStart[w + 1] - 1, with the URL hash's first 8 bytes (sign bit flipped, so signed order
@@ -159,38 +154,65 @@ public final class Oracle {
      * decoding the posting or its hashes. A scan meets a word's keys in a row and in URL order, so the lookup
      * remembers the word and walks forward through that word's postings: counting the copies of every stored posting
      * at every sample was a quarter of a 500-peer churn run while it looked each one up in its document's words. Not
-     * thread-safe.
+     * thread-safe: a scan on another thread takes a {@link #keyLookup} of its own.
      */
     public int postingId(byte[] key) {
         if (byWordStart == null) buildByWord();
-        int w = ReverseWordIndex.WORD_OFFSET;
-        if (!hasLastWord || !Arrays.equals(key, w, w + HashBytes.PACKED, lastWordKey, 0, HashBytes.PACKED)) {
-            System.arraycopy(key, w, lastWordKey, 0, HashBytes.PACKED);
-            lastWord = packedWords.get(key, w);
-            hasLastWord = true;
-            cursor = lastWord < 0 ? 0 : byWordStart[lastWord];
+        return shared.postingId(key);
+    }
+
+    private final KeyLookup shared = new KeyLookup();
+
+    /**
+     * A lookup of stored keys' posting ids with its own place in the by-word table, for one thread of a parallel
+     * scan; the table is built here, so the lookups only read it (until documents are added).
+     */
+    public KeyLookup keyLookup() {
+        if (byWordStart == null) buildByWord();
+        return new KeyLookup();
+    }
+
+    /** {@link #postingId(byte[])} with its own memory of the last word and place (one per scanning thread). */
+    public final class KeyLookup {
+        private final byte[] lastWordKey = new byte[HashBytes.PACKED];
+        private int lastWord;
+        private boolean hasLastWord;
+        /** where the last lookup ended in the last word's postings (a scan meets them in URL order) */
+        private int cursor;
+
+        private KeyLookup() {}
+
+        /** The posting id of a stored RWI key, -1 if the oracle does not know it. */
+        public int postingId(byte[] key) {
+            int w = ReverseWordIndex.WORD_OFFSET;
+            if (!hasLastWord || !Arrays.equals(key, w, w + HashBytes.PACKED, lastWordKey, 0, HashBytes.PACKED)) {
+                System.arraycopy(key, w, lastWordKey, 0, HashBytes.PACKED);
+                lastWord = packedWords.get(key, w);
+                hasLastWord = true;
+                cursor = lastWord < 0 ? 0 : byWordStart[lastWord];
+            }
+            if (lastWord < 0) return -1;
+            long head = PackedIds.head(key, ReverseWordIndex.URL_OFFSET) ^ Long.MIN_VALUE;
+            int tail = key[ReverseWordIndex.URL_OFFSET + 8] & 0xff;
+            int lo = byWordStart[lastWord];
+            int hi = byWordStart[lastWord + 1];
+            // gallop forward from the last position (a key below it: search the word's postings from their start)
+            int from = cursor < hi && compareAt(cursor, head, tail) <= 0 ? cursor : lo;
+            int step = 1;
+            int to = from;
+            while (to < hi && compareAt(to, head, tail) < 0) {
+                from = to + 1;
+                to = Math.min(hi, to + step);
+                step <<= 1;
+            }
+            while (from < to) { // the first entry not below the key, in from..to
+                int mid = (from + to) >>> 1;
+                if (compareAt(mid, head, tail) < 0) from = mid + 1;
+                else to = mid;
+            }
+            cursor = from;
+            return from < hi && compareAt(from, head, tail) == 0 ? byWordIds[from] : -1;
         }
-        if (lastWord < 0) return -1;
-        long head = PackedIds.head(key, ReverseWordIndex.URL_OFFSET) ^ Long.MIN_VALUE;
-        int tail = key[ReverseWordIndex.URL_OFFSET + 8] & 0xff;
-        int lo = byWordStart[lastWord];
-        int hi = byWordStart[lastWord + 1];
-        // gallop forward from the last position (a key below it: search the word's postings from their start)
-        int from = cursor < hi && compareAt(cursor, head, tail) <= 0 ? cursor : lo;
-        int step = 1;
-        int to = from;
-        while (to < hi && compareAt(to, head, tail) < 0) {
-            from = to + 1;
-            to = Math.min(hi, to + step);
-            step <<= 1;
-        }
-        while (from < to) { // the first entry not below the key, in from..to
-            int mid = (from + to) >>> 1;
-            if (compareAt(mid, head, tail) < 0) from = mid + 1;
-            else to = mid;
-        }
-        cursor = from;
-        return from < hi && compareAt(from, head, tail) == 0 ? byWordIds[from] : -1;
     }
 
     /** Entry i of the by-word table against a URL hash (its flipped head and unsigned ninth byte). */
@@ -225,7 +247,7 @@ public final class Oracle {
         byWordIds = ids;
         for (int w = 0; w < nw; w++) sortByUrl(start[w], start[w + 1] - 1);
         byWordStart = start;
-        hasLastWord = false;
+        shared.hasLastWord = false;
     }
 
     /** Sorts by-word entries lo..hi (inclusive) by URL hash: a quicksort over the three parallel arrays. */

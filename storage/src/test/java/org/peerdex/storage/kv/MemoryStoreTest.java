@@ -84,4 +84,41 @@ class MemoryStoreTest extends KeyValueStoreContract {
             assertFalse(c.next());
         }
     }
+    /**
+     * Keys of 0 to 20 bytes, many zero bytes, many sharing their first 16 bytes and many the prefix of another: the
+     * run's sampled prefixes (every 16th key's first 16 bytes, zero-padded) must never send a search past the key.
+     */
+    @Test
+    void getsAndSeeksInALargeRunAgreeWithASortedMapWhateverTheKeysShareAndHowLongTheyAre() {
+        Random r = new Random(20261205);
+        MemoryStore s = new MemoryStore();
+        TreeMap<byte[], byte[]> reference = new TreeMap<>(java.util.Arrays::compareUnsigned);
+        byte[] shared = new byte[16];
+        r.nextBytes(shared);
+        List<byte[]> probes = new ArrayList<>();
+        for (int i = 0; i < 6_000; i++) {
+            byte[] k = new byte[r.nextInt(21)];
+            for (int j = 0; j < k.length; j++) {
+                int kind = r.nextInt(4);
+                k[j] = kind == 0 ? 0 : kind == 1 && j < 16 ? shared[j] : (byte) r.nextInt(4);
+            }
+            byte[] v = {(byte) i};
+            s.put(k, v);
+            reference.put(k, v);
+            probes.add(k);
+            byte[] near = java.util.Arrays.copyOf(k, k.length + 1); // a key just above k, absent or not
+            probes.add(near);
+        }
+        for (byte[] k : probes) {
+            byte[] expected = reference.get(k);
+            assertEquals(expected == null, s.get(k).isEmpty());
+            if (expected != null) assertArrayEquals(expected, s.get(k).orElseThrow());
+            // the first entry at or after k, by a cursor from k
+            var next = reference.ceilingEntry(k);
+            try (KeyValueStore.Cursor c = s.scan(k, null)) {
+                assertEquals(next != null, c.next());
+                if (next != null) assertArrayEquals(next.getKey(), c.key());
+            }
+        }
+    }
 }
