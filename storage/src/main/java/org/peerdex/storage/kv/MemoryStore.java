@@ -220,48 +220,14 @@ public final class MemoryStore implements KeyValueStore {
     private static final class Run {
         static final Run EMPTY = new Run(new byte[0], new int[] {0}, 0);
 
-        /** one entry in {@code SPARSE} is sampled into {@link #heads} and {@link #tails} */
-        private static final int SPARSE_SHIFT = 4;
         final byte[] data;
         final int[] at;
         final int size;
-        /**
-         * Of every 16th entry, the first 16 bytes of its key as two unsigned-ordered longs (zero-padded): a search
-         * narrows to 16 entries in these small arrays, in cache, before it reads keys spread over the run (a
-         * holder's read before each write was a seventh of a simulation's indexing). 1 byte an entry.
-         */
-        private final long[] heads;
-        private final long[] tails;
 
         Run(byte[] data, int[] at, int size) {
             this.data = data;
             this.at = at;
             this.size = size;
-            int n = (size + (1 << SPARSE_SHIFT) - 1) >>> SPARSE_SHIFT;
-            heads = new long[n];
-            tails = new long[n];
-            for (int j = 0; j < n; j++) {
-                int from = at[2 * (j << SPARSE_SHIFT)];
-                int to = at[2 * (j << SPARSE_SHIFT) + 1];
-                heads[j] = prefix(data, from, to, 0);
-                tails[j] = prefix(data, from, to, 8);
-            }
-        }
-
-        /** Bytes {@code skip .. skip + 7} of the key in {@code b[from, to)}, zero-padded, as an unsigned-ordered long. */
-        private static long prefix(byte[] b, int from, int to, int skip) {
-            long v = 0;
-            for (int k = 0; k < 8; k++) {
-                int i = from + skip + k;
-                v = v << 8 | (i < to ? b[i] & 0xff : 0);
-            }
-            return v;
-        }
-
-        /** -1, 0 or 1 as sampled entry j's padded 16-byte prefix is below, equal to or above the key's. */
-        private int comparePrefix(int j, long head, long tail) {
-            int c = Long.compareUnsigned(heads[j], head);
-            return c != 0 ? c : Long.compareUnsigned(tails[j], tail);
         }
 
         int size() {
@@ -274,26 +240,8 @@ public final class MemoryStore implements KeyValueStore {
 
         /** The first entry whose key is not below {@code key} (size if none). */
         int lowerBound(byte[] key) {
-            // a sampled entry whose prefix is strictly below the key's is below the key, strictly above is above
-            // (zero padding can only make prefixes equal where keys differ, never reverse them)
-            long head = prefix(key, 0, key.length, 0);
-            long tail = prefix(key, 0, key.length, 8);
-            int a = 0;
-            int b = heads.length;
-            while (a < b) { // the first sampled entry not strictly below
-                int mid = (a + b) >>> 1;
-                if (comparePrefix(mid, head, tail) < 0) a = mid + 1;
-                else b = mid;
-            }
-            int c = a;
-            int d = heads.length;
-            while (c < d) { // the first sampled entry strictly above
-                int mid = (c + d) >>> 1;
-                if (comparePrefix(mid, head, tail) <= 0) c = mid + 1;
-                else d = mid;
-            }
-            int lo = a == 0 ? 0 : ((a - 1) << SPARSE_SHIFT) + 1;
-            int hi = Math.min(size, c << SPARSE_SHIFT);
+            int lo = 0;
+            int hi = size;
             while (lo < hi) {
                 int mid = (lo + hi) >>> 1;
                 if (compareKey(mid, key) < 0) lo = mid + 1;

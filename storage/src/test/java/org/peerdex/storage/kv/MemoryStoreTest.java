@@ -85,8 +85,8 @@ class MemoryStoreTest extends KeyValueStoreContract {
         }
     }
     /**
-     * Keys of 0 to 20 bytes, many zero bytes, many sharing their first 16 bytes and many the prefix of another: the
-     * run's sampled prefixes (every 16th key's first 16 bytes, zero-padded) must never send a search past the key.
+     * Keys of 0 to 20 bytes, many zero bytes, many sharing their first 16 bytes and many the prefix of another, most
+     * of them merged into the run: every get and every cursor's first entry agree with a sorted map.
      */
     @Test
     void getsAndSeeksInALargeRunAgreeWithASortedMapWhateverTheKeysShareAndHowLongTheyAre() {
