@@ -57,16 +57,7 @@ class MixedJoinLookupTest {
     }
 
     private boolean placed() {
-        Ring ring = TestNetwork.view(aware).ring();
-        for (IndexedDocument d : docs) {
-            for (Posting p : d.postings()) {
-                for (PeerId h : TestNetwork.PLACEMENT.holders(p.word(), p.url(), ring)) {
-                    TestNetwork.Peer peer = net.peers.stream().filter(x -> x.id().equals(h)).findFirst().orElseThrow();
-                    if (peer.storage().rwi().get(p.word(), p.url()).isEmpty()) return false;
-                }
-            }
-        }
-        return true;
+        return net.placed(aware, docs.stream().flatMap(d -> d.postings().stream()).toList());
     }
 
     private RemoteSearch.Finished search(int limit, DhtSettings settings, WordHash... words) {

@@ -20,7 +20,6 @@ import org.peerdex.actors.dht.shard.PartialScore;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
-import org.peerdex.protocol.ring.Ring;
 import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.rwi.Posting;
 
@@ -55,17 +54,9 @@ class OneWordLimitTest {
     }
 
     private boolean placed() {
-        Ring ring = TestNetwork.view(crawler).ring();
-        for (IndexedDocument d : docs) {
-            for (Posting p : d.postings()) {
-                if (!p.word().equals(LINUX)) continue;
-                for (PeerId h : TestNetwork.PLACEMENT.holders(p.word(), p.url(), ring)) {
-                    TestNetwork.Peer peer = net.peers.stream().filter(x -> x.id().equals(h)).findFirst().orElseThrow();
-                    if (peer.storage().rwi().get(p.word(), p.url()).isEmpty()) return false;
-                }
-            }
-        }
-        return true;
+        List<Posting> postings = new ArrayList<>();
+        for (IndexedDocument d : docs) for (Posting p : d.postings()) if (p.word().equals(LINUX)) postings.add(p);
+        return net.placed(crawler, postings);
     }
 
     /** The best {@code n} pages with the word by its one-word score (ties: URL hash), over every document. */

@@ -29,6 +29,7 @@ import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.kv.LevelDbStore;
+import org.peerdex.storage.rwi.Posting;
 
 /** Real peers for tests: one cluster ActorSystem, LevelDB directory and DhtPeer each, on 127.0.0.1. */
 public final class TestNetwork implements AutoCloseable {
@@ -133,6 +134,21 @@ public final class TestNetwork implements AutoCloseable {
         } catch (Exception e) {
             return null;
         }
+    }
+
+    /**
+     * Whether every one of {@code postings} is stored at each of its R holders in {@code from}'s view of the ring
+     * (replication has placed them).
+     */
+    public boolean placed(Peer from, Iterable<Posting> postings) {
+        Ring ring = view(from).ring();
+        for (Posting p : postings) {
+            for (PeerId h : PLACEMENT.holders(p.word(), p.url(), ring)) {
+                Peer peer = peers.stream().filter(x -> x.id().equals(h)).findFirst().orElseThrow();
+                if (peer.storage().rwi().get(p.word(), p.url()).isEmpty()) return false;
+            }
+        }
+        return true;
     }
 
     public static Replicator.Progress progress(Peer p) {

@@ -99,7 +99,8 @@ public final class DhtCandidateSource implements CandidateSource {
                 DhtEnvironment.get(system).millis());
         // a one-word query under the default profile is ranked here exactly as the holders rank (no slack over
         // the one-word block score): their best of a partition are this peer's best there
-        boolean asHolders = scorer(request, stats(documents, Map.of(), terms, words)).oneWordBlockSlack(0) == 0;
+        boolean asHolders = terms.size() == 1
+                && scorer(request, stats(documents, Map.of(), terms, words)).oneWordBlockSlack(0) == 0;
         RemoteSearch.CandidateOrder order = new RemoteSearch.CandidateOrder() {
             @Override
             public Comparator<RemoteSearch.RemoteCandidate> bestFirst(Map<WordHash, Long> df) {
