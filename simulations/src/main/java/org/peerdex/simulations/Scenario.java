@@ -21,7 +21,7 @@ public record Scenario(int peers, int partitions, int redundancy, int positionsP
                        long partitionAtMicros, long healAtMicros, int partitionGroups, double loss, double rttMillis,
                        double rttSigma, double jitter, double bandwidth, long detectMicros, int samples,
                        long indexWindowMicros, long settleMaxMicros, long repairTailMicros, long seed,
-                       String bootstrap, boolean measureHeapAfterGc, HostileSettings hostile,
+                       String bootstrap, String indexing, boolean measureHeapAfterGc, HostileSettings hostile,
                        AdmissionRules admission, Config dht) {
     public Scenario {
         if (peers < 1) throw new IllegalArgumentException("peers must be at least 1");
@@ -42,10 +42,29 @@ public record Scenario(int peers, int partitions, int redundancy, int positionsP
         if (!bootstrap.equals("hellos") && !bootstrap.equals("membership") && !bootstrap.equals(OPEN_MEMBERSHIP)) {
             throw new IllegalArgumentException("bootstrap is hellos, membership or open-membership, not " + bootstrap);
         }
+        if (!indexing.equals(REPLICATE) && !indexing.equals(SETTLED) && !indexing.equals(SETTLED_QUERY_WORDS)) {
+            throw new IllegalArgumentException("indexing is replicate, settled or settled-query-words, not " + indexing);
+        }
+        if (!indexing.equals(REPLICATE) && hostile.share() > 0) {
+            throw new IllegalArgumentException("indexing = " + indexing + " writes the holders as honest peers would:"
+                    + " a scenario with hostile peers indexes with indexing = replicate");
+        }
     }
 
     /** the bootstrap where every peer runs the open network's membership itself (seeds, hellos, challenges) */
     public static final String OPEN_MEMBERSHIP = "open-membership";
+
+    /** documents are indexed at their crawlers during the index window and the peers' Replicators hand them on */
+    public static final String REPLICATE = "replicate";
+    /** every holder's store is written directly as a settled replication leaves it, without messages */
+    public static final String SETTLED = "settled";
+    /** as {@link #SETTLED}, but only the postings of words the queries ask: for corpora too large to hold whole */
+    public static final String SETTLED_QUERY_WORDS = "settled-query-words";
+
+    /** Whether the holders' stores are written directly (no index window, no replication messages). */
+    public boolean settledIndexing() {
+        return !indexing.equals(REPLICATE);
+    }
 
     /** Whether every peer admits the others itself, through the node's own membership over the virtual network. */
     public boolean openMembership() {
@@ -63,7 +82,7 @@ public record Scenario(int peers, int partitions, int redundancy, int positionsP
                 c.getInt("partition-groups"), c.getDouble("loss"), millis(c, "rtt"), c.getDouble("rtt-sigma"),
                 c.getDouble("jitter"), c.getBytes("bandwidth"), micros(c, "detect"), c.getInt("samples"),
                 micros(c, "index-window"), micros(c, "settle-max"), micros(c, "repair-tail"), c.getLong("seed"),
-                c.getString("bootstrap"), c.getBoolean("measure-heap-after-gc"),
+                c.getString("bootstrap"), c.getString("indexing"), c.getBoolean("measure-heap-after-gc"),
                 HostileSettings.from(c.getConfig("hostile")), AdmissionRules.from(c.getConfig("admission")),
                 c.getConfig("dht"));
     }
@@ -135,6 +154,7 @@ public record Scenario(int peers, int partitions, int redundancy, int positionsP
         m.put("repairTail", SimDurations.format(repairTailMicros));
         m.put("seed", seed);
         m.put("bootstrap", bootstrap);
+        m.put("indexing", indexing);
         m.put("measureHeapAfterGc", measureHeapAfterGc);
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("share", hostile.share());

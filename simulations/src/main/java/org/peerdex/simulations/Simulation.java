@@ -5,11 +5,14 @@ import com.typesafe.config.ConfigFactory;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -25,8 +28,10 @@ import org.peerdex.actors.dht.ring.PeerDirectory;
 import org.peerdex.actors.dht.ring.PeerInfo;
 import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.actors.dht.search.DhtCandidateSource;
+import org.peerdex.actors.dht.replication.Batching;
 import org.peerdex.actors.dht.search.RemoteSearch;
 import org.peerdex.actors.dht.shard.HeldArcs;
+import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.actors.search.QueryCoordinator;
 import org.peerdex.actors.search.SearchRequest;
 import org.peerdex.actors.search.SearchResult;
@@ -528,8 +533,15 @@ public final class Simulation implements AutoCloseable {
         }
     }
 
-    /** Builds the oracle and indexes every document at its crawler, in batches spread over the index window. */
+    /**
+     * Builds the oracle and indexes every document at its crawler, in batches spread over the index window (or,
+     * with {@code indexing = settled}, writes every store as a settled replication leaves it: {@link #indexSettled}).
+     */
     public void index() {
+        if (sc.settledIndexing()) {
+            indexSettled();
+            return;
+        }
         int n = sc.peers();
         List<List<Integer>> byPeer = new ArrayList<>();
         for (int i = 0; i < n; i++) byPeer.add(new ArrayList<>());
@@ -561,6 +573,76 @@ public final class Simulation implements AutoCloseable {
             progress.update("indexing", 0.05 + 0.15 * (1 - (end - rt.nowMicros()) / (double) window),
                     "t=" + SimDurations.format(rt.nowMicros() / 1_000_000 * 1_000_000));
         }
+    }
+
+    /** documents a settled write handles at once (their postings in memory together) */
+    private static final int SETTLED_CHUNK = 20_000;
+
+    /**
+     * Indexing without the index window: each document is drawn a crawler as {@link #index} draws it and is written
+     * to that crawler's local index, and every posting and metadata record goes straight into the stores of the
+     * holders the placement names over the ring of the peers up now, through the holders' own write
+     * ({@link ShardOwner#storeReceived}), marked with the crawler as holder as the Replicator marks what it sends.
+     * That is what a replication that has settled leaves, without a message. With
+     * {@code settled-query-words} only the postings of words the workload's queries ask are written (at the crawler,
+     * the holders and the oracle alike), every metadata record still: a query reads those keys alone, so each costs
+     * what it would over the whole corpus. The queries are drawn here, with the draws {@link #scheduleMain} would
+     * make, so a run has the same crawlers and queries whichever way it indexes.
+     */
+    private void indexSettled() {
+        SplittableRandom r = random.split();
+        for (int d = 0; d < sc.docs(); d++) {
+            oracle.register(corpus.document(d));
+            crawlerOf[d] = honest[r.nextInt(honest.length)];
+            if (d % 10_000 == 0) progress.update("corpus", 0.05 * d / sc.docs(), d + " documents");
+        }
+        drawMain();
+        Set<WordHash> asked = null;
+        if (sc.indexing().equals(Scenario.SETTLED_QUERY_WORDS)) {
+            asked = new HashSet<>();
+            for (QueryWorkload.Query q : workload) for (int w : q.words()) asked.add(oracle.word(w));
+            keptWords = new boolean[oracle.wordCount()];
+            for (WordHash w : asked) keptWords[oracle.wordId(w)] = true;
+        }
+        Ring ring = liveRing();
+        Map<PeerId, Integer> indexOf = new HashMap<>();
+        for (int i = 0; i < sc.peers(); i++) indexOf.put(ids[i], i);
+        for (int start = 0; start < sc.docs(); start += SETTLED_CHUNK) {
+            int end = Math.min(sc.docs(), start + SETTLED_CHUNK);
+            Map<Integer, List<Posting>> postingsOf = new TreeMap<>();
+            Map<Integer, List<UrlMetadata>> metadataOf = new TreeMap<>();
+            for (int d = start; d < end; d++) {
+                IndexedDocument doc = corpus.document(d);
+                if (asked != null) {
+                    Set<WordHash> keep = asked;
+                    doc = new IndexedDocument(doc.metadata(), doc.text(),
+                            doc.postings().stream().filter(p -> keep.contains(p.word())).toList(), doc.images());
+                }
+                oracle.addToCentral(doc);
+                int crawler = crawlerOf[d];
+                storages[crawler].writer().add(doc);
+                postingsOf.computeIfAbsent(crawler, k -> new ArrayList<>()).addAll(doc.postings());
+                metadataOf.computeIfAbsent(crawler, k -> new ArrayList<>()).add(doc.metadata());
+            }
+            // every holder's share of this chunk, from all its crawlers, in one write
+            Map<Integer, Batching.Targeted> shares = new TreeMap<>();
+            for (var e : postingsOf.entrySet()) {
+                int crawler = e.getKey();
+                storages[crawler].writer().flush();
+                Batching.byTarget(ids[crawler], e.getValue(), metadataOf.get(crawler), placement, ring).forEach((t, share) -> {
+                    Batching.Targeted to = shares.computeIfAbsent(indexOf.get(t), k -> new Batching.Targeted());
+                    to.postings.addAll(share.postings);
+                    to.metadata.addAll(share.metadata);
+                });
+            }
+            // the Replicator's batches name their crawler as holder of every record: no sender is needed
+            shares.forEach((holder, share) -> ShardOwner.storeReceived(storages[holder], null, share.postings, share.metadata));
+            progress.update("indexing", 0.05 + 0.15 * end / sc.docs(), end + " documents written to their holders");
+        }
+        oracle.seal();
+        // the index window still passes (the peers idle through it), so the queries start when they would after a
+        // replicated indexing: a searcher asks a ring's former holders too while a change is recent
+        rt.runUntil(rt.nowMicros() + Math.max(1, sc.indexWindowMicros()));
     }
 
     /** Indexes documents at peer {@code peer} now (they enter the oracle too) and hands them to its Replicator. */
@@ -657,14 +739,32 @@ public final class Simulation implements AutoCloseable {
                 + " queries=" + results.size();
     }
 
+    /** the main phase's churn stream (null without churn) and queries, drawn by {@link #drawMain} */
+    private SplittableRandom churnRandom;
+    private List<QueryWorkload.Query> workload;
+    /** with settled-query-words: the oracle's words whose postings were written (the others are counted nowhere) */
+    private boolean[] keptWords;
+
+    /** The main phase's draws, in the order they always came: the churn stream, the queries, their origins. */
+    private void drawMain() {
+        if (workload != null) return;
+        churnRandom = sc.hasChurn() ? random.split() : null;
+        QueryWorkload w = new QueryWorkload(QueryWorkload.parseMix(sc.queryMix()));
+        workload = w.generate(oracle, sc.queries(), random.nextLong());
+        originRandom = random.split();
+    }
+
+    private SplittableRandom originRandom;
+
     private void scheduleMain() {
         long d = Math.max(1, sc.durationMicros());
+        drawMain();
         // churn
         if (sc.hasChurn()) {
             int n = sc.peers();
             int[] perm = new int[n];
             for (int i = 0; i < n; i++) perm[i] = i;
-            SplittableRandom r = random.split();
+            SplittableRandom r = churnRandom;
             for (int i = n - 1; i > 0; i--) {
                 int j = r.nextInt(i + 1);
                 int t = perm[i];
@@ -682,9 +782,8 @@ public final class Simulation implements AutoCloseable {
         if (sc.partitionAtMicros() >= 0) rt.schedule(sc.partitionAtMicros(), this::partition);
         if (sc.healAtMicros() >= 0) rt.schedule(sc.healAtMicros(), this::heal);
         // queries
-        QueryWorkload workload = new QueryWorkload(QueryWorkload.parseMix(sc.queryMix()));
-        List<QueryWorkload.Query> qs = workload.generate(oracle, sc.queries(), random.nextLong());
-        SplittableRandom origin = random.split();
+        List<QueryWorkload.Query> qs = workload;
+        SplittableRandom origin = originRandom;
         for (QueryWorkload.Query q : qs) {
             long at = (long) ((q.index() + 0.5) * d / Math.max(1, qs.size()));
             rt.schedule(at, () -> query(q, origin));
@@ -937,11 +1036,39 @@ public final class Simulation implements AutoCloseable {
         return load[0];
     }
 
-    /** Postings by live copies: [0], [1], ..., [R+1 or more]. */
+    /** Postings by live copies: [0], [1], ..., [R+1 or more] (with settled-query-words, of the postings written). */
     public int[] histogram(int[] copies) {
         int[] h = new int[sc.redundancy() + 2];
-        for (int x : copies) h[Math.min(x, h.length - 1)]++;
+        boolean[] kept = keptPostings();
+        for (int id = 0; id < copies.length; id++) {
+            if (kept == null || kept[id]) h[Math.min(copies[id], h.length - 1)]++;
+        }
         return h;
+    }
+
+    private boolean[] keptPostings;
+
+    /** Per oracle posting id, whether it was written (null: all were). */
+    private boolean[] keptPostings() {
+        if (keptWords == null) return null;
+        if (keptPostings == null) {
+            boolean[] kept = new boolean[oracle.totalPostings()];
+            int id = 0;
+            for (int d = 0; d < oracle.documents(); d++) {
+                for (int w : oracle.wordsOf(d)) kept[id++] = keptWords[w];
+            }
+            keptPostings = kept;
+        }
+        return keptPostings;
+    }
+
+    /** The postings the run wrote: every posting of the corpus, or (settled-query-words) those of the asked words. */
+    private long writtenPostings() {
+        boolean[] kept = keptPostings();
+        if (kept == null) return oracle.totalPostings();
+        long n = 0;
+        for (boolean k : kept) if (k) n++;
+        return n;
     }
 
     /** A histogram by its buckets' names for summary.json: "0", "1", ..., the last "R+1+" (R+1 or more). */
@@ -1042,7 +1169,7 @@ public final class Simulation implements AutoCloseable {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("scenario", sc.echo());
         Map<String, Object> postings = new LinkedHashMap<>();
-        postings.put("total", oracle.totalPostings());
+        postings.put("total", writtenPostings());
         postings.put("documents", oracle.documents());
         postings.put("liveCopiesHistogram", labelled(h));
         postings.put("zeroLiveCopies", h[0]);

@@ -55,9 +55,17 @@ public final class Oracle {
 
     /** Adds one document (call in document order, then {@link #seal()}). */
     public void add(IndexedDocument doc) {
+        register(doc);
+        central.writer().add(doc);
+    }
+
+    /**
+     * Numbers one document's words and postings (call in document order) without putting it in the central index:
+     * {@link #addToCentral} does that later, with as many of its postings as the run keeps.
+     */
+    public void register(IndexedDocument doc) {
         UrlHash url = doc.metadata().urlHash();
         List<Posting> postings = doc.postings();
-        central.writer().add(doc);
         // the words the condenser indexed: title, text and the words of the URL
         for (String w : Tokenizer.words(doc.metadata().title() + " \n " + doc.text() + " \n "
                 + Condenser.urlWords(doc.metadata().url()))) {
@@ -88,6 +96,12 @@ public final class Oracle {
         dirty = true;
     }
 
+    /** Puts a registered document in the central index (then {@link #seal()}). */
+    public void addToCentral(IndexedDocument doc) {
+        central.writer().add(doc);
+        dirty = true;
+    }
+
     /** The central storage holding every document. */
     public PeerStorage centralStorage() {
         if (dirty) seal();
@@ -102,6 +116,11 @@ public final class Oracle {
 
     public int documents() {
         return urls.size();
+    }
+
+    /** How many distinct words the documents have. */
+    public int wordCount() {
+        return words.size();
     }
 
     public int totalPostings() {

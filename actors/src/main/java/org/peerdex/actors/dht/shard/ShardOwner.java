@@ -518,6 +518,21 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             int n = storage.rwi().deleteUrl(u);
             if (n > 0) storage.stats().add(0, -n);
         }
+        storeReceived(storage, from, postings, metadata);
+        stats.storedPostings.addAndGet(postings.size());
+        stats.storedMetadata.addAndGet(metadata.size());
+        return received.size() + receivedMetadata.size();
+    }
+
+    /**
+     * Writes postings and metadata a holder has accepted from {@code from} as a holder stores them (the blacklist
+     * already applied): this peer's own crawl stays as it is, the same entry again is no write, a record without a
+     * holder is marked as {@code from}'s ({@code from} may be null when every record names its holder, as the
+     * Replicator's batches do). One batch, not synced; the storage's counts grow by what is new here. The simulator
+     * writes a settled network's holders through it directly (its scenario key {@code indexing}).
+     */
+    public static void storeReceived(PeerStorage storage, PeerId from, List<Posting> postings,
+                                       List<UrlMetadata> metadata) {
         KeyValueStore.Batch batch = storage.store().newBatch();
         long fresh = 0;
         for (Posting p : postings) {
@@ -525,7 +540,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             // our own crawl's posting stays as it is (holder null means: the full metadata is here)
             if (existing.isPresent() && PostingCodec.holderOffset(existing.get()) < 0
                     && (PostingCodec.flags(existing.get()) & Posting.CACHED) == 0) continue;
-            Posting stored = p.holder() == null ? p.withHolder(from) : p;
+            Posting stored = p.holder() == null ? p.withHolder(Objects.requireNonNull(from, "a posting without holder")) : p;
             // the same posting again (a repair sends a differing range whole, most of which the holder has): no write
             if (existing.isPresent() && Arrays.equals(existing.get(), PostingCodec.encode(stored))) continue;
             if (existing.isEmpty()) fresh++;
@@ -535,16 +550,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         for (UrlMetadata md : metadata) {
             Optional<UrlMetadata> existing = storage.metadata().getHeld(md.urlHash());
             if (existing.isPresent() && existing.get().holder() == null) continue;
-            UrlMetadata stored = md.holder() == null ? withHolder(md, from.value()) : md;
+            UrlMetadata stored = md.holder() == null
+                    ? withHolder(md, Objects.requireNonNull(from, "metadata without holder").value()) : md;
             if (existing.isPresent() && existing.get().equals(stored)) continue;
             if (existing.isEmpty()) freshDocs++;
             storage.metadata().putTo(batch, stored);
         }
         storage.store().write(batch, false);
         storage.stats().add(freshDocs, fresh);
-        stats.storedPostings.addAndGet(postings.size());
-        stats.storedMetadata.addAndGet(metadata.size());
-        return received.size() + receivedMetadata.size();
     }
 
     public static UrlMetadata withHolder(UrlMetadata m, String holder) {
