@@ -12,7 +12,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                           Duration rebalanceDelay, Duration repairInterval, Duration lookupTimeout,
                           Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
                           boolean cacheRemoteResults, boolean independentMetadata, boolean confirmPostings,
-                          boolean joinLookups) {
+                          boolean joinLookups, boolean topLookups) {
 
     public static DhtSettings from(Config root) {
         Config c = root.getConfig("peerdex.dht");
@@ -26,7 +26,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 c.getInt("bloom-bits-per-element"), c.getDuration("cache-ttl"), c.getBoolean("cache-remote-results"),
                 onOffAuto(c, "independent-metadata", c.getBoolean("open-network")),
                 onOffAuto(c, "confirm-postings", c.getBoolean("open-network")),
-                !c.hasPath("join-lookups") || c.getBoolean("join-lookups"));
+                !c.hasPath("join-lookups") || c.getBoolean("join-lookups"),
+                !c.hasPath("top-lookups") || c.getBoolean("top-lookups"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */
@@ -45,7 +46,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget, ackTimeout,
                 retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval, lookupTimeout,
                 searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata,
-                confirmPostings, joinLookups);
+                confirmPostings, joinLookups, topLookups);
     }
 
     public DhtSettings withJoinLookups(boolean on) {
@@ -53,6 +54,14 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, on);
+                independentMetadata, confirmPostings, on, topLookups);
+    }
+
+    public DhtSettings withTopLookups(boolean on) {
+        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
+                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
+                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
+                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
+                independentMetadata, confirmPostings, joinLookups, on);
     }
 }

@@ -152,8 +152,8 @@ class DhtClusterTest {
     @Order(2)
     void aConjunctiveSearchAsksEachHolderOnceAndFindsTheExhaustiveTop10() {
         TestNetwork.await(Duration.ofSeconds(20), "replication to R holders", () -> placedOnHolders(true));
-        RemoteSearch.Finished exhaustive = search(passive, 100, passive.dht().settings().withJoinLookups(false),
-                "linux", "kernel");
+        RemoteSearch.Finished exhaustive = search(passive, 100,
+                passive.dht().settings().withJoinLookups(false).withTopLookups(false), "linux", "kernel");
         RemoteSearch.Finished joined = search(passive, 15, passive.dht().settings(), "linux", "kernel");
         assertTrue(joined.complete() && exhaustive.complete());
         var kinds = joined.cost().byKind();

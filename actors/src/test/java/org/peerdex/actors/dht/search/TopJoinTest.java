@@ -1,0 +1,97 @@
+package org.peerdex.actors.dht.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.TestCorpus;
+import org.peerdex.actors.dht.search.RemoteSearch.RemoteCandidate;
+import org.peerdex.actors.dht.shard.PartialScore;
+import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Partitions;
+import org.peerdex.storage.index.IndexedDocument;
+import org.peerdex.storage.rwi.Posting;
+
+/**
+ * The top lookups' decision against the whole join: whenever a partition is judged certain, its candidates hold the
+ * exhaustive best {@code wanted} by the sum of partial scores, whatever the depth asked; and both outcomes occur.
+ */
+class TopJoinTest {
+    private static final Partitions PARTITIONS = new Partitions(4);
+    private static final Comparator<Posting> BEST_FIRST =
+            Comparator.comparingDouble(PartialScore::of).reversed().thenComparing(Posting::url);
+
+    /** Per word, its postings in one partition, as its holder keeps them. */
+    private static Map<WordHash, List<Posting>> lists(List<IndexedDocument> docs, List<WordHash> words, int p) {
+        Map<WordHash, List<Posting>> out = new HashMap<>();
+        for (WordHash w : words) out.put(w, new ArrayList<>());
+        for (IndexedDocument d : docs) {
+            for (Posting x : d.postings()) {
+                if (out.containsKey(x.word()) && PARTITIONS.partitionOf(x.url()) == p) out.get(x.word()).add(x);
+            }
+        }
+        out.values().forEach(l -> l.sort(BEST_FIRST));
+        return out;
+    }
+
+    /** The sums of the exhaustive best {@code n} URLs having every word, best first. */
+    private static List<Double> exhaustive(Map<WordHash, List<Posting>> lists, List<WordHash> words, int n) {
+        Map<UrlHash, double[]> sums = new HashMap<>();
+        for (int i = 0; i < words.size(); i++) {
+            for (Posting x : lists.get(words.get(i))) {
+                double[] s = sums.computeIfAbsent(x.url(), u -> new double[] {0, 0});
+                s[0] += PartialScore.of(x);
+                s[1]++;
+            }
+        }
+        return sums.values().stream().filter(s -> s[1] == words.size()).map(s -> s[0])
+                .sorted(Comparator.reverseOrder()).limit(n).toList();
+    }
+
+    @Test
+    void aPartitionJudgedCertainHoldsTheExhaustiveBestAndShallowListsAreLeftOpen() {
+        List<IndexedDocument> docs = TestCorpus.documents(3_000, 7);
+        int certain = 0;
+        int open = 0;
+        List<List<String>> queries = List.of(List.of("linux", "kernel"), List.of("alpha", "bravo"),
+                List.of("kernel", "charlie", "delta"));
+        for (List<String> q : queries) {
+            List<WordHash> words = q.stream().map(WordHash::of).toList();
+            for (int p = 0; p < PARTITIONS.count(); p += 3) {
+                Map<WordHash, List<Posting>> lists = lists(docs, words, p);
+                for (int wanted : new int[] {2, 6}) {
+                    for (int depth : new int[] {2, 6, 12, 48}) {
+                        TopJoin.Received r = new TopJoin.Received();
+                        for (WordHash w : words) {
+                            List<Posting> all = lists.get(w);
+                            r.best(new RangeKey(w, p), all.subList(0, Math.min(depth, all.size())), all.size() > depth);
+                        }
+                        Map<RangeKey, List<UrlHash>> ask = TopJoin.completions(words, List.of(p), r, wanted, 1000);
+                        r.asking(ask);
+                        ask.forEach((k, urls) -> r.add(k, lists.get(k.word()).stream()
+                                .filter(x -> urls.contains(x.url())).toList()));
+                        TopJoin.Outcome o = TopJoin.decide(words, List.of(p), r, wanted, Map.of());
+                        if (o.undecided().contains(p)) {
+                            open++;
+                            continue;
+                        }
+                        certain++;
+                        List<Double> found = o.candidates().stream().map(RemoteCandidate::partialScore)
+                                .sorted(Comparator.reverseOrder()).limit(wanted).toList();
+                        assertEquals(exhaustive(lists, words, wanted), found,
+                                q + " partition " + p + " wanted " + wanted + " depth " + depth);
+                        for (RemoteCandidate c : o.candidates()) assertEquals(words.size(), c.postings().size());
+                    }
+                }
+            }
+        }
+        assertTrue(certain > 10 && open > 10, "both outcomes were checked: " + certain + " certain, " + open + " open");
+    }
+}
