@@ -604,6 +604,12 @@ public final class Simulation implements AutoCloseable {
             keptWords = new boolean[oracle.wordCount()];
             for (WordHash w : asked) keptWords[oracle.wordId(w)] = true;
         }
+        // the peers' first rebalance (a full repair of everything each holds, debounced after its first view) runs
+        // on empty stores, as it does before a replicated indexing's first batches; over written stores it would
+        // offer digests of everything to every holder
+        long window = Math.max(1, sc.indexWindowMicros());
+        long before = Math.min(window / 2, settings.rebalanceDelay().toNanos() / 1000 * 2);
+        rt.runUntil(rt.nowMicros() + before);
         Ring ring = liveRing();
         Map<PeerId, Integer> indexOf = new HashMap<>();
         for (int i = 0; i < sc.peers(); i++) indexOf.put(ids[i], i);
@@ -642,7 +648,7 @@ public final class Simulation implements AutoCloseable {
         oracle.seal();
         // the index window still passes (the peers idle through it), so the queries start when they would after a
         // replicated indexing: a searcher asks a ring's former holders too while a change is recent
-        rt.runUntil(rt.nowMicros() + Math.max(1, sc.indexWindowMicros()));
+        rt.runUntil(rt.nowMicros() + window - before);
     }
 
     /** Indexes documents at peer {@code peer} now (they enter the oracle too) and hands them to its Replicator. */
