@@ -111,6 +111,16 @@ public final class DhtCandidateSource implements CandidateSource {
             public boolean oneWordAsHolders() {
                 return asHolders;
             }
+
+            @Override
+            public Map<WordHash, Double> weights(Map<WordHash, Long> df) {
+                CorpusStats st = stats(documents, df, terms, words);
+                Map<WordHash, Double> out = new HashMap<>();
+                for (int i = 0; i < words.size() && i < terms.size(); i++) {
+                    out.put(words.get(i), Math.max(1e-6, st.idf(terms.get(i))));
+                }
+                return out;
+            }
         };
         system.systemActorOf(RemoteSearch.create(new RemoteSearch.Request(words, limit, order), view, previous,
                 dht.placement(), dht.settings(), null, bridge), "remote-search-" + id, Props.empty());

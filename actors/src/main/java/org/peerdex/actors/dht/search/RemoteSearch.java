@@ -101,6 +101,14 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         default boolean oneWordAsHolders() {
             return false;
         }
+
+        /**
+         * What each word's partial score weighs in this order, given the document frequencies (the query's idf):
+         * top lookups rank a partition's URLs by the weighted sum. Null: every word weighs the same.
+         */
+        default Map<WordHash, Double> weights(Map<WordHash, Long> documentFrequency) {
+            return null;
+        }
     }
 
     /** What a search's caller receives. */
@@ -839,6 +847,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             case COUNT -> {
                 counted(counts);
+                if (request.order() != null) top.weigh(request.order().weights(documentFrequency));
                 // long lists: top lookups; short ones (or top lookups off): the filters, exact and cheap there
                 List<Integer> longLists = new ArrayList<>();
                 List<Integer> shortLists = new ArrayList<>();
@@ -911,12 +920,19 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private Map<RangeKey, List<UrlHash>> completeUrlSets = Map.of();
 
     /**
-     * Per partition, how many of its best URLs by the sum of partial scores the top lookups must be certain of: its
-     * share of the best 2 × limit, as a join lookup's holder of one partition is asked for.
+     * Per partition, how many of its best URLs by the weighted sum of partial scores the top lookups must be certain
+     * of: its share of the best {@value #TOP_SHARE} × limit of the network, plus two standard deviations and one (14
+     * for a first page over 16 partitions). A sum of one-word scores is not the searcher's order (each word's
+     * score counts a page's own qualities again, and proximity is not in it), so the margin is wide: simulated
+     * (10,000 peers, 100,000 documents, 200 queries of 2-3 words) a share of 2 × limit gave recall@10 0.973, 4 ×
+     * 0.988, 8 × 0.996 (docs/simulations.md, "Bytes per query at scale").
      */
     private int topWanted() {
-        return joinLimit(1);
+        double expected = (double) TOP_SHARE * request.limit() / placement.partitions().count();
+        return Math.max(1, (int) Math.ceil(expected + 2 * Math.sqrt(expected) + 1));
     }
+
+    private static final int TOP_SHARE = 8;
 
     /** How many postings a top lookup of round 0 or 1 asks of each key: a few times its partition's share. */
     private int topDepth(int round) {
@@ -925,21 +941,17 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /**
      * The second round of top lookups, for partitions the first left open, asks this many times deeper; what it
-     * leaves open stands as found. Simulated (2,000 peers, 20,000 documents, 200 queries of 2-3 words): twice
-     * deeper gave recall@10 0.990, four times 0.999 (docs/simulations.md, "Bytes per query at scale").
+     * leaves open stands as found (taking the filters there instead kept the mean bytes near the filters' alone).
      */
     private static final int DEEPER = 4;
     /**
      * A partition whose rarest word has at most this many times a first round's depth takes the filters (exact, and
-     * cheap where a list is short): in the same simulation 1, 2, 4 and 8 gave a mean of 92, 83, 73 and 65 KB a
-     * query, all at recall@10 0.998-0.999.
+     * cheap where a list is short): simulated (2,000 peers, 20,000 documents) 1, 2, 4 and 8 gave a mean of 92, 83,
+     * 73 and 65 KB a query at the same recall.
      */
     private static final int SHORT_LIST = 8;
 
-    /**
-     * A key's first top lookup asks this many times its partition's share. On TopLookupTest's corpus: once left
-     * partitions open, twice decided all of them for 31 KB, three times for 37 KB (the filters alone: 58 KB).
-     */
+    /** A key's first top lookup asks this many times its partition's share. */
     private static final int TOP_DEPTH = 2;
 
     /** The partitions whose best the top lookups made certain give their candidates; the others take the filters. */
@@ -952,11 +964,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             startTop(new ArrayList<>(o.undecided()), 1);
             return maybeAdvance();
         }
-        if (!o.undecided().isEmpty()) {
-            // still open after the deeper round: the URLs found with every word stand as the candidates
-            for (RemoteCandidate c : TopJoin.found(request.words(), o.undecided(), top, answeredBy)) {
-                candidates.putIfAbsent(c.url(), c);
-            }
+        // still open after the deeper round: the URLs found with every word stand as the candidates
+        for (RemoteCandidate c : TopJoin.found(request.words(), o.undecided(), top, answeredBy)) {
+            candidates.putIfAbsent(c.url(), c);
         }
         return startFilters(filterPartitions);
     }

@@ -34,6 +34,18 @@ final class TopJoin {
     static final class Received {
         final Map<RangeKey, Map<UrlHash, Posting>> postings = new HashMap<>();
         final Map<RangeKey, Double> frontier = new HashMap<>();
+        /** per word, what its partial score weighs in a URL's sum (absent: 1) */
+        private Map<WordHash, Double> weights = Map.of();
+
+        /** The searcher's weights of the words (null: all 1). */
+        void weigh(Map<WordHash, Double> w) {
+            weights = w == null ? Map.of() : Map.copyOf(w);
+        }
+
+        double weight(WordHash w) {
+            return weights.getOrDefault(w, 1.0);
+        }
+
         /** per key, the URLs its completions asked for: one not among its postings lacks the word */
         final Map<RangeKey, Set<UrlHash>> asked = new HashMap<>();
 
@@ -89,7 +101,8 @@ final class TopJoin {
         double unseen = 0;
         for (int i = 0; i < n; i++) {
             RangeKey k = new RangeKey(words.get(i), p);
-            front[i] = r.frontier(k);
+            double f = r.frontier(k);
+            front[i] = f == Double.MAX_VALUE || f == 0 ? f : f * r.weight(words.get(i));
             byWord.add(r.of(k));
             anyAll |= front[i] == 0;
             unseen += front[i];
@@ -105,7 +118,7 @@ final class TopJoin {
             for (int i = 0; i < n; i++) {
                 Posting x = byWord.get(i).get(u);
                 if (x != null) {
-                    sum += PartialScore.of(x);
+                    sum += r.weight(words.get(i)) * PartialScore.of(x);
                     continue;
                 }
                 all = false;
