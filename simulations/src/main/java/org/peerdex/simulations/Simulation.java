@@ -107,6 +107,9 @@ public final class Simulation implements AutoCloseable {
     private record SpawnHost(Behavior<PeerHost.Command> behavior, String name,
                              Consumer<ActorRef<PeerHost.Command>> spawned) {}
 
+    /** above this many documents the oracle's central index is a LevelDB on disk (see {@link Oracle#onDisk}) */
+    static final int ORACLE_IN_MEMORY_DOCS = 300_000;
+
     private final Scenario sc;
     private final SimRuntime rt;
     private final ActorSystem<SpawnHost> system;
@@ -190,7 +193,8 @@ public final class Simulation implements AutoCloseable {
         this.settings = DhtSettings.from(system.settings().config());
         this.placement = new Placement(new Partitions(scenario.partitionExponent()), scenario.redundancy(),
                 scenario.positionsPerPeer());
-        this.oracle = new Oracle(placement.partitions());
+        this.oracle = scenario.docs() > ORACLE_IN_MEMORY_DOCS ? Oracle.onDisk(placement.partitions())
+                : new Oracle(placement.partitions());
         LinkSettings link = new LinkSettings(scenario.rttMillis(), scenario.rttSigma(), scenario.jitter(),
                 scenario.loss(), scenario.bandwidth());
         this.net = new VirtualNetwork(system, rt, new NetworkModel(scenario.peers(), link, random.split()));
@@ -1322,6 +1326,7 @@ public final class Simulation implements AutoCloseable {
     @Override
     public void close() {
         heapWatch.close();
+        oracle.close();
         system.terminate();
         rt.runUntil(() -> system.getWhenTerminated().toCompletableFuture().isDone(), 1_000_000, 120_000_000);
         rt.unregister();

@@ -1,5 +1,9 @@
 package org.peerdex.simulations.workload;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -33,7 +37,7 @@ import org.peerdex.storage.text.Tokenizer;
  * ranking profile, best first, ties by URL hash as in the Ranking actor); and numbers every posting so replica
  * counts can be kept in a flat array.
  */
-public final class Oracle {
+public final class Oracle implements AutoCloseable {
     private final PeerStorage central;
     private final LocalIndexSource source;
     private final Map<WordHash, String> names = new HashMap<>();
@@ -48,9 +52,41 @@ public final class Oracle {
     private int totalPostings;
     private boolean dirty = true;
 
+    /** the central index's directory when it is on disk (deleted on close), else null */
+    private final Path dir;
+
     public Oracle(Partitions partitions) {
-        this.central = PeerStorage.inMemory(partitions);
+        this(PeerStorage.inMemory(partitions), null);
+    }
+
+    private Oracle(PeerStorage central, Path dir) {
+        this.central = central;
+        this.dir = dir;
         this.source = new LocalIndexSource(central, Runnable::run);
+    }
+
+    /**
+     * An oracle whose central index is a LevelDB in a temporary directory: an in-memory store keeps its entries in
+     * one array, at most 2 GiB, which a corpus of some 800,000 documents passes.
+     */
+    public static Oracle onDisk(Partitions partitions) {
+        try {
+            Path dir = Files.createTempDirectory("peerdex-oracle");
+            return new Oracle(PeerStorage.openLevelDb(dir, partitions), dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (dir == null) return;
+        central.close();
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Adds one document (call in document order, then {@link #seal()}). */

@@ -41,4 +41,31 @@ class OracleTest {
             assertEquals(oracle.postingId(p.word(), p.url()), oracle.postingId(e[0]), p.toString());
         }
     }
+
+    @Test
+    void anOracleOnDiskRanksAsOneInMemory() {
+        Corpus corpus = new Corpus(new Corpus.Settings(300, 2000, 1.0, 50, 0.7), 23);
+        Oracle memory = new Oracle(new Partitions(4));
+        java.nio.file.Path dir;
+        try (Oracle disk = Oracle.onDisk(new Partitions(4))) {
+            for (int d = 0; d < 300; d++) {
+                memory.add(corpus.document(d));
+                disk.add(corpus.document(d));
+            }
+            memory.seal();
+            disk.seal();
+            dir = disk.centralStorage().store() instanceof org.peerdex.storage.kv.LevelDbStore ? null : java.nio.file.Path.of("/");
+            assertEquals(null, dir, "the central index is a LevelDB");
+            int compared = 0;
+            for (int d = 0; d < 300; d += 7) {
+                int[] ws = memory.wordsOf(d);
+                java.util.List<Integer> q = java.util.List.of(ws[0], ws[ws.length - 1]);
+                java.util.List<org.peerdex.protocol.hash.UrlHash> top = memory.top(q, 10);
+                assertTrue(!top.isEmpty());
+                assertEquals(top, disk.top(q, 10), "query " + q);
+                compared++;
+            }
+            assertTrue(compared > 30);
+        }
+    }
 }
