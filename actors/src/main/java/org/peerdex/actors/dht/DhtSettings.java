@@ -27,7 +27,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 onOffAuto(c, "independent-metadata", c.getBoolean("open-network")),
                 onOffAuto(c, "confirm-postings", c.getBoolean("open-network")),
                 !c.hasPath("join-lookups") || c.getBoolean("join-lookups"),
-                !c.hasPath("top-lookups") || c.getBoolean("top-lookups"));
+                c.hasPath("top-lookups") && c.getBoolean("top-lookups"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */

@@ -86,7 +86,7 @@ class TopLookupTest {
             for (Posting p : d.postings()) if (p.word().equals(LINUX) || p.word().equals(KERNEL)) postings.add(p);
         }
         TestNetwork.await(Duration.ofSeconds(90), "replication to R holders", () -> net.placed(crawler, postings));
-        DhtSettings noJoins = searcher.dht().settings().withJoinLookups(false);
+        DhtSettings noJoins = searcher.dht().settings().withJoinLookups(false).withTopLookups(true);
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(LINUX, KERNEL), 5);
         RemoteSearch.Finished filters = TestNetwork.search(searcher, request, noJoins.withTopLookups(false));
         RemoteSearch.Finished tops = TestNetwork.search(searcher, request, noJoins);
