@@ -656,13 +656,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (m.reply() instanceof ShardOwner.CountReply r) {
             if (!r.error().isEmpty() || r.counts().size() != o.keys().size()) return retry(o, r.error());
             for (int i = 0; i < o.keys().size(); i++) {
-                // two holders during hand-off: the one that has more (a new holder may have nothing yet)
-                int n = r.counts().get(i);
-                Integer before = counts.get(o.keys().get(i));
-                if (before == null || n > before) {
-                    counts.put(o.keys().get(i), n);
-                    totalPostingsCounted += n - (before == null ? 0 : before);
-                }
+                countAtLeast(o.keys().get(i), r.counts().get(i));
             }
         } else if (m.reply() instanceof ShardOwner.FilterReply r) {
             if (!r.error().isEmpty() || r.filters().size() != o.keys().size()) return retry(o, r.error());
@@ -730,12 +724,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 postingsReceived += ps.size();
                 if (phase == Phase.TOP) {
                     top.best(k, ps, kp.truncated());
-                    int n = Math.max(0, kp.matched());
-                    Integer before = counts.get(k);
-                    if (before == null || n > before) {
-                        counts.put(k, n);
-                        totalPostingsCounted += n - (before == null ? 0 : before);
-                    }
+                    countAtLeast(k, Math.max(0, kp.matched()));
                 } else {
                     top.add(k, ps);
                 }
@@ -793,6 +782,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             if (!found.isEmpty()) emit(found);
         }
         return maybeAdvance();
+    }
+
+    /** A holder's count of a key: two holders during hand-off, the one that has more (a new one may have nothing yet). */
+    private void countAtLeast(RangeKey key, int n) {
+        Integer before = counts.get(key);
+        if (before == null || n > before) {
+            counts.put(key, n);
+            totalPostingsCounted += n - (before == null ? 0 : before);
+        }
     }
 
     private Behavior<Command> retry(Outstanding o, String why) {

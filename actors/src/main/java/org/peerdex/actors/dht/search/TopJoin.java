@@ -25,7 +25,7 @@ import org.peerdex.storage.rwi.Posting;
  * frontiers for its missing words it cannot reach the partition's best {@code wanted}; a URL no word's best had sums
  * to at most the frontiers' sum, and to nothing when some word sent all its postings (it cannot have that word).
  * When neither that nor any URL left uncompleted can pass the {@code wanted}-th best sum found, the partition's best
- * are certain; otherwise the partition goes on to counts, filters and exact URL sets.
+ * are certain; otherwise it is undecided (RemoteSearch asks it once more, deeper, then takes what was found).
  */
 final class TopJoin {
     private TopJoin() {}
