@@ -164,8 +164,12 @@ public record Scenario(int peers, int partitions, int redundancy, int positionsP
         h.put("targetWords", hostile.targetWords());
         h.put("fakesPerKey", hostile.fakesPerKey());
         m.put("hostile", h);
-        m.put("admission", Map.of("mode", admission.mode(), "maxPerPrefix", admission.maxPerPrefix(),
-                "maxPerArc", admission.maxPerArc(), "arcBits", admission.arcBits()));
+        Map<String, Object> a = new LinkedHashMap<>(); // not Map.of: its order is drawn per JVM
+        a.put("mode", admission.mode());
+        a.put("maxPerPrefix", admission.maxPerPrefix());
+        a.put("maxPerArc", admission.maxPerArc());
+        a.put("arcBits", admission.arcBits());
+        m.put("admission", a);
         m.put("dht", dht.root().render(ConfigRenderOptions.concise()));
         return m;
     }

@@ -1225,8 +1225,14 @@ public final class Simulation implements AutoCloseable {
         m.put("queries", q);
         m.put("hostile", hostileFigures());
         Map<String, Object> traffic = new LinkedHashMap<>();
-        net.traffic().all().forEach((cat, c) -> traffic.put(cat, Map.of("messages", c.messages, "bytes", c.bytes,
-                "dropped", c.dropped)));
+        net.traffic().all().forEach((cat, c) -> {
+            // in a fixed order (a Map.of iterates in an order drawn per JVM: summary.json must replay byte for byte)
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("messages", c.messages);
+            one.put("bytes", c.bytes);
+            one.put("dropped", c.dropped);
+            traffic.put(cat, one);
+        });
         traffic.put("totalMessages", net.traffic().totalMessages());
         traffic.put("totalBytes", net.traffic().totalBytes());
         traffic.put("searchMessagesPerQuery", net.traffic().get("search").messages / (double) Math.max(1, results.size()));

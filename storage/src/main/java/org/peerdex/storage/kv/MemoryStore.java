@@ -216,18 +216,23 @@ public final class MemoryStore implements KeyValueStore {
     @Override
     public void close() {}
 
-    /** Sorted entries packed in one array: entry i's key is data[at[2i], at[2i+1]), its value up to at[2i+2]. */
+    /**
+     * Sorted entries packed in one array: entry i's key is data[at[2i], at[2i+1]), its value up to at[2i+2]; and a
+     * filter of its keys ({@link KeyFilter}), so that a key the run does not have is answered without a search.
+     */
     private static final class Run {
         static final Run EMPTY = new Run(new byte[0], new int[] {0}, 0);
 
         final byte[] data;
         final int[] at;
         final int size;
+        private final KeyFilter filter;
 
         Run(byte[] data, int[] at, int size) {
             this.data = data;
             this.at = at;
             this.size = size;
+            this.filter = KeyFilter.of(data, at, size);
         }
 
         int size() {
@@ -252,6 +257,7 @@ public final class MemoryStore implements KeyValueStore {
 
         /** The entry of this key, or -1. */
         int find(byte[] key) {
+            if (!filter.mayContain(key)) return -1;
             int i = lowerBound(key);
             return i < size && compareKey(i, key) == 0 ? i : -1;
         }

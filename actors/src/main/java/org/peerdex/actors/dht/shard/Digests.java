@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.peerdex.protocol.hash.Base64Order;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
@@ -110,8 +111,15 @@ public final class Digests {
     }
 
     public List<RangeDigest> digests() {
-        List<RangeDigest> out = new ArrayList<>(acc.size());
-        acc.forEach((r, a) -> out.add(new RangeDigest(r.kind(), r.origin(), r.bucket(), (int) a[0], a[1])));
+        return digests(r -> true);
+    }
+
+    /** The digests of the ranges {@code wanted} accepts, sorted as {@link #digests()} sorts. */
+    public List<RangeDigest> digests(Predicate<RangeDigest.Range> wanted) {
+        List<RangeDigest> out = new ArrayList<>();
+        acc.forEach((r, a) -> {
+            if (wanted.test(r)) out.add(new RangeDigest(r.kind(), r.origin(), r.bucket(), (int) a[0], a[1]));
+        });
         out.sort(Comparator.comparing((RangeDigest d) -> d.origin().value()).thenComparingInt(RangeDigest::bucket)
                 .thenComparing(RangeDigest::kind));
         return out;
