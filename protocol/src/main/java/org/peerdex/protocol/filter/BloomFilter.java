@@ -70,7 +70,15 @@ public record BloomFilter(int hashes, long[] bits) {
             h ^= s.charAt(i);
             h *= 0x100000001b3L;
         }
-        // final avalanche (murmur3 fmix64) so that similar hashes spread over the whole array
+        // final avalanche so that similar hashes spread over the whole array
+        return fmix64(h);
+    }
+
+    /**
+     * MurmurHash3's 64-bit finalizer: every input bit flips each output bit with probability about one half. Part
+     * of the wire format here (a filter's bits); storage's key filter uses it too.
+     */
+    public static long fmix64(long h) {
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;

@@ -1,12 +1,14 @@
 package org.peerdex.storage.kv;
 
+import org.peerdex.protocol.filter.BloomFilter;
+
 /**
  * A blocked Bloom filter over the keys of one {@link MemoryStore} run, built with the run and never changed: a key
  * it has not seen is answered "absent" with one read of one 64-bit word instead of a binary search over the run.
  * Holders store postings they mostly do not have yet, and each write reads the key first (is it this peer's own
  * crawl, or the same posting again?): those reads missed the run nearly always, and each miss walked about 20 keys
- * spread over the run's array. Three bits a key in one word, 12 bits a key: about 1.5% of absent keys still
- * take the search (1.5% in {@code KeyFilterTest}); a present key always does.
+ * spread over the run's array. Three bits a key in one word, 12 bits a key: 1.5% of absent keys still take
+ * the search in {@code KeyFilterTest}; a present key always does.
  */
 final class KeyFilter {
     /** bits per key, rounded up to whole words */
@@ -47,18 +49,13 @@ final class KeyFilter {
         return 1L << (h & 63) | 1L << ((h >>> 6) & 63) | 1L << ((h >>> 12) & 63);
     }
 
-    /** A 64-bit hash of bytes from..to (FNV-1a, then a finalizer that spreads every input bit over the word). */
+    /** A 64-bit hash of bytes from..to: FNV-1a, then the finalizer the DHT's Bloom filters use. */
     static long hash(byte[] a, int from, int to) {
         long h = 0xcbf29ce484222325L;
         for (int i = from; i < to; i++) {
             h ^= a[i] & 0xff;
             h *= 0x100000001b3L;
         }
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return BloomFilter.fmix64(h);
     }
 }
