@@ -97,14 +97,16 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
      * Outbox size and whether a rebalance is running or pending: {@code outboxEntries} and {@code outboxPostings}
      * count the durable outbox, {@code heapEntries} and {@code heapBytes} the part of it held in heap;
      * {@code backlogged} while the outbox is over {@code outbox-pause-postings} (the indexer waits);
-     * {@code planning} counts documents handed to replication whose batches are not in the outbox yet.
+     * {@code planning} counts documents handed to replication whose batches are not in the outbox yet;
+     * {@code deletesPending} acknowledged batches whose delete from disk has not finished (idle waits for them, so
+     * that an idle replicator's outbox is empty on disk too).
      */
     public record Progress(int outboxEntries, int outboxPostings, boolean rebalancing, int handoffGroups,
                            int digestExchangesOpen, int heapEntries, long heapBytes, boolean backlogged,
-                           long planning) {
+                           long planning, int deletesPending) {
         public boolean idle() {
             return planning <= 0 && outboxEntries <= 0 && heapEntries == 0 && !rebalancing && handoffGroups == 0
-                    && digestExchangesOpen == 0;
+                    && digestExchangesOpen == 0 && deletesPending == 0;
         }
     }
 
@@ -362,7 +364,8 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         return new Progress((int) Math.min(Integer.MAX_VALUE, durableEntries),
                 (int) Math.min(Integer.MAX_VALUE, durablePostings),
                 rebalancing || rebalanceAgain || repairPlanning || !repairWanted.isEmpty(), groups.size(),
-                digestExchanges.size(), pending.size(), heapBytes, stats.outboxFull, stats.replicationsPlanning.get());
+                digestExchanges.size(), pending.size(), heapBytes, stats.outboxFull, stats.replicationsPlanning.get(),
+                deleting.size());
     }
 
     private void updateGauges() {
