@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,8 +29,11 @@ import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.search.CorpusIndexer;
 import org.peerdex.actors.search.HtmlText;
 import org.peerdex.node.PeerNode;
+import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.simulations.report.Percentiles;
+import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.PostingCodec;
 import org.peerdex.storage.text.Tokenizer;
@@ -64,10 +68,12 @@ public final class NetworkBenchmark {
         Path root = Files.createTempDirectory("peerdex-netbench");
         List<PeerNode> nodes = new ArrayList<>();
         try {
-            nodes.add(PeerNode.start(config(root.resolve("p0"), List.of())));
+            nodes.add(PeerNode.start(config(root.resolve("p0"), List.of(), seed, 0)));
             String seedAddress = transport.equals("peer") ? nodes.get(0).openNetwork().orElseThrow().address()
                     : "127.0.0.1:" + nodes.get(0).clusterAddress().port().get();
-            for (int i = 1; i < peers; i++) nodes.add(PeerNode.start(config(root.resolve("p" + i), List.of(seedAddress))));
+            for (int i = 1; i < peers; i++) {
+                nodes.add(PeerNode.start(config(root.resolve("p" + i), List.of(seedAddress), seed, i)));
+            }
             PeerNode crawler = nodes.get(0);
             PeerNode searcher = nodes.get(peers - 1);
             HttpClient http = HttpClient.newHttpClient();
@@ -174,6 +180,26 @@ public final class NetworkBenchmark {
             if (backlog == 0 && stored > 0 && System.nanoTime() - stableSince > TimeUnit.SECONDS.toNanos(5)) return;
             TimeUnit.MILLISECONDS.sleep(500);
         }
+    }
+
+    /**
+     * A peer's settings, and its identity drawn from {@code seed} and its index, so that one seed gives the same peer
+     * ids, the same ring and the same holders every run: in the open network a key pair (keys a node must never
+     * have), in the cluster the id setting the node takes its id from.
+     */
+    static Config config(Path dir, List<String> seeds, long seed, int index) throws Exception {
+        SecureRandom random = SecureRandom.getInstance("SHA1PRNG");
+        random.setSeed(seed * 1_000_003L + index); // seeded before its first use: the same bytes every run
+        PeerKeys keys = PeerKeys.generate(0, random);
+        if (transport.equals("peer")) {
+            keys.save(dir.resolve("peer.key"));
+        } else {
+            Files.createDirectories(dir);
+            try (PeerStorage s = PeerStorage.openLevelDb(dir, new Partitions(4))) {
+                s.putSetting("peer.id", keys.id().value());
+            }
+        }
+        return config(dir, seeds);
     }
 
     static Config config(Path dir, List<String> seeds) throws Exception {

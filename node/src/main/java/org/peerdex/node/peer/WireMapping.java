@@ -124,7 +124,8 @@ final class WireMapping {
         List<V1.KeyPostings> out = new ArrayList<>(r.results() == null ? 0 : r.results().size());
         if (r.results() != null) {
             for (ShardOwner.KeyPostings kp : r.results()) {
-                out.add(new V1.KeyPostings(key(kp.key()), postings(kp.postings()), kp.matched(), kp.truncated(), kp.held()));
+                V1.Postings ps = kp.postings() == PostingPack.NONE ? V1.Postings.NONE : postings(kp.postings());
+                out.add(new V1.KeyPostings(key(kp.key()), ps, kp.matched(), kp.truncated(), kp.held()));
             }
         }
         return new V1.LookupReply(r.queryId(), out, r.error());

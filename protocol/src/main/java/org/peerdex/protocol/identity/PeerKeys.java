@@ -65,11 +65,20 @@ public final class PeerKeys {
     public static PeerKeys loadOrCreate(Path file, int workBits) throws IOException {
         if (Files.exists(file)) return load(file);
         PeerKeys k = generate(workBits);
+        k.save(file);
+        return k;
+    }
+
+    /**
+     * Writes this key pair to {@code file} (atomically, readable by its owner only), where {@link #loadOrCreate}
+     * finds it: how a benchmark gives its peers keys of its own seed.
+     */
+    public void save(Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         String text = "# Peerdex peer key (Ed25519, PKCS#8 private / X.509 public, base64). Keep it secret.\n"
-                + "private=" + Base64.getEncoder().encodeToString(k.pair.getPrivate().getEncoded()) + "\n"
-                + "public=" + Base64.getEncoder().encodeToString(k.pair.getPublic().getEncoded()) + "\n";
+                + "private=" + Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded()) + "\n"
+                + "public=" + Base64.getEncoder().encodeToString(pair.getPublic().getEncoded()) + "\n";
         Files.writeString(tmp, text);
         try {
             Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
@@ -77,7 +86,6 @@ public final class PeerKeys {
             // not a POSIX file system
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-        return k;
     }
 
     static PeerKeys load(Path file) throws IOException {

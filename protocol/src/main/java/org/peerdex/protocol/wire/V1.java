@@ -129,8 +129,19 @@ public final class V1 {
     }
 
     /** Postings packed as {@link PackedPostings} describes: {@code count} of them in {@code bytes}. */
-    public record Postings(@JsonProperty("count") int count, @JsonProperty("bytes") byte[] bytes) {
+    public record Postings(@JsonProperty("count") int count, @JsonProperty("bytes") byte[] bytes) implements LeftOut {
         public static final Postings EMPTY = new Postings(0, new byte[0]);
+
+        /**
+         * No postings, and none written: a presence answer's ({@link KeyPostings#held}); an absent {@code postings}
+         * reads as {@link #EMPTY}, as it always has, so every v1 peer reads such an answer.
+         */
+        public static final Postings NONE = new Postings(0, new byte[0]);
+
+        @Override
+        public boolean omitted() {
+            return this == NONE;
+        }
 
         public Postings {
             if (count < 0) throw new IllegalArgumentException("negative posting count");
@@ -235,10 +246,16 @@ public final class V1 {
     /**
      * The answer for one key: the postings sent, how many matched in all, and whether some were left out; for a
      * presence lookup, {@code held} instead of postings: bit i (of byte i / 8, lowest first) set when the i-th URL
-     * asked has a posting of the key (absent for other lookups, and then not written).
+     * asked has a posting of the key (absent for other lookups, and then not written). A presence answer leaves out
+     * {@code postings} ({@link Postings#NONE}); a zero {@code matched} and a false {@code truncated} are not
+     * written either: an absent key reads as its default, so every v1 peer reads them as before.
      */
-    public record KeyPostings(@JsonProperty("key") Key key, @JsonProperty("postings") Postings postings,
-                              @JsonProperty("matched") int matched, @JsonProperty("truncated") boolean truncated,
+    public record KeyPostings(@JsonProperty("key") Key key,
+                              @JsonProperty("postings")
+                              @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = LeftOut.Filter.class)
+                              Postings postings,
+                              @JsonProperty("matched") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int matched,
+                              @JsonProperty("truncated") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean truncated,
                               @JsonProperty("held") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held) {
         public KeyPostings {
             if (key == null) throw new IllegalArgumentException("key postings need a key");

@@ -64,6 +64,23 @@ class WireCodecTest {
     }
 
     @Test
+    void aPresenceAnswerCarriesItsKeyAndBitsOnlyAndReadsBackWithItsDefaults() throws Exception {
+        V1.KeyPostings presence = new V1.KeyPostings(new V1.Key(WireSamples.WORD, 3), V1.Postings.NONE, 0, false,
+                new byte[] {5});
+        byte[] bytes = codec.write(new V1.LookupReply(9, List.of(presence), null));
+        JsonNode answer = cbor.readTree(bytes).get("results").get(0);
+        assertEquals(List.of("key", "held"), names(answer));
+        V1.KeyPostings back = codec.read(bytes, V1.LookupReply.class).results().get(0);
+        assertEquals(0, back.postings().count());
+        assertEquals(0, back.matched());
+        assertArrayEquals(new byte[] {5}, back.held());
+        // an empty pack that is not a presence answer's is written as before
+        V1.KeyPostings none = new V1.KeyPostings(new V1.Key(WireSamples.WORD, 3), V1.Postings.EMPTY, 0, false);
+        assertEquals(List.of("key", "postings"), names(cbor.readTree(codec.write(new V1.LookupReply(9, List.of(none),
+                null))).get("results").get(0)));
+    }
+
+    @Test
     void postingsSurviveTheirPackedLayoutFieldByField() {
         V1.Posting a = WireSamples.posting(WireSamples.WORD, WireSamples.HASH_A, "");
         V1.Posting b = new V1.Posting(WireSamples.OTHER_WORD, WireSamples.HASH_B, WireSamples.HOLDER, Integer.MAX_VALUE,

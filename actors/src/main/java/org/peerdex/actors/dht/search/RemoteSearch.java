@@ -1034,8 +1034,10 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             Set<RangeKey> keys = new LinkedHashSet<>();
             for (Posting p : c.postings()) {
                 RangeKey k = new RangeKey(p.word(), placement.partitions().partitionOf(p.url()));
-                // two holders sent it already (during hand-off both are asked)
-                if (senders(k, p.url()).size() < 2) keys.add(k);
+                // two holders sent it already (during hand-off both are asked), or this peer's own store did: a
+                // confirmation guards against a holder lying in its answer, and this peer does not lie to itself
+                Set<PeerId> sent = senders(k, p.url());
+                if (sent.size() < 2 && !sent.contains(view.self())) keys.add(k);
             }
             if (keys.isEmpty()) continue;
             unconfirmed.put(c.url(), keys);
@@ -1205,16 +1207,17 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /**
      * The live metadata holders of a URL, then the crawling peer (which always keeps its metadata), from a place
-     * chosen by the query id. With {@link DhtSettings#independentMetadata()} never the peer whose postings named
-     * the URL: it cannot vouch for a URL it may have invented.
+     * chosen by the query id. With {@link DhtSettings#independentMetadata()} never another peer whose postings
+     * named the URL: it cannot vouch for a URL it may have invented (this peer's own records may serve any URL).
      */
     private List<PeerId> metadataOrder(RemoteCandidate c) {
         return metadataOrder.computeIfAbsent(c.url(), u -> {
             List<PeerId> hs = new ArrayList<>(placement.metadataHolders(c.url(), view.ring()));
             PeerId crawler = c.postings().get(0).holder();
-            if (settings.independentMetadata()) {
+            // this peer's own records are never in question, whoever named the URL
+            if (settings.independentMetadata() && c.from() != null && !c.from().equals(view.self())) {
                 hs.remove(c.from());
-                if (c.from() != null && c.from().equals(crawler)) crawler = null;
+                if (c.from().equals(crawler)) crawler = null;
             }
             List<PeerId> out = new ArrayList<>();
             int start = hs.isEmpty() ? 0 : (int) Math.floorMod(queryId + c.url().hashCode(), (long) hs.size());

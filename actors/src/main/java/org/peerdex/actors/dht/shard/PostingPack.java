@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.wire.LeftOut;
 import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.PostingCodec;
@@ -18,8 +19,19 @@ import org.peerdex.storage.rwi.Varint;
  * @param count number of postings packed
  * @param bytes {@code (word[9] url[9] varint(len) value[len])*}
  */
-public record PostingPack(int count, byte[] bytes) {
+public record PostingPack(int count, byte[] bytes) implements LeftOut {
     public static final PostingPack EMPTY = new PostingPack(0, new byte[0]);
+
+    /**
+     * No postings, and none written: where an answer has no postings by its kind (a presence answer, see
+     * {@link ShardOwner.KeyPostings#held}), the field is left out of the message and read back as {@link #EMPTY}.
+     */
+    public static final PostingPack NONE = new PostingPack(0, new byte[0]);
+
+    @Override
+    public boolean omitted() {
+        return this == NONE;
+    }
 
     public PostingPack {
         if (count < 0 || bytes == null) throw new IllegalArgumentException("bad posting pack");

@@ -44,6 +44,7 @@ import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.wire.LeftOut;
 import org.peerdex.protocol.wire.V1;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.blacklist.BlacklistRule;
@@ -103,7 +104,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * of the key here: the reply's {@link KeyPostings#held} marks them, one bit per URL in the order asked, and
      * carries no postings (what a confirmation needs, at a bit a URL instead of a posting).
      */
-    public record Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
+    public record Lookup(RangeKey key, @JsonInclude(JsonInclude.Include.NON_NULL) BloomFilter filter,
+                         List<UrlHash> urls, int limit, @JsonInclude(JsonInclude.Include.NON_NULL) List<WordHash> join,
                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence) {
         public Lookup {
             join = join == null ? null : List.copyOf(join);
@@ -133,10 +135,19 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     /**
      * The answer for one key: the postings sent, how many matched in all, and whether some were left out; for a
      * presence lookup, no postings and {@code held}: bit i (of byte i / 8, lowest bit first) set when the i-th URL
-     * asked has a posting here (null for every other lookup).
+     * asked has a posting here (null for every other lookup). Fields at their defaults (a presence answer's
+     * {@link PostingPack#NONE}, no match count, not truncated) are not written; they read back as those defaults.
      */
-    public record KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated,
+    public record KeyPostings(RangeKey key,
+                              @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = LeftOut.Filter.class)
+                              PostingPack postings,
+                              @JsonInclude(JsonInclude.Include.NON_DEFAULT) int matched,
+                              @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean truncated,
                               @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held) {
+        public KeyPostings {
+            postings = postings == null ? PostingPack.EMPTY : postings;
+        }
+
         public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated) {
             this(key, postings, matched, truncated, null);
         }
@@ -690,8 +701,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     private static KeyPostings presence(KeyPostings found, List<UrlHash> asked) {
         Set<UrlHash> here = new HashSet<>();
         for (Posting p : found.postings().postings()) here.add(p.url());
-        return new KeyPostings(found.key(), PostingPack.of(List.of()), found.matched(), found.truncated(),
-                KeyPostings.bits(here, asked));
+        return new KeyPostings(found.key(), PostingPack.NONE, 0, false, KeyPostings.bits(here, asked));
     }
 
     /**
