@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.peerdex.actors.search.query.Query;
@@ -38,6 +39,8 @@ public final class LocalIndexSource implements CandidateSource {
     private final Executor blocking;
     private final int maxCandidates;
     private final FeedbackStore feedback;
+    /** now, in milliseconds since the epoch: what expired cached postings are judged by */
+    private final LongSupplier clock;
     private final Map<WordHash, long[]> frequencies = new LinkedHashMap<>(256, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<WordHash, long[]> eldest) {
@@ -51,7 +54,16 @@ public final class LocalIndexSource implements CandidateSource {
 
     /** @param maxCandidates how many of the best candidates to hand to ranking (tests lower it) */
     public LocalIndexSource(PeerStorage storage, Executor blocking, int maxCandidates) {
+        this(storage, blocking, maxCandidates, System::currentTimeMillis);
+    }
+
+    /**
+     * @param clock now in milliseconds since the epoch, the clock the peer's cached postings were given their expiry
+     *              by (a simulation's virtual peers: simulated time)
+     */
+    public LocalIndexSource(PeerStorage storage, Executor blocking, int maxCandidates, LongSupplier clock) {
         if (maxCandidates < 1) throw new IllegalArgumentException("maxCandidates must be positive");
+        this.clock = clock;
         this.storage = storage;
         this.blocking = blocking;
         this.maxCandidates = maxCandidates;
@@ -109,7 +121,7 @@ public final class LocalIndexSource implements CandidateSource {
         QueryEvaluator.FeedbackBound bound = fb.map(QueryEvaluator.FeedbackBound::of)
                 .orElse(QueryEvaluator.FeedbackBound.UNKNOWN);
         QueryEvaluator.Evaluation e = QueryEvaluator.evaluate(storage.rwi(), q, df, s, bound, k,
-                System.currentTimeMillis() / 1000);
+                clock.getAsLong() / 1000);
         return new Lookup(e, stats);
     }
 

@@ -505,7 +505,7 @@ public final class QueryCoordinator extends AbstractBehavior<QueryCoordinator.Co
     /** Keeps what remote peers returned in the local index, flagged CACHED with a TTL (DESIGN.md §5.6). */
     private void cacheRemote() {
         if (fromRemote.isEmpty() || context.cache() == null) return;
-        long expires = Instant.now().plus(context.cacheTtl()).getEpochSecond();
+        long expires = context.clock().getAsLong() / 1000 + context.cacheTtl().toSeconds();
         List<Posting> postings = new ArrayList<>();
         for (Candidate c : fromRemote) {
             for (Posting p : c.postings()) {
