@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -29,8 +30,9 @@ import org.peerdex.actors.dht.DhtPeer;
 import org.peerdex.actors.search.CorpusIndexer;
 import org.peerdex.actors.search.HtmlText;
 import org.peerdex.node.PeerNode;
-import org.peerdex.protocol.identity.PeerKeys;
+import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.identity.PeerKeys;
 import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.simulations.report.Percentiles;
 import org.peerdex.storage.PeerStorage;
@@ -191,15 +193,17 @@ public final class NetworkBenchmark {
         SecureRandom random = SecureRandom.getInstance("SHA1PRNG");
         random.setSeed(seed * 1_000_003L + index); // seeded before its first use: the same bytes every run
         PeerKeys keys = PeerKeys.generate(0, random);
-        if (transport.equals("peer")) {
-            keys.save(dir.resolve("peer.key"));
-        } else {
-            Files.createDirectories(dir);
-            try (PeerStorage s = PeerStorage.openLevelDb(dir, new Partitions(4))) {
-                s.putSetting("peer.id", keys.id().value());
-            }
-        }
+        if (transport.equals("peer")) keys.save(dir.resolve("peer.key"));
+        else presetId(dir, keys.id());
         return config(dir, seeds);
+    }
+
+    /** Sets the id a cluster node in {@code dir} starts as (the node takes it from this setting when present). */
+    static void presetId(Path dir, PeerId id) throws IOException {
+        Files.createDirectories(dir);
+        try (PeerStorage s = PeerStorage.openLevelDb(dir, new Partitions(4))) {
+            s.putSetting("peer.id", id.value());
+        }
     }
 
     static Config config(Path dir, List<String> seeds) throws Exception {

@@ -25,7 +25,6 @@ import org.peerdex.actors.search.query.QueryParser;
 import org.peerdex.node.PeerNode;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
-import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.simulations.Simulation;
 import org.peerdex.simulations.lab.VirtualLab;
 import org.peerdex.simulations.report.Percentiles;
@@ -122,11 +121,7 @@ public final class SimulatorValidation {
         try {
             for (int i = 0; i < ids.size(); i++) {
                 Path dir = root.resolve("p" + i);
-                Files.createDirectories(dir);
-                // the node takes its id from this setting when present: the real ring is the simulated one
-                try (PeerStorage s = PeerStorage.openLevelDb(dir, new Partitions(4))) {
-                    s.putSetting("peer.id", ids.get(i).value());
-                }
+                NetworkBenchmark.presetId(dir, ids.get(i)); // the real ring is the simulated one
                 String seed = nodes.isEmpty() ? null : "127.0.0.1:" + nodes.get(0).clusterAddress().port().get();
                 nodes.add(PeerNode.start(NetworkBenchmark.config(dir, seed == null ? List.of() : List.of(seed))));
             }

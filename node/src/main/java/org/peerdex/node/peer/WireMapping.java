@@ -124,7 +124,7 @@ final class WireMapping {
         List<V1.KeyPostings> out = new ArrayList<>(r.results() == null ? 0 : r.results().size());
         if (r.results() != null) {
             for (ShardOwner.KeyPostings kp : r.results()) {
-                V1.Postings ps = kp.postings() == PostingPack.NONE ? V1.Postings.NONE : postings(kp.postings());
+                V1.Postings ps = kp.postings().omitted() ? V1.Postings.NONE : postings(kp.postings());
                 out.add(new V1.KeyPostings(key(kp.key()), ps, kp.matched(), kp.truncated(), kp.held()));
             }
         }
