@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -16,7 +17,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.peerdex.actors.dht.shard.PostingPack;
 import org.peerdex.actors.dht.shard.ShardOwner;
+import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.storage.rwi.Posting;
 
 class WireCostTest {
     static final ActorTestKit KIT = ActorTestKit.create("vp", ConfigFactory.parseString("pekko.actor.provider = local"));
@@ -59,5 +63,30 @@ class WireCostTest {
         // any other empty answer still names its (empty) postings, as peers before this change expect
         assertTrue(new String(serialization.serialize(empty).get(), StandardCharsets.ISO_8859_1).contains("postings"));
         assertTrue(new WireCost(KIT.system()).bytes(presence) < new WireCost(KIT.system()).bytes(empty));
+    }
+
+    @Test
+    void aKeyedPackTravelsBetweenClusterPeersAndReadsBackAsTheSamePostings() {
+        var serialization = SerializationExtension.get(Adapter.toClassic(KIT.system()));
+        RangeKey key = new RangeKey(WordHash.of("peer"), 3);
+        PeerId crawler = new PeerId("AbCdEfGh_-12");
+        List<Posting> ps = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ps.add(new Posting(key.word(), UrlHash.of("http://keyed.test/" + i), crawler, 0, 1 + i, new int[] {i, 9 + i},
+                    200, 4, 20_000, "en", 'h', 3, 1, 25, 2, 0));
+        }
+        ShardOwner.LookupReply keyed = new ShardOwner.LookupReply(42L, null,
+                List.of(new ShardOwner.KeyPostings(key, PostingPack.of(ps, true), 5, false)), "");
+        ShardOwner.LookupReply plain = new ShardOwner.LookupReply(42L, null,
+                List.of(new ShardOwner.KeyPostings(key, PostingPack.of(ps), 5, false)), "");
+        byte[] raw = serialization.serialize(keyed).get();
+        ShardOwner.KeyPostings back = ((ShardOwner.LookupReply) serialization.deserialize(raw,
+                ShardOwner.LookupReply.class).get()).results().get(0);
+        assertTrue(back.postings().keyed());
+        assertEquals(ps, back.postingList());
+        // the plain pack does not write the flag at all; the keyed one is 9 bytes a posting and 9 a repeated holder lighter
+        assertFalse(new String(serialization.serialize(plain).get(), StandardCharsets.ISO_8859_1).contains("keyed"));
+        assertEquals(new WireCost(KIT.system()).bytes(plain) - 9 * 5 - 9 * 4 + "keyed".length() + 2,
+                new WireCost(KIT.system()).bytes(keyed));
     }
 }

@@ -209,7 +209,7 @@ public final class PeerServer extends AllDirectives {
             }
             case "lookup": {
                 ShardOwner.LookupRequest l = WireMapping.lookup(wire.read(body, V1.LookupRequest.class), null);
-                return this.<ShardOwner.LookupReply>ask(r -> new ShardOwner.LookupRequest(l.queryId(), l.lookups(), r))
+                return this.<ShardOwner.LookupReply>ask(r -> new ShardOwner.LookupRequest(l.queryId(), l.lookups(), r, l.keyed()))
                         .thenApply(WireMapping::reply);
             }
             case "metadata": {

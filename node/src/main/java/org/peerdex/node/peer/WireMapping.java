@@ -50,7 +50,7 @@ final class WireMapping {
             out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit(),
                     k.join() == null ? null : k.join().stream().map(WordHash::value).toList(), k.presence()));
         }
-        return new V1.LookupRequest(l.queryId(), out);
+        return new V1.LookupRequest(l.queryId(), out, l.keyed());
     }
 
     static V1.MetadataRequest metadata(ShardOwner.FetchMetadata m) {
@@ -88,7 +88,7 @@ final class WireMapping {
                     urlHashes(k.urls()), k.limit(), k.join() == null ? null : k.join().stream().map(WordHash::new).toList(),
                     k.presence()));
         }
-        return new ShardOwner.LookupRequest(l.queryId(), out, replyTo);
+        return new ShardOwner.LookupRequest(l.queryId(), out, replyTo, l.keyed());
     }
 
     static ShardOwner.FetchMetadata metadata(V1.MetadataRequest m, ActorRef<ShardOwner.MetadataReply> replyTo) {
@@ -124,7 +124,7 @@ final class WireMapping {
         List<V1.KeyPostings> out = new ArrayList<>(r.results() == null ? 0 : r.results().size());
         if (r.results() != null) {
             for (ShardOwner.KeyPostings kp : r.results()) {
-                V1.Postings ps = kp.postings().omitted() ? V1.Postings.NONE : postings(kp.postings());
+                V1.Postings ps = kp.postings().omitted() ? V1.Postings.NONE : postings(kp.postings(), kp.key().word());
                 out.add(new V1.KeyPostings(key(kp.key()), ps, kp.matched(), kp.truncated(), kp.held()));
             }
         }
@@ -165,7 +165,8 @@ final class WireMapping {
     }
 
     static ShardOwner.KeyPostings keyPostings(V1.KeyPostings kp) {
-        return new ShardOwner.KeyPostings(key(kp.key()), postings(kp.postings()), kp.matched(), kp.truncated(), kp.held());
+        return new ShardOwner.KeyPostings(key(kp.key()), postings(kp.postings(), new WordHash(kp.key().word())), kp.matched(),
+                kp.truncated(), kp.held());
     }
 
     /** The differing ranges of a digest reply, each with the hashes its responder listed as held (sorted here). */
@@ -215,19 +216,29 @@ final class WireMapping {
 
     /** The index's postings in the protocol's own pack layout (the storage codec may differ). */
     static V1.Postings postings(PostingPack pack) {
+        return postings(pack, null);
+    }
+
+    /** As {@link #postings(PostingPack)}, for a pack answering a key of {@code word} (which a keyed pack needs); keyed stays keyed. */
+    static V1.Postings postings(PostingPack pack, WordHash word) {
         if (pack.count() == 0) return V1.Postings.EMPTY;
-        List<Posting> ps = pack.postings();
+        List<Posting> ps = pack.postings(word);
         List<V1.Posting> out = new ArrayList<>(ps.size());
         for (Posting p : ps) out.add(posting(p));
-        return PackedPostings.pack(out);
+        return PackedPostings.pack(out, pack.keyed());
     }
 
     static PostingPack postings(V1.Postings pack) {
+        return postings(pack, null);
+    }
+
+    /** As {@link #postings(V1.Postings)}, for a pack answering a key of {@code word}; keyed stays keyed. */
+    static PostingPack postings(V1.Postings pack, WordHash word) {
         if (pack.count() == 0 && pack.bytes().length == 0) return PostingPack.EMPTY;
-        List<V1.Posting> ps = PackedPostings.unpack(pack);
+        List<V1.Posting> ps = PackedPostings.unpack(pack, word == null ? null : word.value());
         List<Posting> out = new ArrayList<>(ps.size());
         for (V1.Posting p : ps) out.add(posting(p));
-        return PostingPack.of(out);
+        return PostingPack.of(out, pack.keyed());
     }
 
     static V1.Posting posting(Posting p) {

@@ -127,6 +127,35 @@ class WireMappingTest {
     }
 
     @Test
+    void aKeyedLookupAndItsKeyedAnswerCrossTheWireAsTheSamePostings() throws Exception {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        RangeKey key = new RangeKey(vacuum, 5);
+        ShardOwner.LookupRequest l = new ShardOwner.LookupRequest(3, List.of(new ShardOwner.Lookup(key, null, null, 10)),
+                null, true);
+        assertTrue(WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(l)), V1.LookupRequest.class), null).keyed());
+        assertFalse(WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(new ShardOwner.LookupRequest(3, l.lookups(),
+                null))), V1.LookupRequest.class), null).keyed());
+        PeerId crawler = new PeerId("Crawler-0001");
+        List<org.peerdex.storage.rwi.Posting> ps = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            ps.add(new org.peerdex.storage.rwi.Posting(vacuum, UrlHash.of("http://a.test/" + i), i == 3 ? null : crawler,
+                    0, 2 + i, new int[] {i, 30}, 400, 6, 20_100, "en", 'h', 5, 1, 22, 2, 0));
+        }
+        ShardOwner.LookupReply lr = new ShardOwner.LookupReply(9, new PeerId("Responder123"), List.of(
+                new ShardOwner.KeyPostings(key, PostingPack.of(ps, true), 4, false)), "");
+        V1.LookupReply wire = codec.read(codec.write(WireMapping.reply(lr)), V1.LookupReply.class);
+        assertTrue(wire.results().get(0).postings().keyed());
+        ShardOwner.KeyPostings kp = WireMapping.keyPostings(wire.results().get(0));
+        assertTrue(kp.postings().keyed());
+        assertEquals(ps, kp.postingList());
+        // the plain answer to the same lookup, in the protocol's layout, is a word a posting and two holders heavier
+        V1.LookupReply plain = WireMapping.reply(new ShardOwner.LookupReply(9, null, List.of(
+                new ShardOwner.KeyPostings(key, PostingPack.of(ps), 4, false)), ""));
+        assertEquals(plain.results().get(0).postings().bytes().length - 4 * 9 - 2 * 9,
+                wire.results().get(0).postings().bytes().length);
+    }
+
+    @Test
     void repliesComeBackToTheActorsWithTheSignerAsResponder() throws Exception {
         IndexedDocument doc = realPage();
         PeerId responder = new PeerId("Responder123");

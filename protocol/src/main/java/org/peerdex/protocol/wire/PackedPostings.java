@@ -18,6 +18,14 @@ import org.peerdex.protocol.hash.Base64Order;
  * A hash packs its 12 characters into 9 bytes, 6 bits each (YaCy's alphabet, big-endian); varints are unsigned
  * LEB128; positions are delta-coded. Any malformed byte, a trailing byte or a count that does not match makes
  * the whole pack malformed.
+ * <p>
+ * The <b>keyed</b> layout ({@link V1.Postings#keyed}) answers one key, so every posting has the key's word: it is
+ * not written, and a holder the same as the posting before's is written as one byte:
+ * <pre>
+ * url[9] varint(len) value[len]      value as above, but its last part (0x00 | 0x01 holder[9] | 0x02)
+ * </pre>
+ * where 0x02 means the holder of the posting before it in the pack (never the first's). About 18 bytes less a
+ * posting of a lookup answer.
  */
 public final class PackedPostings {
     /** at most this many word positions per posting */
@@ -26,15 +34,29 @@ public final class PackedPostings {
     public static final int MAX_LANGUAGE = 8;
     private static final int HASH_BYTES = 9;
     private static final int VALUE_VERSION = 1;
+    /** a keyed pack's holder byte: the holder of the posting before */
+    private static final int INHERITED_HOLDER = 2;
     private static final int MIN_POSTING_BYTES = 2 * HASH_BYTES + 1 + 15;
 
     private PackedPostings() {}
 
     public static V1.Postings pack(List<V1.Posting> postings) {
+        return pack(postings, false);
+    }
+
+    /** The postings in the keyed layout (all of one word, which is not written) or the plain one. */
+    public static V1.Postings pack(List<V1.Posting> postings, boolean keyed) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(postings.size() * 40);
         ByteArrayOutputStream value = new ByteArrayOutputStream(32);
+        String word = null;
+        String previousHolder = null;
         for (V1.Posting p : postings) {
-            writeHash(out, p.word());
+            if (keyed) {
+                if (word == null) word = p.word();
+                else if (!word.equals(p.word())) throw new IllegalArgumentException("a keyed pack holds one word");
+            } else {
+                writeHash(out, p.word());
+            }
             writeHash(out, p.url());
             value.reset();
             value.write(VALUE_VERSION);
@@ -60,26 +82,40 @@ public final class PackedPostings {
             varint(value, p.expiresAt());
             if (p.holder().isEmpty()) {
                 value.write(0);
+            } else if (keyed && p.holder().equals(previousHolder)) {
+                value.write(INHERITED_HOLDER);
             } else {
                 value.write(1);
                 writeHash(value, p.holder());
             }
+            previousHolder = p.holder();
             varint(out, value.size());
             out.write(value.toByteArray(), 0, value.size());
         }
-        return new V1.Postings(postings.size(), out.toByteArray());
+        return new V1.Postings(postings.size(), out.toByteArray(), keyed && !postings.isEmpty());
     }
 
-    /** Every posting of the pack; throws IllegalArgumentException on any malformed byte. */
+    /** Every posting of a plain pack; throws IllegalArgumentException on any malformed byte, or a keyed pack. */
     public static List<V1.Posting> unpack(V1.Postings pack) {
+        return unpack(pack, null);
+    }
+
+    /**
+     * Every posting of the pack, those of a keyed pack as postings of {@code keyWord} (the word of the key it
+     * answers); throws IllegalArgumentException on any malformed byte, or a keyed pack without a word.
+     */
+    public static List<V1.Posting> unpack(V1.Postings pack, String keyWord) {
+        if (pack.keyed() && keyWord == null) throw new IllegalArgumentException("a keyed posting pack read without its key");
         Reader r = new Reader(pack.bytes());
-        // each posting takes at least 2 hashes, a length byte and a value of 15 bytes: a count beyond that is a lie
-        if (pack.count() > pack.bytes().length / MIN_POSTING_BYTES) {
+        // each posting takes at least its hashes, a length byte and a value of 15 bytes: a count beyond that is a lie
+        int least = pack.keyed() ? MIN_POSTING_BYTES - HASH_BYTES : MIN_POSTING_BYTES;
+        if (pack.count() > pack.bytes().length / least) {
             throw new IllegalArgumentException("posting count beyond the bytes sent");
         }
         List<V1.Posting> out = new ArrayList<>(pack.count());
+        String previousHolder = null;
         for (int i = 0; i < pack.count(); i++) {
-            String word = r.hash();
+            String word = pack.keyed() ? keyWord : r.hash();
             String url = r.hash();
             int len = r.integer();
             int end = r.pos + len;
@@ -110,8 +146,13 @@ public final class PackedPostings {
             int urlComponents = r.integer();
             long expiresAt = r.varint();
             int hasHolder = r.octet();
-            String holder = hasHolder == 1 ? r.hash() : "";
-            if (hasHolder > 1) throw new IllegalArgumentException("bad holder flag");
+            String holder;
+            if (hasHolder == 0) holder = "";
+            else if (hasHolder == 1) holder = r.hash();
+            else if (hasHolder == INHERITED_HOLDER && pack.keyed() && previousHolder != null && !previousHolder.isEmpty()) {
+                holder = previousHolder;
+            } else throw new IllegalArgumentException("bad holder flag");
+            previousHolder = holder;
             if (r.pos != end) throw new IllegalArgumentException("posting length does not match its value");
             out.add(new V1.Posting(word, url, holder, flags, hits, positions, wordsInText, wordsInTitle, lastModified,
                     lang.toString(), doctype, linksLocal, linksOther, urlLength, urlComponents, expiresAt));

@@ -128,8 +128,14 @@ public final class V1 {
         }
     }
 
-    /** Postings packed as {@link PackedPostings} describes: {@code count} of them in {@code bytes}. */
-    public record Postings(@JsonProperty("count") int count, @JsonProperty("bytes") byte[] bytes) implements LeftOut {
+    /**
+     * Postings packed as {@link PackedPostings} describes: {@code count} of them in {@code bytes}; {@code keyed}
+     * (written only when true): the keyed layout, postings of the word of the key they answer, which a holder writes
+     * only for an asker that set {@link LookupRequest#keyed}.
+     */
+    public record Postings(@JsonProperty("count") int count, @JsonProperty("bytes") byte[] bytes,
+                           @JsonProperty("keyed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed)
+            implements LeftOut {
         public static final Postings EMPTY = new Postings(0, new byte[0]);
 
         /**
@@ -146,6 +152,10 @@ public final class V1 {
         public Postings {
             if (count < 0) throw new IllegalArgumentException("negative posting count");
             bytes = bytes == null ? new byte[0] : bytes;
+        }
+
+        public Postings(int count, byte[] bytes) {
+            this(count, bytes, false);
         }
     }
 
@@ -350,11 +360,20 @@ public final class V1 {
         }
     }
 
-    /** {@code lookup}: postings, filtered and capped, for each lookup. */
-    public record LookupRequest(@JsonProperty("queryId") long queryId, @JsonProperty("lookups") List<Lookup> lookups)
+    /**
+     * {@code lookup}: postings, filtered and capped, for each lookup. {@code keyed} (written only when true): the
+     * asker reads keyed packs ({@link PackedPostings}), and the holder answers every lookup with postings in one; a
+     * holder that predates the key ignores it and answers with plain packs, which every asker reads.
+     */
+    public record LookupRequest(@JsonProperty("queryId") long queryId, @JsonProperty("lookups") List<Lookup> lookups,
+                                @JsonProperty("keyed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed)
             implements Body {
         public LookupRequest {
             lookups = lookups == null ? List.of() : List.copyOf(lookups);
+        }
+
+        public LookupRequest(long queryId, List<Lookup> lookups) {
+            this(queryId, lookups, false);
         }
     }
 

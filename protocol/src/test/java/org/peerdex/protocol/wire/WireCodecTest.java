@@ -94,6 +94,48 @@ class WireCodecTest {
     }
 
     @Test
+    void aKeyedPackLeavesOutTheKeysWordAndARepeatedHolderAndReadsBackWhole() throws Exception {
+        V1.Posting own = WireSamples.posting(WireSamples.WORD, WireSamples.HASH_A, "");
+        V1.Posting first = WireSamples.posting(WireSamples.WORD, WireSamples.HASH_B, WireSamples.HOLDER);
+        V1.Posting second = WireSamples.posting(WireSamples.WORD,
+                org.peerdex.protocol.hash.UrlHash.of("https://www.postgresql.org/docs/15/index.html").value(), WireSamples.HOLDER);
+        List<V1.Posting> ps = List.of(own, first, second);
+        V1.Postings plain = PackedPostings.pack(ps);
+        V1.Postings keyed = PackedPostings.pack(ps, true);
+        // 9 bytes of word a posting, and 9 of holder for the one whose holder repeats the one before
+        assertEquals(plain.bytes().length - 3 * 9 - 9, keyed.bytes().length);
+        V1.LookupReply reply = new V1.LookupReply(4, List.of(new V1.KeyPostings(new V1.Key(WireSamples.WORD, 3), keyed,
+                3, false)), null);
+        byte[] bytes = codec.write(reply);
+        JsonNode pack = cbor.readTree(bytes).get("results").get(0).get("postings");
+        assertEquals(List.of("count", "bytes", "keyed"), names(pack));
+        V1.Postings back = codec.read(bytes, V1.LookupReply.class).results().get(0).postings();
+        assertTrue(back.keyed());
+        List<V1.Posting> read = PackedPostings.unpack(back, WireSamples.WORD);
+        assertEquals(3, read.size());
+        for (int i = 0; i < 3; i++) assertSame(ps.get(i), read.get(i));
+        // a keyed pack is never read as a plain one, nor its inherited holder where none was handed down
+        assertThrows(IllegalArgumentException.class, () -> PackedPostings.unpack(back));
+        assertThrows(IllegalArgumentException.class, () -> PackedPostings.unpack(new V1.Postings(3, keyed.bytes())));
+        V1.Postings inheritsFirst = PackedPostings.pack(List.of(second), true);
+        byte[] lying = inheritsFirst.bytes().clone();
+        assertEquals(1, lying[lying.length - 10], "the first posting writes its holder");
+        byte[] cut = java.util.Arrays.copyOf(lying, lying.length - 9);
+        cut[cut.length - 1] = 2;
+        cut[9] = (byte) (cut[9] - 9); // its value's length
+        assertThrows(IllegalArgumentException.class,
+                () -> PackedPostings.unpack(new V1.Postings(1, cut, true), WireSamples.WORD));
+        // a keyed pack holds one word
+        assertThrows(IllegalArgumentException.class, () -> PackedPostings.pack(List.of(own,
+                WireSamples.posting(WireSamples.OTHER_WORD, WireSamples.HASH_B, "")), true));
+        // the asker's flag is written only when set: a plain request keeps its bytes
+        assertEquals(List.of("queryId", "lookups"), names(cbor.readTree(codec.write(WireSamples.lookup()))));
+        V1.LookupRequest asks = new V1.LookupRequest(42, WireSamples.lookup().lookups(), true);
+        assertEquals(List.of("queryId", "lookups", "keyed"), names(cbor.readTree(codec.write(asks))));
+        assertTrue(codec.read(codec.write(asks), V1.LookupRequest.class).keyed());
+    }
+
+    @Test
     void unknownKeysAreIgnoredAndAbsentKeysTakeDefaults() throws Exception {
         ObjectNode count = (ObjectNode) cbor.readTree(codec.write(new V1.CountRequest(5,
                 List.of(new V1.Key(WireSamples.WORD, 2)))));

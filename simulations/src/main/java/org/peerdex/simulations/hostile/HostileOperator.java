@@ -140,18 +140,18 @@ public final class HostileOperator {
                         List<ShardOwner.KeyPostings> out = new ArrayList<>();
                         for (ShardOwner.KeyPostings kp : r.results()) {
                             ShardOwner.Lookup lookup = asked.get(kp.key());
-                            List<Posting> real0 = kp.postings().postings();
+                            List<Posting> real0 = kp.postingList();
                             List<Posting> made = lookup == null ? List.of() : madeUp(self, lookup, real0);
                             List<Posting> all = new ArrayList<>(made);
                             all.addAll(real0);
                             if (all.size() > cap) all = all.subList(0, cap);
                             fakePostingsSent.addAndGet(Math.min(made.size(), all.size()));
-                            out.add(new ShardOwner.KeyPostings(kp.key(), PostingPack.of(all), kp.matched() + made.size(),
+                            out.add(new ShardOwner.KeyPostings(kp.key(), PostingPack.of(all, l.keyed()), kp.matched() + made.size(),
                                     kp.truncated()));
                         }
                         return new ShardOwner.LookupReply(r.queryId(), r.by(), out, r.error());
                     }));
-                    real.tell(new ShardOwner.LookupRequest(l.queryId(), l.lookups(), relay));
+                    real.tell(new ShardOwner.LookupRequest(l.queryId(), l.lookups(), relay, l.keyed()));
                 } else if (c instanceof ShardOwner.FetchMetadata m && m.replyTo() != null) {
                     ActorRef<ShardOwner.MetadataReply> relay = ctx.spawnAnonymous(relay(m.replyTo(), r -> {
                         if (!r.error().isEmpty()) return r;

@@ -12,10 +12,21 @@ import org.peerdex.protocol.hash.WordHash;
  */
 public final class PostingCodec {
     private static final int VERSION = 1;
+    /** the holder byte of a value whose holder is the one its container hands down (see {@link #encode(Posting, PeerId)}) */
+    public static final int INHERITED_HOLDER = 2;
 
     private PostingCodec() {}
 
     public static byte[] encode(Posting p) {
+        return encode(p, null);
+    }
+
+    /**
+     * The value with its holder written as {@link #INHERITED_HOLDER} (one byte instead of ten) when it is
+     * {@code inherited}: what a container that knows the holder of the posting before this one writes (a keyed
+     * posting pack). Stored values never inherit.
+     */
+    public static byte[] encode(Posting p, PeerId inherited) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(32);
         out.write(VERSION);
         Varint.write(out, p.flags());
@@ -38,7 +49,9 @@ public final class PostingCodec {
         Varint.write(out, p.urlLength());
         Varint.write(out, p.urlComponents());
         Varint.write(out, p.expiresAt());
-        if (p.holder() != null) {
+        if (p.holder() != null && p.holder().equals(inherited)) {
+            out.write(INHERITED_HOLDER);
+        } else if (p.holder() != null) {
             out.write(1);
             out.writeBytes(HashBytes.pack(p.holder().value()));
         } else {
@@ -56,6 +69,11 @@ public final class PostingCodec {
     }
 
     public static Posting decode(WordHash word, UrlHash url, byte[] value) {
+        return decode(word, url, value, null);
+    }
+
+    /** Decodes a value whose holder may be {@code inherited} (null: it may not; such a value is malformed). */
+    public static Posting decode(WordHash word, UrlHash url, byte[] value, PeerId inherited) {
         Varint.Reader r = reader(value);
         int flags = r.readInt();
         int hits = r.readInt();
@@ -80,10 +98,16 @@ public final class PostingCodec {
         int urlComponents = r.readInt();
         long expiresAt = r.read();
         PeerId holder = null;
-        if (r.readByte() == 1) {
+        int holderByte = r.readByte();
+        if (holderByte == 1) {
             byte[] packed = new byte[HashBytes.PACKED];
             for (int i = 0; i < packed.length; i++) packed[i] = (byte) r.readByte();
             holder = new PeerId(HashBytes.unpack(packed, 0));
+        } else if (holderByte == INHERITED_HOLDER) {
+            if (inherited == null) throw new IllegalArgumentException("a holder to inherit where none is handed down");
+            holder = inherited;
+        } else if (holderByte != 0) {
+            throw new IllegalArgumentException("bad holder byte " + holderByte);
         }
         return new Posting(word, url, holder, flags, hits, positions, wordsInText, wordsInTitle, lastModified,
                 lang.toString(), doctype, linksLocal, linksOther, urlLength, urlComponents, expiresAt);

@@ -534,7 +534,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     r -> new ShardOwner.FilterRequest(queryId, List.copyOf(keys), settings.bloomBitsPerElement(), r));
             default -> {
                 List<ShardOwner.Lookup> ls = lookups(keys, urlSets);
-                ask(id, peer, owner.get(), ShardOwner.LookupReply.class, r -> new ShardOwner.LookupRequest(queryId, ls, r));
+                ask(id, peer, owner.get(), ShardOwner.LookupReply.class, r -> new ShardOwner.LookupRequest(queryId, ls, r, true));
             }
         }
     }
@@ -677,7 +677,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 if (kp == null || !o.keys().contains(kp.key()) || gotCounts.containsKey(kp.key())) continue;
                 List<Posting> ps = new ArrayList<>();
                 try {
-                    for (Posting p : kp.postings().postings()) {
+                    for (Posting p : kp.postingList()) {
                         if (p.word().equals(kp.key().word())
                                 && placement.partitions().partitionOf(p.url()) == kp.key().partition()) ps.add(p);
                     }
@@ -713,7 +713,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 try {
                     // only the key's own word and partition; a completion, only the URLs asked
                     Set<UrlHash> wanted = phase == Phase.COMPLETE ? new HashSet<>(completeUrlSets.getOrDefault(k, List.of())) : null;
-                    for (Posting p : kp.postings().postings()) {
+                    for (Posting p : kp.postingList()) {
                         if (p.word().equals(k.word()) && placement.partitions().partitionOf(p.url()) == k.partition()
                                 && (wanted == null || wanted.contains(p.url()))) ps.add(p);
                     }
@@ -737,7 +737,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             for (ShardOwner.KeyPostings kp : r.results()) {
                 List<Posting> ps;
                 try {
-                    ps = kp.postings().postings();
+                    ps = kp.postingList();
                 } catch (IllegalArgumentException e) {
                     return retry(o, e.getMessage());
                 }
@@ -1114,7 +1114,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 confirming.put(id, new Confirming(peer, part));
                 confirmRequests++;
                 ask(id, peer, view.owner(peer).orElseThrow(), ShardOwner.LookupReply.class,
-                        r -> new ShardOwner.LookupRequest(queryId, ls, r));
+                        r -> new ShardOwner.LookupRequest(queryId, ls, r, true));
             }
         });
     }
@@ -1135,7 +1135,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 }
                 // a holder before presence lookups sends the postings themselves
                 try {
-                    for (Posting p : kp.postings().postings()) {
+                    for (Posting p : kp.postingList()) {
                         if (p.word().equals(kp.key().word())) has.computeIfAbsent(kp.key(), x -> new HashSet<>()).add(p.url());
                     }
                 } catch (IllegalArgumentException e) {

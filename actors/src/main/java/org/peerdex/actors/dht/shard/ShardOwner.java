@@ -128,9 +128,18 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     /** Words a join lookup may name at most. */
     public static final int MAX_JOIN_WORDS = 16;
 
-    /** Wire: postings, filtered and capped. */
-    public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo)
-            implements Command, WireMessage {}
+    /**
+     * Wire: postings, filtered and capped. {@code keyed}: the asker reads keyed posting packs (see
+     * {@link PostingPack}), and every answer with postings comes as one; not written when false, and a holder that
+     * predates it ignores it and answers with plain packs.
+     */
+    public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo,
+                                @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed)
+            implements Command, WireMessage {
+        public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo) {
+            this(queryId, lookups, replyTo, false);
+        }
+    }
 
     /**
      * The answer for one key: the postings sent, how many matched in all, and whether some were left out; for a
@@ -150,6 +159,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
 
         public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated) {
             this(key, postings, matched, truncated, null);
+        }
+
+        /** The postings sent, decoded (a keyed pack's as postings of the key's word); throws IllegalArgumentException on a malformed pack. */
+        public List<Posting> postingList() {
+            return postings.postings(key.word());
         }
 
         /** The bits {@link #held} is made of: bit i set when the i-th URL of {@code asked} is in {@code here}. */
@@ -660,7 +674,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         runLookup(() -> {
             int budget = settings.maxPostingsPerMessage();
             List<Lookup> joins = lookups.stream().filter(l -> l.join() != null).toList();
-            Map<RangeKey, KeyPostings> joined = joins.isEmpty() ? Map.of() : lookupJoined(joins, budget);
+            Map<RangeKey, KeyPostings> joined = joins.isEmpty() ? Map.of() : lookupJoined(joins, budget, m.keyed());
             stats.joinLookupsAnswered.addAndGet(joins.size());
             for (KeyPostings kp : joined.values()) budget -= kp.postings().count();
             List<KeyPostings> out = new ArrayList<>();
@@ -673,7 +687,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     }
                     continue;
                 }
-                KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)));
+                KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)), m.keyed() && !l.presence());
                 budget -= kp.postings().count();
                 out.add(l.presence() ? presence(kp, l.urls()) : kp);
             }
@@ -700,7 +714,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     /** A presence lookup's answer: which of the URLs asked the postings found are of, as bits, and no postings. */
     private static KeyPostings presence(KeyPostings found, List<UrlHash> asked) {
         Set<UrlHash> here = new HashSet<>();
-        for (Posting p : found.postings().postings()) here.add(p.url());
+        for (Posting p : found.postingList()) here.add(p.url());
         return new KeyPostings(found.key(), PostingPack.NONE, 0, false, KeyPostings.bits(here, asked));
     }
 
@@ -709,6 +723,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * blacklist blocks (judged only for postings that would enter the top, so a lookup reads little metadata).
      */
     KeyPostings lookup(Lookup l, int limit) {
+        return lookup(l, limit, false);
+    }
+
+    /** {@link #lookup(Lookup, int)}, its postings in a keyed pack when {@code keyed}. */
+    KeyPostings lookup(Lookup l, int limit, boolean keyed) {
         Set<String> urlSet = l.urls() == null ? null : new HashSet<>(l.urls().stream().map(UrlHash::value).toList());
         // each posting is scored once: the partial score is the querying peer's whole one-word score
         PriorityQueue<Scored> top = new PriorityQueue<>(Scored.WORST_FIRST);
@@ -744,7 +763,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         ranked.sort(Scored.WORST_FIRST.reversed());
         List<Posting> best = new ArrayList<>(ranked.size());
         for (Scored x : ranked) best.add(x.posting());
-        return new KeyPostings(l.key(), PostingPack.of(best), matched[0], matched[0] > best.size());
+        return new KeyPostings(l.key(), PostingPack.of(best, keyed), matched[0], matched[0] > best.size());
     }
 
     /**
@@ -758,6 +777,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * the few documents that can be on top, and whole posting lists never travel.
      */
     Map<RangeKey, KeyPostings> lookupJoined(List<Lookup> joins, int budget) {
+        return lookupJoined(joins, budget, false);
+    }
+
+    /** {@link #lookupJoined(List, int)}, each key's postings in a keyed pack when {@code keyed}. */
+    Map<RangeKey, KeyPostings> lookupJoined(List<Lookup> joins, int budget, boolean keyed) {
         int limit = 0;
         Map<Integer, Set<WordHash>> wordsOf = new TreeMap<>();
         for (Lookup l : joins) {
@@ -818,7 +842,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             for (WordHash w : words) {
                 RangeKey k = new RangeKey(w, partition);
                 List<Posting> ps = sent.getOrDefault(k, List.of());
-                out.put(k, new KeyPostings(k, PostingPack.of(ps), counts.getOrDefault(k, 0),
+                out.put(k, new KeyPostings(k, PostingPack.of(ps, keyed), counts.getOrDefault(k, 0),
                         joinedIn.getOrDefault(partition, 0) > ps.size()));
             }
         });

@@ -2,6 +2,7 @@ package org.peerdex.actors.dht.shard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
@@ -126,6 +127,23 @@ class JoinLookupTest {
             assertEquals(expected, gotB);
             assertEquals(20, sent, "10 URLs, 2 postings each, out of " + postings.size());
             assertFalse(gotB.stream().anyMatch(u -> !both.containsKey(u)), "no URL without both words");
+
+            // an asker that reads keyed packs gets the same postings, each pack without its key's word and with the
+            // holder written once (every posting here is this holder's own)
+            owner.tell(new ShardOwner.LookupRequest(2, List.of(
+                    new ShardOwner.Lookup(new RangeKey(a, 0), null, null, 10, List.of(a, b)),
+                    new ShardOwner.Lookup(new RangeKey(a, 1), null, null, 10, List.of(a, b))), probe.getRef(), true));
+            ShardOwner.LookupReply keyed = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals(4, keyed.results().size());
+            for (ShardOwner.KeyPostings kp : keyed.results()) {
+                ShardOwner.KeyPostings plain = byKey.get(kp.key());
+                int n = plain.postings().count();
+                assertEquals(n > 0, kp.postings().keyed());
+                assertEquals(plain.matched(), kp.matched());
+                assertEquals(plain.postings().postings(), kp.postingList());
+                if (n > 0) assertEquals(plain.postings().byteSize() - 9 * n - 9 * (n - 1), kp.postings().byteSize());
+                assertThrows(IllegalArgumentException.class, () -> kp.postings().postings(), "a keyed pack needs its key");
+            }
             KIT.stop(owner);
         }
     }
