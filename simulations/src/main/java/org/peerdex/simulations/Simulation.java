@@ -66,6 +66,7 @@ import org.peerdex.simulations.workload.QueryWorkload;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.meta.UrlMetadata;
+import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.PostingCodec;
 import org.peerdex.storage.rwi.ReverseWordIndex;
@@ -133,6 +134,20 @@ public final class Simulation implements AutoCloseable {
     private final TreeSet<Long> rounds = new TreeSet<>();
     private final Corpus corpus;
     private final Oracle oracle;
+    /**
+     * The oracle's own thread: it builds the oracle while the peers index (in document order, as one thread would)
+     * and ranks each query's true top while the network answers it. Nothing the run measures depends on when it
+     * runs: every read of the oracle waits for the build ({@link #oracleBuilt}), a write for every task before it.
+     */
+    private final java.util.concurrent.ExecutorService oracleThread = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "oracle");
+        t.setDaemon(true);
+        return t;
+    });
+    /** the last task given to {@link #oracleThread} (tasks run in order: when it is done, all are) */
+    private CompletableFuture<?> oracleLast = CompletableFuture.completedFuture(null);
+    /** the oracle's build, done when every document is in it */
+    private CompletableFuture<?> oracleBuild = CompletableFuture.completedFuture(null);
     private final int[] crawlerOf;
     /** who the peers are: ids, prefixes, hostile or not, admitted or not (index = ring order) */
     private final Population population;
@@ -292,7 +307,27 @@ public final class Simulation implements AutoCloseable {
     }
 
     public Oracle oracle() {
+        return oracleIdle();
+    }
+
+    /** The oracle with every document in it (reads only: its thread may be ranking a query beside). */
+    private Oracle oracleBuilt() {
+        if (!oracleBuild.isDone()) oracleBuild.join();
+        else if (oracleBuild.isCompletedExceptionally()) oracleBuild.join(); // rethrows what failed the build
         return oracle;
+    }
+
+    /** The oracle with no task of its thread running or waiting: for a write, or a caller that may write. */
+    private Oracle oracleIdle() {
+        oracleLast.join();
+        return oracle;
+    }
+
+    /** Runs {@code work} on the oracle's thread after every task given before. */
+    private <T> CompletableFuture<T> onOracleThread(java.util.function.Supplier<T> work) {
+        CompletableFuture<T> f = CompletableFuture.supplyAsync(work, oracleThread);
+        oracleLast = f;
+        return f;
     }
 
     public List<QueryResult> results() {
@@ -550,15 +585,22 @@ public final class Simulation implements AutoCloseable {
         List<List<Integer>> byPeer = new ArrayList<>();
         for (int i = 0; i < n; i++) byPeer.add(new ArrayList<>());
         SplittableRandom r = random.split();
+        oracleIdle();
+        // the documents enter the oracle on its own thread while the peers index them here (a corpus phase of
+        // 40 s in the README's run); the first read of the oracle waits for the last of them
+        int corpusSize = sc.docs();
+        oracleBuild = onOracleThread(() -> {
+            for (int d = 0; d < corpusSize; d++) {
+                oracle.add(corpus.document(d));
+            }
+            oracle.seal();
+            return null;
+        });
         for (int d = 0; d < sc.docs(); d++) {
-            IndexedDocument doc = corpus.document(d);
-            oracle.add(doc);
             int crawler = honest[r.nextInt(honest.length)];
             crawlerOf[d] = crawler;
             byPeer.get(crawler).add(d);
-            if (d % 1000 == 0) progress.update("corpus", 0.05 * d / sc.docs(), d + " documents");
         }
-        oracle.seal();
         int batch = 25;
         long window = Math.max(1, sc.indexWindowMicros());
         for (int i = 0; i < n; i++) {
@@ -595,6 +637,7 @@ public final class Simulation implements AutoCloseable {
      */
     private void indexSettled() {
         SplittableRandom r = random.split();
+        oracleIdle();
         for (int d = 0; d < sc.docs(); d++) {
             oracle.register(corpus.document(d));
             crawlerOf[d] = honest[r.nextInt(honest.length)];
@@ -660,6 +703,7 @@ public final class Simulation implements AutoCloseable {
         if (!net.isUp(peer)) throw new IllegalStateException("peer " + peer + " is down");
         List<Posting> postings = new ArrayList<>();
         List<UrlMetadata> metadata = new ArrayList<>();
+        oracleIdle();
         for (IndexedDocument doc : docs) {
             oracle.add(doc);
             storages[peer].writer().add(doc);
@@ -760,7 +804,7 @@ public final class Simulation implements AutoCloseable {
         if (workload != null) return;
         churnRandom = sc.hasChurn() ? random.split() : null;
         QueryWorkload w = new QueryWorkload(QueryWorkload.parseMix(sc.queryMix()));
-        workload = w.generate(oracle, sc.queries(), random.nextLong());
+        workload = w.generate(oracleBuilt(), sc.queries(), random.nextLong());
         originRandom = random.split();
     }
 
@@ -877,15 +921,19 @@ public final class Simulation implements AutoCloseable {
 
     /** Runs one query (oracle word ids) from peer {@code from}; {@code done} gets the result with its recall@10. */
     public void search(int from, int index, List<Integer> words, Consumer<QueryResult> done) {
-        Query q = QueryParser.parse(oracle.text(words));
-        List<UrlHash> truth = oracle.top(q, 10, estimatedDocuments(from));
-        List<UrlHash> trueN = oracle.top(q, 10);
+        Oracle o = oracleBuilt();
+        Query q = QueryParser.parse(o.text(words));
+        long documents = estimatedDocuments(from);
+        // the true tops are ranked on the oracle's thread while the network answers (the oracle is sealed: they
+        // only read it); the answer waits for them
+        CompletableFuture<List<List<UrlHash>>> truths = onOracleThread(() -> List.of(o.top(q, 10, documents), o.top(q, 10)));
         query(from, q, fin -> {
             QueryCoordinator.Done d = fin.done();
             QueryCoordinator.Network n = d.network();
+            List<List<UrlHash>> t = truths.join();
             done.accept(new QueryResult(index, words.size(), fin.startMicros() - mainStart, fin.latencyMicros(),
-                    fin.firstResultMicros(), recall(d, truth), n.messages(), n.bytes(),
-                    n.peersAnswered() >= n.peersAsked(), d.results().size(), recall(d, trueN), fakeResults(d, words)));
+                    fin.firstResultMicros(), recall(d, t.get(0)), n.messages(), n.bytes(),
+                    n.peersAnswered() >= n.peersAsked(), d.results().size(), recall(d, t.get(1)), fakeResults(d, words)));
         });
     }
 
@@ -893,12 +941,12 @@ public final class Simulation implements AutoCloseable {
     private int fakeResults(QueryCoordinator.Done d, List<Integer> words) {
         int fake = 0;
         for (SearchResult r : d.results()) {
-            int doc = oracle.docId(UrlHash.parse(r.urlHash()));
+            int doc = oracleBuilt().docId(UrlHash.parse(r.urlHash()));
             if (doc < 0) {
                 fake++;
                 continue;
             }
-            int[] has = oracle.wordsOf(doc);
+            int[] has = oracleBuilt().wordsOf(doc);
             for (int w : words) {
                 if (Arrays.binarySearch(has, w) < 0) {
                     fake++;
@@ -970,7 +1018,7 @@ public final class Simulation implements AutoCloseable {
 
     /** The histogram of copies on correct holders now (see {@link #copies(long[], int[])}). */
     public int[] holderHistogram() {
-        int[] onHolders = new int[oracle.totalPostings()];
+        int[] onHolders = new int[oracleBuilt().totalPostings()];
         copies(null, onHolders);
         return histogram(onHolders);
     }
@@ -998,10 +1046,10 @@ public final class Simulation implements AutoCloseable {
         int[][] held = new int[workers][];
         // made here, on this thread: the first builds the oracle's table, which the workers then only read
         Oracle.KeyLookup[] lookups = new Oracle.KeyLookup[workers];
-        for (int w = 0; w < workers; w++) lookups[w] = oracle.keyLookup();
+        for (int w = 0; w < workers; w++) lookups[w] = oracleBuilt().keyLookup();
         java.util.stream.IntStream.range(0, workers).parallel().forEach(w -> {
-            int[] c = new int[oracle.totalPostings()];
-            int[] h = onHoldersOut == null ? null : new int[oracle.totalPostings()];
+            int[] c = new int[oracleBuilt().totalPostings()];
+            int[] h = onHoldersOut == null ? null : new int[oracleBuilt().totalPostings()];
             Oracle.KeyLookup lookup = lookups[w];
             for (int i = w; i < sc.peers(); i += workers) {
                 if (!net.isUp(i)) continue;
@@ -1024,21 +1072,27 @@ public final class Simulation implements AutoCloseable {
         long[] load = {0};
         HeldArcs arcs = live == null || population.hostile(i) ? null : HeldArcs.uncached(ids[i], placement, live);
         ReverseWordIndex rwi = storages[i].rwi();
-        // a scan meets a (word, partition)'s keys in a row, all at one position: its arcs are searched once
-        long[] lastPosition = {-1};
-        boolean[] lastHeld = {false};
+        Partitions partitions = rwi.partitions();
+        // a scan meets a word's keys in a row, its partitions mixed (they follow the URL's hash): whether each of
+        // the word's (word, partition) positions is held is worked out once, at the first of its keys
+        byte[] lastWord = new byte[HashBytes.PACKED];
+        boolean[] anyWord = {false};
+        byte[] heldIn = new byte[partitions.count()]; // 0 not known yet, 1 held, 2 not held
         rwi.scanEntries((key, value) -> {
             if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
             int id = lookup.postingId(key);
             if (id >= 0) {
                 c[id]++;
                 if (arcs != null) {
-                    long position = rwi.position(key);
-                    if (position != lastPosition[0]) {
-                        lastPosition[0] = position;
-                        lastHeld[0] = arcs.contains(position);
+                    int w = ReverseWordIndex.WORD_OFFSET;
+                    if (!anyWord[0] || !Arrays.equals(key, w, w + HashBytes.PACKED, lastWord, 0, HashBytes.PACKED)) {
+                        System.arraycopy(key, w, lastWord, 0, HashBytes.PACKED);
+                        anyWord[0] = true;
+                        Arrays.fill(heldIn, (byte) 0);
                     }
-                    if (lastHeld[0]) onHolders[id]++;
+                    int partition = partitions.partitionOfPosition(HashBytes.position(key, ReverseWordIndex.URL_OFFSET));
+                    if (heldIn[partition] == 0) heldIn[partition] = arcs.contains(rwi.position(key)) ? (byte) 1 : (byte) 2;
+                    if (heldIn[partition] == 1) onHolders[id]++;
                 }
             }
             load[0]++;
@@ -1062,10 +1116,10 @@ public final class Simulation implements AutoCloseable {
     private boolean[] keptPostings() {
         if (keptWords == null) return null;
         if (keptPostings == null) {
-            boolean[] kept = new boolean[oracle.totalPostings()];
+            boolean[] kept = new boolean[oracleBuilt().totalPostings()];
             int id = 0;
-            for (int d = 0; d < oracle.documents(); d++) {
-                for (int w : oracle.wordsOf(d)) kept[id++] = keptWords[w];
+            for (int d = 0; d < oracleBuilt().documents(); d++) {
+                for (int w : oracleBuilt().wordsOf(d)) kept[id++] = keptWords[w];
             }
             keptPostings = kept;
         }
@@ -1075,7 +1129,7 @@ public final class Simulation implements AutoCloseable {
     /** The postings the run wrote: every posting of the corpus, or (settled-query-words) those of the asked words. */
     private long writtenPostings() {
         boolean[] kept = keptPostings();
-        if (kept == null) return oracle.totalPostings();
+        if (kept == null) return oracleBuilt().totalPostings();
         long n = 0;
         for (boolean k : kept) if (k) n++;
         return n;
@@ -1098,7 +1152,7 @@ public final class Simulation implements AutoCloseable {
     }
 
     private void sample(String phase) {
-        int[] onHolders = new int[oracle.totalPostings()];
+        int[] onHolders = new int[oracleBuilt().totalPostings()];
         int[] h = histogram(copies(null, onHolders));
         long noHolderCopy = histogram(onHolders)[0];
         int ringMin = Integer.MAX_VALUE;
@@ -1164,7 +1218,7 @@ public final class Simulation implements AutoCloseable {
 
     private Map<String, Object> summarize(long bootstrapped, long settleTime) {
         long[] load = new long[sc.peers()];
-        int[] onHolders = new int[oracle.totalPostings()];
+        int[] onHolders = new int[oracleBuilt().totalPostings()];
         int[] copies = copies(load, onHolders);
         int[] h = histogram(copies);
         int[] held = histogram(onHolders);
@@ -1180,7 +1234,7 @@ public final class Simulation implements AutoCloseable {
         m.put("scenario", sc.echo());
         Map<String, Object> postings = new LinkedHashMap<>();
         postings.put("total", writtenPostings());
-        postings.put("documents", oracle.documents());
+        postings.put("documents", oracleBuilt().documents());
         postings.put("liveCopiesHistogram", labelled(h));
         postings.put("zeroLiveCopies", h[0]);
         Sample indexed = series.get(0);
@@ -1332,6 +1386,12 @@ public final class Simulation implements AutoCloseable {
     @Override
     public void close() {
         heapWatch.close();
+        try {
+            oracleLast.join();
+        } catch (RuntimeException e) {
+            // a failed task has been reported where it was waited for; the oracle closes all the same
+        }
+        oracleThread.shutdown();
         oracle.close();
         system.terminate();
         rt.runUntil(() -> system.getWhenTerminated().toCompletableFuture().isDone(), 1_000_000, 120_000_000);

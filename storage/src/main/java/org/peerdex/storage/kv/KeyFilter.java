@@ -40,12 +40,12 @@ final class KeyFilter {
         return (words[index(h, words.length)] & b) == b;
     }
 
-    private static int index(long h, int n) {
+    static int index(long h, int n) {
         return (int) (((h >>> 32) * n) >>> 32);
     }
 
     /** Three bits of the word, from the hash's low 18 bits. */
-    private static long bits(long h) {
+    static long bits(long h) {
         return 1L << (h & 63) | 1L << ((h >>> 6) & 63) | 1L << ((h >>> 12) & 63);
     }
 

@@ -62,4 +62,56 @@ class KeyFilterTest {
         assertTrue(f.mayContain(new byte[] {1, 2, 3}));
         assertEquals(KeyFilter.hash(new byte[] {1, 2, 3}, 0, 3), KeyFilter.hash(new byte[] {9, 1, 2, 3}, 1, 4));
     }
+
+    @Test
+    void theRecentWritesFilterNeverLosesAKeyAddedAndAnswersMostAbsentOnesAtOnce() {
+        Random r = new Random(11);
+        int n = 20_000;
+        RecentKeyFilter f = new RecentKeyFilter(n);
+        byte[][] keys = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            keys[i] = key(r, 500);
+            f.add(keys[i]);
+        }
+        for (byte[] k : keys) assertTrue(f.mayContain(k));
+        int maybe = 0;
+        for (int i = 0; i < 100_000; i++) if (f.mayContain(key(r, 500))) maybe++;
+        assertTrue(maybe < 3_000, maybe + " of 100,000 absent keys answered maybe");
+        // past its capacity it answers maybe more often, never wrongly absent
+        RecentKeyFilter small = new RecentKeyFilter(10);
+        for (byte[] k : keys) small.add(k);
+        for (byte[] k : keys) assertTrue(small.mayContain(k));
+    }
+
+    @Test
+    void aStoreFindsEveryRecentWriteAndDeleteBehindItsFilter() {
+        MemoryStore store = new MemoryStore(4_096);
+        Random r = new Random(5);
+        java.util.TreeMap<String, byte[]> expected = new java.util.TreeMap<>();
+        for (int i = 0; i < 30_000; i++) {
+            byte[] k = key(r, 300);
+            String s = new String(k, java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (i % 7 == 3 && !expected.isEmpty()) {
+                String gone = expected.ceilingKey(s) == null ? expected.firstKey() : expected.ceilingKey(s);
+                store.delete(gone.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                expected.remove(gone);
+            } else {
+                byte[] v = {(byte) i, (byte) (i >> 8)};
+                store.put(k, v);
+                expected.put(s, v);
+            }
+            if (i % 997 == 0) {
+                for (var e : expected.entrySet()) {
+                    byte[] got = store.get(e.getKey().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
+                    assertTrue(got != null && java.util.Arrays.equals(e.getValue(), got), "lost " + e.getKey());
+                }
+            }
+        }
+        int absent = 0;
+        for (int i = 0; i < 5_000; i++) {
+            byte[] k = key(r, 300);
+            if (!expected.containsKey(new String(k, java.nio.charset.StandardCharsets.ISO_8859_1)) && store.get(k).isEmpty()) absent++;
+        }
+        assertEquals(5_000, absent);
+    }
 }

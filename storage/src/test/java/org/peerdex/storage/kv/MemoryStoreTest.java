@@ -121,4 +121,72 @@ class MemoryStoreTest extends KeyValueStoreContract {
             }
         }
     }
+
+    @Test
+    void aLargeBatchMergedAtOnceLeavesWhatItsWritesOneByOneLeave() {
+        MemoryStore merged = new MemoryStore();
+        MemoryStore single = new MemoryStore();
+        List<String> seenMerged = new ArrayList<>();
+        List<String> seenSingle = new ArrayList<>();
+        merged.addIndexObserver(observer(seenMerged));
+        single.addIndexObserver(observer(seenSingle));
+        Random r = new Random(3);
+        for (int round = 0; round < 40; round++) {
+            // batches from 1 to 3,000 writes: small ones go through the skip list, large ones into the run at once
+            int n = round % 4 == 0 ? 1 + r.nextInt(20) : 64 + r.nextInt(3_000);
+            KeyValueStore.Batch batch = merged.newBatch();
+            for (int i = 0; i < n; i++) {
+                byte[] k = indexKey(r.nextInt(20_000));
+                if (r.nextInt(5) == 0) {
+                    batch.delete(k);
+                    single.delete(k);
+                } else {
+                    byte[] v = new byte[1 + r.nextInt(30)];
+                    r.nextBytes(v);
+                    batch.put(k, v);
+                    single.put(k, v);
+                }
+            }
+            long generation = merged.indexGeneration();
+            merged.write(batch, false);
+            assertTrue(merged.indexGeneration() > generation || n == 0);
+            assertEquals(single.approximateSize(), merged.approximateSize(), "round " + round);
+        }
+        assertEquals(seenSingle, seenMerged, "the same observer calls in the same order");
+        try (KeyValueStore.Cursor a = merged.scan(new byte[0], null); KeyValueStore.Cursor b = single.scan(new byte[0], null)) {
+            int entries = 0;
+            while (true) {
+                boolean more = a.next();
+                assertEquals(more, b.next());
+                if (!more) break;
+                assertArrayEquals(b.key(), a.key());
+                assertArrayEquals(b.value(), a.value());
+                assertArrayEquals(b.value(), merged.get(b.key()).orElseThrow());
+                entries++;
+            }
+            assertTrue(entries > 10_000, entries + " entries");
+        }
+    }
+
+    /** A key the store counts as an index write (its observers see it). */
+    private static byte[] indexKey(int i) {
+        byte[] k = String.format("_k%05d", i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        k[0] = Keyspace.RWI;
+        return k;
+    }
+
+
+    private static KeyValueStore.IndexObserver observer(List<String> seen) {
+        return new KeyValueStore.IndexObserver() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                seen.add("+" + new String(key, java.nio.charset.StandardCharsets.ISO_8859_1) + java.util.Arrays.toString(value));
+            }
+
+            @Override
+            public void deleted(byte[] key) {
+                seen.add("-" + new String(key, java.nio.charset.StandardCharsets.ISO_8859_1));
+            }
+        };
+    }
 }

@@ -1,5 +1,6 @@
 package org.peerdex.actors.dht.replication;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,8 +71,17 @@ final class IndexScan {
     /** The origin of an entry: this peer if it has no holder ({@code at < 0}), else the packed id at {@code at}. */
     PeerId origin(byte[] value, int at) {
         if (at < 0) return self;
-        return origins.computeIfAbsent(HashBytes.unpack(value, at), PeerId::parse);
+        // entries in a row mostly name one crawler: its packed id is compared before any string is made
+        if (lastOrigin != null && Arrays.equals(value, at, at + HashBytes.PACKED, lastPacked, 0, HashBytes.PACKED)) {
+            return lastOrigin;
+        }
+        System.arraycopy(value, at, lastPacked, 0, HashBytes.PACKED);
+        lastOrigin = origins.computeIfAbsent(HashBytes.unpack(value, at), PeerId::parse);
+        return lastOrigin;
     }
+
+    private final byte[] lastPacked = new byte[HashBytes.PACKED];
+    private PeerId lastOrigin;
 
     /** The origin named by a metadata record's holder field (null: this peer). */
     PeerId origin(String holder) {

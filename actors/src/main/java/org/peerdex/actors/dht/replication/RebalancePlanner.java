@@ -120,6 +120,25 @@ final class RebalancePlanner {
         return d;
     }
 
+    /** The digest accumulators a run of entries of one position, origin and kind adds to (see {@link #plan}). */
+    private static final class DigestRun {
+        private long position = -1;
+        private PeerId origin;
+        private char kind;
+        long[][] acc;
+
+        boolean same(long position, PeerId origin, char kind) {
+            return acc != null && position == this.position && origin == this.origin && kind == this.kind;
+        }
+
+        void start(long position, PeerId origin, char kind, long[][] acc) {
+            this.position = position;
+            this.origin = origin;
+            this.kind = kind;
+            this.acc = acc;
+        }
+    }
+
     /** A full plan: digests of everything to every holder. */
     Plan plan(Ring ring) {
         return plan(ring, List.of(), Mode.FULL);
@@ -149,6 +168,9 @@ final class RebalancePlanner {
         // per holder, the buckets with a position it did not hold in every base ring (all, without bases)
         Map<PeerId, boolean[]> newTo = new HashMap<>();
         Map<PeerId, boolean[]> newMetadataTo = new HashMap<>();
+        // the digest accumulators of the last (position, origin, kind), one per holder (null: self): a scan meets a
+        // word's postings in one partition in a row, which add to the same ranges of the same co-holders
+        DigestRun run = new DigestRun();
         // keys and a few fields only: a posting is decoded only when it is handed off (or the blacklist must judge it)
         ReverseWordIndex.EntrySink sink = (key, value) -> {
             if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
@@ -162,17 +184,26 @@ final class RebalancePlanner {
             if (own || held) {
                 if (!held && mode != Mode.FULL) return; // our crawl, held elsewhere: the crawl repair offers it
                 PeerId origin = scan.origin(value, at);
-                int bucket = Digests.bucketOf(position);
                 long hash = Digests.entryHash(key, ReverseWordIndex.WORD_OFFSET, ReverseWordIndex.URL_OFFSET);
                 char kind = RangeDigest.postingsKind(held);
-                boolean[] fresh = scan.newHolders(bases);
-                for (int i = 0; i < fresh.length; i++) {
-                    PeerId h = holders.get(i);
-                    if (h.equals(self)) continue;
-                    // a digest covers its whole range (the receiver counts all of it): a holder new to one position
-                    // of a bucket gets the bucket's digest, with the positions it held before
-                    if (fresh[i]) newTo.computeIfAbsent(h, k -> new boolean[Digests.BUCKETS])[bucket] = true;
-                    digests.computeIfAbsent(h, k -> new Digests()).add(kind, origin, bucket, hash);
+                if (!run.same(position, origin, kind)) {
+                    int bucket = Digests.bucketOf(position);
+                    boolean[] fresh = scan.newHolders(bases);
+                    long[][] acc = new long[fresh.length][];
+                    for (int i = 0; i < fresh.length; i++) {
+                        PeerId h = holders.get(i);
+                        if (h.equals(self)) continue;
+                        // a digest covers its whole range (the receiver counts all of it): a holder new to one
+                        // position of a bucket gets the bucket's digest, with the positions it held before
+                        if (fresh[i]) newTo.computeIfAbsent(h, k -> new boolean[Digests.BUCKETS])[bucket] = true;
+                        acc[i] = digests.computeIfAbsent(h, k -> new Digests()).accumulator(kind, origin, bucket);
+                    }
+                    run.start(position, origin, kind, acc);
+                }
+                for (long[] a : run.acc) {
+                    if (a == null) continue;
+                    a[0]++;
+                    a[1] += hash;
                 }
             } else {
                 // bounded: the rest are handed off in further rounds (their buckets stay marked foreign)

@@ -1113,8 +1113,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 long id = nextRequest++;
                 confirming.put(id, new Confirming(peer, part));
                 confirmRequests++;
+                // presence answers carry no postings: nothing to ask keyed
                 ask(id, peer, view.owner(peer).orElseThrow(), ShardOwner.LookupReply.class,
-                        r -> new ShardOwner.LookupRequest(queryId, ls, r, true));
+                        r -> new ShardOwner.LookupRequest(queryId, ls, r));
             }
         });
     }

@@ -110,6 +110,15 @@ public final class Digests {
         a[1] += h;
     }
 
+    /**
+     * The accumulator of one range, {count, sum of entry hashes}: adding an entry is {@code a[0]++; a[1] += hash}.
+     * For a scan that adds many entries of one range in a row (a word's postings in one partition) without finding
+     * the range again for each.
+     */
+    public long[] accumulator(char kind, PeerId origin, int bucket) {
+        return acc.computeIfAbsent(new RangeDigest.Range(kind, origin, bucket), k -> new long[2]);
+    }
+
     public List<RangeDigest> digests() {
         return digests(r -> true);
     }
@@ -120,10 +129,17 @@ public final class Digests {
         acc.forEach((r, a) -> {
             if (wanted.test(r)) out.add(new RangeDigest(r.kind(), r.origin(), r.bucket(), (int) a[0], a[1]));
         });
-        out.sort(Comparator.comparing((RangeDigest d) -> d.origin().value()).thenComparingInt(RangeDigest::bucket)
-                .thenComparing(RangeDigest::kind));
+        out.sort(ORDER);
         return out;
     }
+
+    /** By origin id, bucket, kind: the order digests are sent and compared in. */
+    private static final Comparator<RangeDigest> ORDER = (a, b) -> {
+        int c = a.origin().value().compareTo(b.origin().value());
+        if (c != 0) return c;
+        c = Integer.compare(a.bucket(), b.bucket());
+        return c != 0 ? c : Character.compare(a.kind(), b.kind());
+    };
 
     public RangeDigest digest(RangeDigest.Range r) {
         long[] a = acc.getOrDefault(r, new long[2]);
@@ -159,8 +175,7 @@ public final class Digests {
         }
         folded.forEach((key, a) -> out.add(new RangeDigest((char) (key >>> 16), sender, key & 0xffff,
                 (int) Math.min(Integer.MAX_VALUE, a[0]), a[1])));
-        out.sort(Comparator.comparing((RangeDigest d) -> d.origin().value()).thenComparingInt(RangeDigest::bucket)
-                .thenComparing(RangeDigest::kind));
+        out.sort(ORDER);
         return out;
     }
 
