@@ -76,12 +76,75 @@ final class IndexScan {
             return lastOrigin;
         }
         System.arraycopy(value, at, lastPacked, 0, HashBytes.PACKED);
-        lastOrigin = origins.computeIfAbsent(HashBytes.unpack(value, at), PeerId::parse);
+        lastOrigin = packedOrigins.get(value, at);
+        if (lastOrigin == null) {
+            lastOrigin = origins.computeIfAbsent(HashBytes.unpack(value, at), PeerId::parse);
+            packedOrigins.put(value, at, lastOrigin);
+        }
         return lastOrigin;
     }
 
     private final byte[] lastPacked = new byte[HashBytes.PACKED];
     private PeerId lastOrigin;
+    /** the origins met so far by their packed ids: no string is made for an id met before */
+    private final PackedIdMap packedOrigins = new PackedIdMap();
+
+    /** Peer ids by their 9 packed bytes, open addressing on the first eight (ids are hashes: they spread well). */
+    private static final class PackedIdMap {
+        private long[] heads = new long[64];
+        private byte[] tails = new byte[64];
+        private PeerId[] ids = new PeerId[64];
+        private int size;
+
+        PeerId get(byte[] b, int at) {
+            long head = head(b, at);
+            byte tail = b[at + 8];
+            int mask = ids.length - 1;
+            for (int i = slot(head, mask); ids[i] != null; i = (i + 1) & mask) {
+                if (heads[i] == head && tails[i] == tail) return ids[i];
+            }
+            return null;
+        }
+
+        void put(byte[] b, int at, PeerId id) {
+            if (2 * (size + 1) > ids.length) grow();
+            insert(head(b, at), b[at + 8], id);
+        }
+
+        private void insert(long head, byte tail, PeerId id) {
+            int mask = ids.length - 1;
+            int i = slot(head, mask);
+            while (ids[i] != null) {
+                if (heads[i] == head && tails[i] == tail) return;
+                i = (i + 1) & mask;
+            }
+            heads[i] = head;
+            tails[i] = tail;
+            ids[i] = id;
+            size++;
+        }
+
+        private void grow() {
+            long[] h = heads;
+            byte[] t = tails;
+            PeerId[] v = ids;
+            heads = new long[h.length * 2];
+            tails = new byte[h.length * 2];
+            ids = new PeerId[h.length * 2];
+            size = 0;
+            for (int i = 0; i < v.length; i++) if (v[i] != null) insert(h[i], t[i], v[i]);
+        }
+
+        private static long head(byte[] b, int at) {
+            long v = 0;
+            for (int i = 0; i < 8; i++) v = (v << 8) | (b[at + i] & 0xff);
+            return v;
+        }
+
+        private static int slot(long head, int mask) {
+            return (int) ((head ^ (head >>> 29)) * 0x9E3779B97F4A7C15L >>> 40) & mask;
+        }
+    }
 
     /** The origin named by a metadata record's holder field (null: this peer). */
     PeerId origin(String holder) {

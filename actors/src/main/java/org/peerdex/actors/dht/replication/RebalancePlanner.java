@@ -126,6 +126,9 @@ final class RebalancePlanner {
         private PeerId origin;
         private char kind;
         long[][] acc;
+        /** the position whose co-holders' digests {@link #perHolder} are (null for self), in the holders' order */
+        long holdersPosition = -1;
+        Digests[] perHolder;
 
         boolean same(long position, PeerId origin, char kind) {
             return acc != null && position == this.position && origin == this.origin && kind == this.kind;
@@ -188,15 +191,22 @@ final class RebalancePlanner {
                 char kind = RangeDigest.postingsKind(held);
                 if (!run.same(position, origin, kind)) {
                     int bucket = Digests.bucketOf(position);
-                    boolean[] fresh = scan.newHolders(bases);
-                    long[][] acc = new long[fresh.length][];
-                    for (int i = 0; i < fresh.length; i++) {
-                        PeerId h = holders.get(i);
-                        if (h.equals(self)) continue;
-                        // a digest covers its whole range (the receiver counts all of it): a holder new to one
-                        // position of a bucket gets the bucket's digest, with the positions it held before
-                        if (fresh[i]) newTo.computeIfAbsent(h, k -> new boolean[Digests.BUCKETS])[bucket] = true;
-                        acc[i] = digests.computeIfAbsent(h, k -> new Digests()).accumulator(kind, origin, bucket);
+                    if (run.perHolder == null || run.holdersPosition != position) {
+                        boolean[] fresh = scan.newHolders(bases);
+                        run.holdersPosition = position;
+                        run.perHolder = new Digests[fresh.length];
+                        for (int i = 0; i < fresh.length; i++) {
+                            PeerId h = holders.get(i);
+                            if (h.equals(self)) continue;
+                            // a digest covers its whole range (the receiver counts all of it): a holder new to one
+                            // position of a bucket gets the bucket's digest, with the positions it held before
+                            if (fresh[i]) newTo.computeIfAbsent(h, k -> new boolean[Digests.BUCKETS])[bucket] = true;
+                            run.perHolder[i] = digests.computeIfAbsent(h, k -> new Digests());
+                        }
+                    }
+                    long[][] acc = new long[run.perHolder.length][];
+                    for (int i = 0; i < acc.length; i++) {
+                        if (run.perHolder[i] != null) acc[i] = run.perHolder[i].accumulator(kind, origin, bucket);
                     }
                     run.start(position, origin, kind, acc);
                 }
