@@ -312,8 +312,7 @@ public final class Simulation implements AutoCloseable {
 
     /** The oracle with every document in it (reads only: its thread may be ranking a query beside). */
     private Oracle oracleBuilt() {
-        if (!oracleBuild.isDone()) oracleBuild.join();
-        else if (oracleBuild.isCompletedExceptionally()) oracleBuild.join(); // rethrows what failed the build
+        oracleBuild.join(); // at once when built; rethrows what failed the build
         return oracle;
     }
 
@@ -1047,9 +1046,10 @@ public final class Simulation implements AutoCloseable {
         // made here, on this thread: the first builds the oracle's table, which the workers then only read
         Oracle.KeyLookup[] lookups = new Oracle.KeyLookup[workers];
         for (int w = 0; w < workers; w++) lookups[w] = oracleBuilt().keyLookup();
+        int postings = oracleBuilt().totalPostings();
         java.util.stream.IntStream.range(0, workers).parallel().forEach(w -> {
-            int[] c = new int[oracleBuilt().totalPostings()];
-            int[] h = onHoldersOut == null ? null : new int[oracleBuilt().totalPostings()];
+            int[] c = new int[postings];
+            int[] h = onHoldersOut == null ? null : new int[postings];
             Oracle.KeyLookup lookup = lookups[w];
             for (int i = w; i < sc.peers(); i += workers) {
                 if (!net.isUp(i)) continue;
@@ -1116,10 +1116,11 @@ public final class Simulation implements AutoCloseable {
     private boolean[] keptPostings() {
         if (keptWords == null) return null;
         if (keptPostings == null) {
-            boolean[] kept = new boolean[oracleBuilt().totalPostings()];
+            Oracle o = oracleBuilt();
+            boolean[] kept = new boolean[o.totalPostings()];
             int id = 0;
-            for (int d = 0; d < oracleBuilt().documents(); d++) {
-                for (int w : oracleBuilt().wordsOf(d)) kept[id++] = keptWords[w];
+            for (int d = 0; d < o.documents(); d++) {
+                for (int w : o.wordsOf(d)) kept[id++] = keptWords[w];
             }
             keptPostings = kept;
         }

@@ -25,6 +25,7 @@ import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.rwi.HashBytes;
+import org.peerdex.storage.rwi.PackedHashIds;
 import org.peerdex.storage.rwi.Posting;
 import org.peerdex.storage.rwi.ReverseWordIndex;
 import org.peerdex.storage.text.Condenser;
@@ -48,7 +49,7 @@ public final class Oracle implements AutoCloseable {
     private final List<int[]> docWords = new ArrayList<>();
     private final List<Integer> offsets = new ArrayList<>();
     /** the word ids by packed hash, for stored keys (a replica count meets every stored posting) */
-    private final PackedIds packedWords = new PackedIds();
+    private final PackedHashIds packedWords = new PackedHashIds();
     private int totalPostings;
     private boolean dirty = true;
 
@@ -247,7 +248,7 @@ public final class Oracle implements AutoCloseable {
                 cursor = lastWord < 0 ? 0 : byWordStart[lastWord];
             }
             if (lastWord < 0) return -1;
-            long head = PackedIds.head(key, ReverseWordIndex.URL_OFFSET) ^ Long.MIN_VALUE;
+            long head = PackedHashIds.head(key, ReverseWordIndex.URL_OFFSET) ^ Long.MIN_VALUE;
             int tail = key[ReverseWordIndex.URL_OFFSET + 8] & 0xff;
             int lo = byWordStart[lastWord];
             int hi = byWordStart[lastWord + 1];
@@ -287,7 +288,7 @@ public final class Oracle implements AutoCloseable {
         int[] ids = new int[totalPostings];
         for (int d = 0; d < docWords.size(); d++) {
             byte[] packed = HashBytes.pack(urls.get(d).value());
-            long head = PackedIds.head(packed, 0) ^ Long.MIN_VALUE;
+            long head = PackedHashIds.head(packed, 0) ^ Long.MIN_VALUE;
             int[] ws = docWords.get(d);
             int off = offsets.get(d);
             for (int i = 0; i < ws.length; i++) {
@@ -342,69 +343,6 @@ public final class Oracle implements AutoCloseable {
         int id = byWordIds[a];
         byWordIds[a] = byWordIds[b];
         byWordIds[b] = id;
-    }
-
-    /**
-     * Ids by packed 9-byte hash, open addressing on the first 8 bytes with the ninth kept beside them: a lookup
-     * from a stored key makes no objects (decoding the hash to a string and a checked record was a quarter of a
-     * 500-peer churn run's replica counts).
-     */
-    private static final class PackedIds {
-        private long[] heads = new long[1024];
-        private byte[] tails = new byte[1024];
-        /** id + 1; 0 is an empty slot */
-        private int[] ids = new int[1024];
-        private int size;
-
-        void put(byte[] packed, int id) {
-            if (2 * (size + 1) > ids.length) grow();
-            if (insert(head(packed, 0), packed[8], id)) size++;
-        }
-
-        int get(byte[] key, int off) {
-            long head = head(key, off);
-            byte tail = key[off + 8];
-            int mask = ids.length - 1;
-            for (int i = slot(head, mask); ids[i] != 0; i = (i + 1) & mask) {
-                if (heads[i] == head && tails[i] == tail) return ids[i] - 1;
-            }
-            return -1;
-        }
-
-        private boolean insert(long head, byte tail, int id) {
-            int mask = ids.length - 1;
-            int i = slot(head, mask);
-            for (; ids[i] != 0; i = (i + 1) & mask) {
-                if (heads[i] == head && tails[i] == tail) {
-                    ids[i] = id + 1;
-                    return false;
-                }
-            }
-            heads[i] = head;
-            tails[i] = tail;
-            ids[i] = id + 1;
-            return true;
-        }
-
-        private void grow() {
-            long[] h = heads;
-            byte[] t = tails;
-            int[] d = ids;
-            heads = new long[h.length * 2];
-            tails = new byte[h.length * 2];
-            ids = new int[h.length * 2];
-            for (int i = 0; i < d.length; i++) if (d[i] != 0) insert(h[i], t[i], d[i] - 1);
-        }
-
-        static long head(byte[] b, int off) {
-            long v = 0;
-            for (int i = 0; i < 8; i++) v = (v << 8) | (b[off + i] & 0xff);
-            return v;
-        }
-
-        private static int slot(long head, int mask) {
-            return (int) ((head * 0x9E3779B97F4A7C15L) >>> 40) & mask;
-        }
     }
 
     /** The query text of oracle word ids (as a user would type it). */

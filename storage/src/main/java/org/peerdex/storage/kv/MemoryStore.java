@@ -80,10 +80,7 @@ public final class MemoryStore implements KeyValueStore {
         s.recentKeys.add(key);
         byte[] previous = s.recent.put(key, value);
         int old = previous == DELETED ? -1 : previous != null ? previous.length : s.run.valueLength(s.run.find(key));
-        if (observed) observers.written(key, value);
-        // after the write: a reader that saw the old generation rebuilds later, never keeps a stale copy
-        if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
-        bytes.addAndGet(value.length + (old < 0 ? key.length : -old));
+        written(key, value, old, observed);
         mergeIfFull();
     }
 
@@ -99,10 +96,20 @@ public final class MemoryStore implements KeyValueStore {
         byte[] previous = i >= 0 ? s.recent.put(key.clone(), DELETED) : s.recent.remove(key);
         int old = previous == DELETED ? -1 : previous != null ? previous.length : s.run.valueLength(i);
         if (old < 0) return;
-        if (observed) observers.written(key, null);
-        if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
-        bytes.addAndGet(-(key.length + old));
+        written(key, null, old, observed);
         mergeIfFull();
+    }
+
+    /**
+     * What a write tells beyond its entry: the observers, the index generation (after the write: a reader that saw
+     * the old generation rebuilds later, never keeps a stale copy) and the size; {@code value} null for a delete,
+     * {@code old} the length of the value it replaced (-1: none).
+     */
+    private void written(byte[] key, byte[] value, int old, boolean observed) {
+        if (observed) observers.written(key, value);
+        if (KeyValueStore.isIndexKey(key)) indexGeneration.incrementAndGet();
+        if (value == null) bytes.addAndGet(-(key.length + old));
+        else bytes.addAndGet(value.length + (old < 0 ? key.length : -old));
     }
 
     private void mergeIfFull() {
@@ -155,18 +162,9 @@ public final class MemoryStore implements KeyValueStore {
                 byte[] recent = s.recentKeys.mayContain(op.key) ? s.recent.get(op.key) : null;
                 old = recent == DELETED ? -1 : recent != null ? recent.length : s.run.valueLength(s.run.find(op.key));
             }
-            if (op.value == null) {
-                if (old < 0) continue;
-                pending.put(op.key, DELETED);
-                if (b.observed) observers.written(op.key, null);
-                if (KeyValueStore.isIndexKey(op.key)) indexGeneration.incrementAndGet();
-                bytes.addAndGet(-(op.key.length + old));
-            } else {
-                pending.put(op.key, op.value);
-                if (b.observed) observers.written(op.key, op.value);
-                if (KeyValueStore.isIndexKey(op.key)) indexGeneration.incrementAndGet();
-                bytes.addAndGet(op.value.length + (old < 0 ? op.key.length : -old));
-            }
+            if (op.value == null && old < 0) continue;
+            pending.put(op.key, op.value == null ? DELETED : op.value);
+            written(op.key, op.value, old, b.observed);
         }
         for (Map.Entry<byte[], byte[]> e : s.recent.entrySet()) pending.putIfAbsent(e.getKey(), e.getValue());
         state = stateOf(s.run.merge(pending));

@@ -1,6 +1,6 @@
 package org.peerdex.actors.dht.replication;
 
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +8,7 @@ import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.storage.rwi.HashBytes;
+import org.peerdex.storage.rwi.PackedHashIds;
 
 /**
  * Caches for one scan over stored index entries (rebalance and repair planning): the holders of the last position
@@ -71,83 +72,21 @@ final class IndexScan {
     /** The origin of an entry: this peer if it has no holder ({@code at < 0}), else the packed id at {@code at}. */
     PeerId origin(byte[] value, int at) {
         if (at < 0) return self;
-        // entries in a row mostly name one crawler: its packed id is compared before any string is made
-        if (lastOrigin != null && Arrays.equals(value, at, at + HashBytes.PACKED, lastPacked, 0, HashBytes.PACKED)) {
-            return lastOrigin;
-        }
-        System.arraycopy(value, at, lastPacked, 0, HashBytes.PACKED);
-        lastOrigin = packedOrigins.get(value, at);
-        if (lastOrigin == null) {
-            lastOrigin = origins.computeIfAbsent(HashBytes.unpack(value, at), PeerId::parse);
-            packedOrigins.put(value, at, lastOrigin);
-        }
-        return lastOrigin;
-    }
-
-    private final byte[] lastPacked = new byte[HashBytes.PACKED];
-    private PeerId lastOrigin;
-    /** the origins met so far by their packed ids: no string is made for an id met before */
-    private final PackedIdMap packedOrigins = new PackedIdMap();
-
-    /** Peer ids by their 9 packed bytes, open addressing on the first eight (ids are hashes: they spread well). */
-    private static final class PackedIdMap {
-        private long[] heads = new long[64];
-        private byte[] tails = new byte[64];
-        private PeerId[] ids = new PeerId[64];
-        private int size;
-
-        PeerId get(byte[] b, int at) {
-            long head = head(b, at);
-            byte tail = b[at + 8];
-            int mask = ids.length - 1;
-            for (int i = slot(head, mask); ids[i] != null; i = (i + 1) & mask) {
-                if (heads[i] == head && tails[i] == tail) return ids[i];
-            }
-            return null;
-        }
-
-        void put(byte[] b, int at, PeerId id) {
-            if (2 * (size + 1) > ids.length) grow();
-            insert(head(b, at), b[at + 8], id);
-        }
-
-        private void insert(long head, byte tail, PeerId id) {
-            int mask = ids.length - 1;
-            int i = slot(head, mask);
-            while (ids[i] != null) {
-                if (heads[i] == head && tails[i] == tail) return;
-                i = (i + 1) & mask;
-            }
-            heads[i] = head;
-            tails[i] = tail;
-            ids[i] = id;
-            size++;
-        }
-
-        private void grow() {
-            long[] h = heads;
-            byte[] t = tails;
-            PeerId[] v = ids;
-            heads = new long[h.length * 2];
-            tails = new byte[h.length * 2];
-            ids = new PeerId[h.length * 2];
-            size = 0;
-            for (int i = 0; i < v.length; i++) if (v[i] != null) insert(h[i], t[i], v[i]);
-        }
-
-        private static long head(byte[] b, int at) {
-            long v = 0;
-            for (int i = 0; i < 8; i++) v = (v << 8) | (b[at + i] & 0xff);
-            return v;
-        }
-
-        private static int slot(long head, int mask) {
-            return (int) ((head ^ (head >>> 29)) * 0x9E3779B97F4A7C15L >>> 40) & mask;
-        }
+        // an id met before is found by its packed bytes, no string made
+        int known = packedOrigins.get(value, at);
+        if (known >= 0) return originList.get(known);
+        PeerId origin = origins.computeIfAbsent(HashBytes.unpack(value, at), PeerId::parse);
+        packedOrigins.put(value, at, originList.size());
+        originList.add(origin);
+        return origin;
     }
 
     /** The origin named by a metadata record's holder field (null: this peer). */
     PeerId origin(String holder) {
         return holder == null ? self : origins.computeIfAbsent(holder, PeerId::parse);
     }
+
+    /** the origins met so far by their packed ids (an index into {@link #originList}) */
+    private final PackedHashIds packedOrigins = new PackedHashIds();
+    private final List<PeerId> originList = new ArrayList<>();
 }
