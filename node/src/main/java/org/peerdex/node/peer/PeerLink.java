@@ -93,7 +93,14 @@ final class PeerLink {
                             List<ShardOwner.KeyPostings> kept = new ArrayList<>();
                             int dropped = 0;
                             try {
-                                for (V1.KeyPostings kp : x.results()) {
+                                List<V1.KeyPostings> results = x.results();
+                                if (x.joinTable() != null && request.joinTable() && request.keyed()) {
+                                    results = new ArrayList<>(results);
+                                    results.addAll(WireMapping.joinTable(x.joinTable(), asked.size()));
+                                } else if (x.joinTable() != null) {
+                                    dropped++; // a table this peer did not ask for is not read
+                                }
+                                for (V1.KeyPostings kp : results) {
                                     if (asked.contains(kp.key())) kept.add(WireMapping.keyPostings(kp));
                                     else dropped++;
                                 }

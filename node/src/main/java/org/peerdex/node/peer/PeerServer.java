@@ -209,7 +209,8 @@ public final class PeerServer extends AllDirectives {
             }
             case "lookup": {
                 ShardOwner.LookupRequest l = WireMapping.lookup(wire.read(body, V1.LookupRequest.class), null);
-                return this.<ShardOwner.LookupReply>ask(r -> new ShardOwner.LookupRequest(l.queryId(), l.lookups(), r, l.keyed()))
+                return this.<ShardOwner.LookupReply>ask(r -> new ShardOwner.LookupRequest(l.queryId(), l.lookups(), r, l.keyed(),
+                                l.joinTable()))
                         .thenApply(WireMapping::reply);
             }
             case "metadata": {

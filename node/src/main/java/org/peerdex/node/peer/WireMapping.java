@@ -13,6 +13,7 @@ import org.peerdex.protocol.filter.BloomFilter;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
+import org.peerdex.protocol.wire.JoinTable;
 import org.peerdex.protocol.wire.PackedPostings;
 import org.peerdex.protocol.wire.V1;
 import org.peerdex.storage.meta.UrlMetadata;
@@ -50,7 +51,7 @@ final class WireMapping {
             out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit(),
                     k.join() == null ? null : k.join().stream().map(WordHash::value).toList(), k.presence()));
         }
-        return new V1.LookupRequest(l.queryId(), out, l.keyed());
+        return new V1.LookupRequest(l.queryId(), out, l.keyed(), l.joinTable());
     }
 
     static V1.MetadataRequest metadata(ShardOwner.FetchMetadata m) {
@@ -88,7 +89,7 @@ final class WireMapping {
                     urlHashes(k.urls()), k.limit(), k.join() == null ? null : k.join().stream().map(WordHash::new).toList(),
                     k.presence()));
         }
-        return new ShardOwner.LookupRequest(l.queryId(), out, replyTo, l.keyed());
+        return new ShardOwner.LookupRequest(l.queryId(), out, replyTo, l.keyed(), l.joinTable());
     }
 
     static ShardOwner.FetchMetadata metadata(V1.MetadataRequest m, ActorRef<ShardOwner.MetadataReply> replyTo) {
@@ -122,13 +123,35 @@ final class WireMapping {
 
     static V1.LookupReply reply(ShardOwner.LookupReply r) {
         List<V1.KeyPostings> out = new ArrayList<>(r.results() == null ? 0 : r.results().size());
-        if (r.results() != null) {
-            for (ShardOwner.KeyPostings kp : r.results()) {
-                V1.Postings ps = kp.postings().omitted() ? V1.Postings.NONE : postings(kp.postings(), kp.key().word());
-                out.add(new V1.KeyPostings(key(kp.key()), ps, kp.matched(), kp.truncated(), kp.held()));
-            }
+        if (r.results() != null) for (ShardOwner.KeyPostings kp : r.results()) out.add(keyPostings(kp));
+        if (r.joinTable() == null) return new V1.LookupReply(r.queryId(), out, r.error());
+        // the table again, of the protocol's packs (the index's codec may lay a posting out otherwise)
+        List<JoinTable.Entry> table = new ArrayList<>();
+        List<ShardOwner.KeyPostings> all = r.answers(Integer.MAX_VALUE); // this peer's own table
+        for (ShardOwner.KeyPostings kp : all.subList(out.size(), all.size())) {
+            V1.KeyPostings v = keyPostings(kp);
+            table.add(new JoinTable.Entry(v.key().word(), v.key().partition(), v.postings().count(), v.postings().bytes(),
+                    v.matched(), v.truncated()));
         }
-        return new V1.LookupReply(r.queryId(), out, r.error());
+        return new V1.LookupReply(r.queryId(), out, r.error(), JoinTable.write(table));
+    }
+
+    private static V1.KeyPostings keyPostings(ShardOwner.KeyPostings kp) {
+        V1.Postings ps = kp.postings().omitted() ? V1.Postings.NONE : postings(kp.postings(), kp.key().word());
+        return new V1.KeyPostings(key(kp.key()), ps, kp.matched(), kp.truncated(), kp.held());
+    }
+
+    /**
+     * The answers a reply's join table holds, as the protocol's key postings (their packs unread: the reader checks
+     * them as any other); throws IllegalArgumentException on a malformed table or more than {@code maxEntries}.
+     */
+    static List<V1.KeyPostings> joinTable(byte[] table, int maxEntries) {
+        List<V1.KeyPostings> out = new ArrayList<>();
+        for (JoinTable.Entry e : JoinTable.read(table, maxEntries)) {
+            V1.Postings ps = e.count() == 0 ? V1.Postings.EMPTY : new V1.Postings(e.count(), e.pack(), true);
+            out.add(new V1.KeyPostings(new V1.Key(e.word(), e.partition()), ps, e.matched(), e.truncated()));
+        }
+        return out;
     }
 
     static V1.MetadataReply reply(ShardOwner.MetadataReply r) {

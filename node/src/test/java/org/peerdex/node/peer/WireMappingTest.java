@@ -156,6 +156,48 @@ class WireMappingTest {
     }
 
     @Test
+    void aJoinTableCrossesTheWireAsTheSameAnswersOfTheProtocolsOwnPacks() throws Exception {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        var analyze = org.peerdex.protocol.hash.WordHash.of("analyze");
+        ShardOwner.LookupRequest l = new ShardOwner.LookupRequest(3, List.of(new ShardOwner.Lookup(
+                new RangeKey(vacuum, 5), null, null, 10, List.of(vacuum, analyze))), null, true, true);
+        V1.LookupRequest asked = codec.read(codec.write(WireMapping.lookup(l)), V1.LookupRequest.class);
+        assertTrue(asked.joinTable() && WireMapping.lookup(asked, null).joinTable());
+        PeerId crawler = new PeerId("Crawler-0001");
+        List<ShardOwner.KeyPostings> answers = new java.util.ArrayList<>();
+        for (var w : List.of(vacuum, analyze)) {
+            List<Posting> ps = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                ps.add(new Posting(w, UrlHash.of("http://a.test/" + i), i == 2 ? null : crawler, 0, 2 + i,
+                        new int[] {i, 30}, 400, 6, 20_100, "en", 'h', 5, 1, 22, 2, 0));
+            }
+            answers.add(new ShardOwner.KeyPostings(new RangeKey(w, 5), PostingPack.of(ps, true), 7, true));
+        }
+        ShardOwner.KeyPostings plainAnswer = new ShardOwner.KeyPostings(new RangeKey(analyze, 6),
+                PostingPack.of(List.of(), true), 0, false);
+        // a holder's table, built as the shard owner builds it
+        List<org.peerdex.protocol.wire.JoinTable.Entry> entries = new java.util.ArrayList<>();
+        for (ShardOwner.KeyPostings kp : answers) {
+            entries.add(new org.peerdex.protocol.wire.JoinTable.Entry(kp.key().word().value(), 5, kp.postings().count(),
+                    kp.postings().bytes(), kp.matched(), kp.truncated()));
+        }
+        ShardOwner.LookupReply sent = new ShardOwner.LookupReply(9, null, List.of(plainAnswer), "",
+                org.peerdex.protocol.wire.JoinTable.write(entries));
+        V1.LookupReply wire = codec.read(codec.write(WireMapping.reply(sent)), V1.LookupReply.class);
+        assertEquals(1, wire.results().size(), "the plain answer stays a key's");
+        List<V1.KeyPostings> tabled = WireMapping.joinTable(wire.joinTable(), 2);
+        assertEquals(2, tabled.size());
+        for (int i = 0; i < 2; i++) {
+            ShardOwner.KeyPostings back = WireMapping.keyPostings(tabled.get(i));
+            assertEquals(answers.get(i).key(), back.key());
+            assertEquals(7, back.matched());
+            assertTrue(back.truncated());
+            assertEquals(answers.get(i).postingList(), back.postingList());
+        }
+        assertThrows(IllegalArgumentException.class, () -> WireMapping.joinTable(wire.joinTable(), 1));
+    }
+
+    @Test
     void repliesComeBackToTheActorsWithTheSignerAsResponder() throws Exception {
         IndexedDocument doc = realPage();
         PeerId responder = new PeerId("Responder123");

@@ -364,26 +364,44 @@ public final class V1 {
      * {@code lookup}: postings, filtered and capped, for each lookup. {@code keyed} (written only when true): the
      * asker reads keyed packs ({@link PackedPostings}), and the holder answers every lookup with postings in one; a
      * holder that predates the key ignores it and answers with plain packs, which every asker reads.
+     * {@code joinTable} (written only when true, and heeded only with {@code keyed}): the asker reads the answers to
+     * its join lookups as one {@link JoinTable} in the reply's {@code joinTable}; a holder that predates it answers
+     * them as {@link KeyPostings}, which every asker reads.
      */
     public record LookupRequest(@JsonProperty("queryId") long queryId, @JsonProperty("lookups") List<Lookup> lookups,
-                                @JsonProperty("keyed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed)
-            implements Body {
+                                @JsonProperty("keyed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed,
+                                @JsonProperty("joinTable") @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+                                boolean joinTable) implements Body {
         public LookupRequest {
             lookups = lookups == null ? List.of() : List.copyOf(lookups);
         }
 
+        public LookupRequest(long queryId, List<Lookup> lookups, boolean keyed) {
+            this(queryId, lookups, keyed, false);
+        }
+
         public LookupRequest(long queryId, List<Lookup> lookups) {
-            this(queryId, lookups, false);
+            this(queryId, lookups, false, false);
         }
     }
 
-    /** The postings found per key; or an {@code error}. */
+    /**
+     * The postings found per key; or an {@code error}. {@code joinTable} (only to an asker that set
+     * {@link LookupRequest#joinTable}; not written when absent): the answers to the join lookups as a
+     * {@link JoinTable}, which {@code results} then leaves out.
+     */
     public record LookupReply(@JsonProperty("queryId") long queryId,
                               @JsonProperty("results") List<KeyPostings> results,
-                              @JsonProperty("error") String error) implements Body {
+                              @JsonProperty("error") String error,
+                              @JsonProperty("joinTable") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] joinTable)
+            implements Body {
         public LookupReply {
             error = orEmpty(error);
             results = results == null ? List.of() : List.copyOf(results);
+        }
+
+        public LookupReply(long queryId, List<KeyPostings> results, String error) {
+            this(queryId, results, error, null);
         }
     }
 

@@ -534,7 +534,10 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     r -> new ShardOwner.FilterRequest(queryId, List.copyOf(keys), settings.bloomBitsPerElement(), r));
             default -> {
                 List<ShardOwner.Lookup> ls = lookups(keys, urlSets);
-                ask(id, peer, owner.get(), ShardOwner.LookupReply.class, r -> new ShardOwner.LookupRequest(queryId, ls, r, true));
+                // join answers come as one table (URLs once a partition, no frame a key)
+                boolean table = phase == Phase.JOIN;
+                ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
+                        r -> new ShardOwner.LookupRequest(queryId, ls, r, true, table));
             }
         }
     }
@@ -672,7 +675,13 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             if (!r.error().isEmpty()) return retry(o, r.error());
             Map<RangeKey, List<Posting>> got = new HashMap<>();
             Map<RangeKey, Integer> gotCounts = new HashMap<>();
-            for (ShardOwner.KeyPostings kp : r.results()) {
+            List<ShardOwner.KeyPostings> answers;
+            try {
+                answers = r.answers(o.keys().size());
+            } catch (IllegalArgumentException e) {
+                return retry(o, e.getMessage());
+            }
+            for (ShardOwner.KeyPostings kp : answers) {
                 // only keys asked of this holder, and only postings of the key's own word and partition
                 if (kp == null || !o.keys().contains(kp.key()) || gotCounts.containsKey(kp.key())) continue;
                 List<Posting> ps = new ArrayList<>();

@@ -44,6 +44,7 @@ import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
+import org.peerdex.protocol.wire.JoinTable;
 import org.peerdex.protocol.wire.LeftOut;
 import org.peerdex.protocol.wire.V1;
 import org.peerdex.storage.PeerStorage;
@@ -131,13 +132,20 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     /**
      * Wire: postings, filtered and capped. {@code keyed}: the asker reads keyed posting packs (see
      * {@link PostingPack}), and every answer with postings comes as one; not written when false, and a holder that
-     * predates it ignores it and answers with plain packs.
+     * predates it ignores it and answers with plain packs. {@code joinTable} (heeded only with {@code keyed}): the
+     * asker reads the answers to its join lookups as one {@link JoinTable} ({@link LookupReply#joinTable}); a holder
+     * that predates it answers them as {@link KeyPostings}.
      */
     public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo,
-                                @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed)
+                                @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed,
+                                @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean joinTable)
             implements Command, WireMessage {
+        public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo, boolean keyed) {
+            this(queryId, lookups, replyTo, keyed, false);
+        }
+
         public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo) {
-            this(queryId, lookups, replyTo, false);
+            this(queryId, lookups, replyTo, false, false);
         }
     }
 
@@ -185,8 +193,48 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
     }
 
-    public record LookupReply(long queryId, PeerId by, List<KeyPostings> results, String error)
-            implements WireMessage {}
+    /**
+     * The answers, per key; or an {@code error}. {@code joinTable} (only to an asker that set
+     * {@link LookupRequest#joinTable}; not written when null): the answers to the join lookups as a {@link JoinTable},
+     * which {@code results} then leaves out. {@link #answers} reads both.
+     */
+    public record LookupReply(long queryId, PeerId by, List<KeyPostings> results, String error,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] joinTable)
+            implements WireMessage {
+        public LookupReply(long queryId, PeerId by, List<KeyPostings> results, String error) {
+            this(queryId, by, results, error, null);
+        }
+
+        /**
+         * Every answer: {@link #results} and then those of the join table, each pack as the table carried it (its
+         * postings are checked when read); throws IllegalArgumentException on a malformed table or one of more
+         * answers than {@code maxEntries}.
+         */
+        public List<KeyPostings> answers(int maxEntries) {
+            if (joinTable == null) return results;
+            List<KeyPostings> out = new ArrayList<>(results);
+            for (JoinTable.Entry e : JoinTable.read(joinTable, maxEntries)) {
+                out.add(new KeyPostings(new RangeKey(new WordHash(e.word()), e.partition()),
+                        e.count() == 0 ? PostingPack.EMPTY : new PostingPack(e.count(), e.pack(), true), e.matched(),
+                        e.truncated()));
+            }
+            return out;
+        }
+
+        /**
+         * The reply with the answers in {@code tabled} (join answers, keyed packs of a {@link #lookupJoined}) moved
+         * into a join table.
+         */
+        static LookupReply tabled(long queryId, PeerId by, List<KeyPostings> results, List<KeyPostings> tabled) {
+            if (tabled.isEmpty()) return new LookupReply(queryId, by, results, "");
+            List<JoinTable.Entry> entries = new ArrayList<>(tabled.size());
+            for (KeyPostings kp : tabled) {
+                entries.add(new JoinTable.Entry(kp.key().word().value(), kp.key().partition(), kp.postings().count(),
+                        kp.postings().bytes(), kp.matched(), kp.truncated()));
+            }
+            return new LookupReply(queryId, by, results, "", JoinTable.write(entries));
+        }
+    }
 
     /** Wire: URL metadata for these URL hashes. */
     public record FetchMetadata(long queryId, List<UrlHash> urls, ActorRef<MetadataReply> replyTo)
@@ -678,12 +726,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             stats.joinLookupsAnswered.addAndGet(joins.size());
             for (KeyPostings kp : joined.values()) budget -= kp.postings().count();
             List<KeyPostings> out = new ArrayList<>();
+            boolean tabled = m.keyed() && m.joinTable();
+            List<KeyPostings> table = new ArrayList<>();
             Set<RangeKey> answered = new HashSet<>();
             for (Lookup l : lookups) {
                 if (l.join() != null) {
                     for (WordHash w : l.join()) {
                         RangeKey k = new RangeKey(w, l.key().partition());
-                        if (answered.add(k)) out.add(joined.get(k));
+                        if (answered.add(k)) (tabled ? table : out).add(joined.get(k));
                     }
                     continue;
                 }
@@ -692,7 +742,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 out.add(l.presence() ? presence(kp, l.urls()) : kp);
             }
             stats.lookupsAnswered.incrementAndGet();
-            m.replyTo().tell(new LookupReply(m.queryId(), self, out, ""));
+            m.replyTo().tell(LookupReply.tabled(m.queryId(), self, out, table));
         });
         return this;
     }

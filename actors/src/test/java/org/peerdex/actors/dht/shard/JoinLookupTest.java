@@ -24,6 +24,7 @@ import org.peerdex.actors.dht.DhtSettings;
 import org.peerdex.actors.dht.DhtStats;
 import org.peerdex.actors.dht.RangeKey;
 import org.peerdex.actors.dht.TestNetwork;
+import org.peerdex.actors.dht.WireCost;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
@@ -144,6 +145,31 @@ class JoinLookupTest {
                 if (n > 0) assertEquals(plain.postings().byteSize() - 9 * n - 9 * (n - 1), kp.postings().byteSize());
                 assertThrows(IllegalArgumentException.class, () -> kp.postings().postings(), "a keyed pack needs its key");
             }
+
+            // an asker that reads join tables gets the same answers in one table, and no key postings for them; a
+            // plain lookup beside the joins still comes as key postings
+            RangeKey plainKey = new RangeKey(b, 2);
+            owner.tell(new ShardOwner.LookupRequest(3, List.of(
+                    new ShardOwner.Lookup(new RangeKey(a, 0), null, null, 10, List.of(a, b)),
+                    new ShardOwner.Lookup(plainKey, null, null, 10),
+                    new ShardOwner.Lookup(new RangeKey(a, 1), null, null, 10, List.of(a, b))), probe.getRef(), true, true));
+            ShardOwner.LookupReply tabled = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals(List.of(plainKey), tabled.results().stream().map(ShardOwner.KeyPostings::key).toList());
+            assertTrue(tabled.joinTable() != null && tabled.joinTable().length > 0);
+            List<ShardOwner.KeyPostings> answers = tabled.answers(5);
+            assertEquals(5, answers.size());
+            for (ShardOwner.KeyPostings kp : answers.subList(1, 5)) {
+                ShardOwner.KeyPostings plain = byKey.get(kp.key());
+                assertEquals(plain.matched(), kp.matched());
+                assertEquals(plain.truncated(), kp.truncated());
+                assertEquals(plain.postings().postings(), kp.postingList());
+            }
+            assertThrows(IllegalArgumentException.class, () -> tabled.answers(3), "more answers than keys asked");
+            // the same four answers as a message: each URL once a partition, no key, counts or field names a key
+            long asTable = new WireCost(KIT.system()).bytes(
+                    new ShardOwner.LookupReply(2, keyed.by(), List.of(), "", tabled.joinTable()));
+            long asKeys = new WireCost(KIT.system()).bytes(keyed);
+            assertTrue(asTable < asKeys - 9 * 10 - 4 * 40, asTable + " bytes against " + asKeys);
             KIT.stop(owner);
         }
     }
