@@ -1051,9 +1051,10 @@ public final class Simulation implements AutoCloseable {
             int[] c = new int[postings];
             int[] h = onHoldersOut == null ? null : new int[postings];
             Oracle.KeyLookup lookup = lookups[w];
+            HeldSlices slices = new HeldSlices();
             for (int i = w; i < sc.peers(); i += workers) {
                 if (!net.isUp(i)) continue;
-                long load = count(i, live, lookup, c, h);
+                long load = count(i, live, lookup, slices, c, h);
                 if (loadOut != null) loadOut[i] = load;
             }
             counts[w] = c;
@@ -1067,10 +1068,14 @@ public final class Simulation implements AutoCloseable {
         return c;
     }
 
-    /** Counts peer {@code i}'s stored postings into {@code c} (and, with a live ring, {@code onHolders}): its load. */
-    private long count(int i, Ring live, Oracle.KeyLookup lookup, int[] c, int[] onHolders) {
+    /**
+     * Counts peer {@code i}'s stored postings into {@code c} (and, with a live ring, {@code onHolders}, judged by the
+     * peer's arcs put into {@code slices}): its load.
+     */
+    private long count(int i, Ring live, Oracle.KeyLookup lookup, HeldSlices slices, int[] c, int[] onHolders) {
         long[] load = {0};
-        HeldArcs arcs = live == null || population.hostile(i) ? null : HeldArcs.uncached(ids[i], placement, live);
+        HeldSlices arcs = live == null || population.hostile(i) ? null
+                : slices.reset(HeldArcs.uncached(ids[i], placement, live));
         ReverseWordIndex rwi = storages[i].rwi();
         Partitions partitions = rwi.partitions();
         // a scan meets a word's keys in a row, its partitions mixed (they follow the URL's hash): whether each of

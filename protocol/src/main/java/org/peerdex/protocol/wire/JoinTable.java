@@ -106,7 +106,8 @@ public final class JoinTable {
             int rows = r.count(HASH_BYTES);
             byte[] urls = r.bytes(rows * HASH_BYTES);
             for (int i = 0; i < k; i++) {
-                ByteArrayOutputStream pack = new ByteArrayOutputStream(rows * 40);
+                // grows with what the values really hold (a lying row count is caught by the bytes left)
+                ByteArrayOutputStream pack = new ByteArrayOutputStream(Math.min(rows, 1024) * 40);
                 for (int j = 0; j < rows; j++) {
                     pack.write(urls, j * HASH_BYTES, HASH_BYTES);
                     int len = r.integer();
