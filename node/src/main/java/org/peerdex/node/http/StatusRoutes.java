@@ -110,6 +110,7 @@ public final class StatusRoutes {
         p.put("bytesIn", st.bytesIn.get());
         p.put("bytesOut", st.bytesOut.get());
         p.put("droppedReplyItems", st.droppedReplyItems.get());
+        p.put("joinTablesRead", st.joinTablesRead.get());
         return p;
     }
 }

@@ -91,18 +91,22 @@ final class PeerLink {
                                 return;
                             }
                             List<ShardOwner.KeyPostings> kept = new ArrayList<>();
+                            // a join table's answers, each pack read here as any other, reach the actors as a table
+                            List<ShardOwner.KeyPostings> tabled = new ArrayList<>();
                             int dropped = 0;
                             try {
-                                List<V1.KeyPostings> results = x.results();
-                                if (x.joinTable() != null && request.joinTable() && request.keyed()) {
-                                    results = new ArrayList<>(results);
-                                    results.addAll(WireMapping.joinTable(x.joinTable(), asked.size()));
-                                } else if (x.joinTable() != null) {
-                                    dropped++; // a table this peer did not ask for is not read
-                                }
-                                for (V1.KeyPostings kp : results) {
+                                for (V1.KeyPostings kp : x.results()) {
                                     if (asked.contains(kp.key())) kept.add(WireMapping.keyPostings(kp));
                                     else dropped++;
+                                }
+                                if (x.joinTable() != null && request.joinTable() && request.keyed()) {
+                                    stats.joinTablesRead.incrementAndGet();
+                                    for (V1.KeyPostings kp : WireMapping.joinTable(x.joinTable(), asked.size())) {
+                                        if (asked.contains(kp.key())) tabled.add(WireMapping.keyPostings(kp));
+                                        else dropped++;
+                                    }
+                                } else if (x.joinTable() != null) {
+                                    dropped++; // a table this peer did not ask for is not read
                                 }
                             } catch (IllegalArgumentException bad) {
                                 stats.droppedReplyItems.addAndGet(x.results().size());
@@ -111,7 +115,7 @@ final class PeerLink {
                                 return;
                             }
                             if (dropped > 0) stats.droppedReplyItems.addAndGet(dropped);
-                            l.replyTo().tell(new ShardOwner.LookupReply(l.queryId(), peer, kept, x.error()));
+                            l.replyTo().tell(ShardOwner.LookupReply.tabled(l.queryId(), peer, kept, x.error(), tabled));
                         });
             } else if (c instanceof ShardOwner.FetchMetadata m && m.replyTo() != null) {
                 V1.MetadataRequest request = WireMapping.metadata(m);

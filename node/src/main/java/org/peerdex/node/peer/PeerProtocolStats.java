@@ -13,6 +13,8 @@ public final class PeerProtocolStats {
     public final AtomicLong bytesIn = new AtomicLong();
     public final AtomicLong bytesOut = new AtomicLong();
     public final AtomicLong droppedReplyItems = new AtomicLong();
+    /** lookup replies whose join answers came as a join table */
+    public final AtomicLong joinTablesRead = new AtomicLong();
     private final Map<String, AtomicLong> refused = new ConcurrentHashMap<>();
 
     /** Counts a refused request under a short reason (a fixed vocabulary, so the map stays small). */

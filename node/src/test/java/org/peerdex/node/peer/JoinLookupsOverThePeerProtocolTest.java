@@ -79,6 +79,8 @@ class JoinLookupsOverThePeerProtocolTest {
             // the searcher itself indexed nothing: what it found came over the peer protocol
             JsonNode s = TestPeers.get(searcher.baseUrl() + "/api/status").json();
             assertTrue(s.get("peerProtocol").get("requestsAccepted").asLong() > 0, s.toString());
+            // and the holders' join answers came as join tables
+            assertTrue(s.get("peerProtocol").get("joinTablesRead").asLong() > 0, s.toString());
         } finally {
             for (PeerNode n : nodes) n.close();
         }

@@ -222,17 +222,18 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
 
         /**
-         * The reply with the answers in {@code tabled} (join answers, keyed packs of a {@link #lookupJoined}) moved
-         * into a join table.
+         * The reply with the answers in {@code tabled} (join answers: keyed or empty packs, each partition's listing
+         * its URLs in one order) moved into a join table.
          */
-        static LookupReply tabled(long queryId, PeerId by, List<KeyPostings> results, List<KeyPostings> tabled) {
-            if (tabled.isEmpty()) return new LookupReply(queryId, by, results, "");
+        public static LookupReply tabled(long queryId, PeerId by, List<KeyPostings> results, String error,
+                                         List<KeyPostings> tabled) {
+            if (tabled.isEmpty()) return new LookupReply(queryId, by, results, error);
             List<JoinTable.Entry> entries = new ArrayList<>(tabled.size());
             for (KeyPostings kp : tabled) {
                 entries.add(new JoinTable.Entry(kp.key().word().value(), kp.key().partition(), kp.postings().count(),
                         kp.postings().bytes(), kp.matched(), kp.truncated()));
             }
-            return new LookupReply(queryId, by, results, "", JoinTable.write(entries));
+            return new LookupReply(queryId, by, results, error, JoinTable.write(entries));
         }
     }
 
@@ -742,7 +743,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 out.add(l.presence() ? presence(kp, l.urls()) : kp);
             }
             stats.lookupsAnswered.incrementAndGet();
-            m.replyTo().tell(LookupReply.tabled(m.queryId(), self, out, table));
+            m.replyTo().tell(LookupReply.tabled(m.queryId(), self, out, "", table));
         });
         return this;
     }
