@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.peerdex.actors.dht.shard.MetadataRow;
 import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.wire.V1;
@@ -128,13 +129,32 @@ final class PeerLink {
                                 return;
                             }
                             List<UrlMetadata> kept = new ArrayList<>();
+                            // rows, each checked as a record is, reach the actors as rows
+                            List<MetadataRow> rows = null;
                             int dropped = 0;
                             for (V1.UrlRecord md : x.metadata()) {
                                 if (asked.contains(md.urlHash())) kept.add(WireMapping.metadata(md));
                                 else dropped++;
                             }
+                            if (x.rows() != null && request.rows()) {
+                                rows = new ArrayList<>(x.rows().size());
+                                for (V1.UrlRow row : x.rows()) {
+                                    try {
+                                        V1.UrlRecord md = row == null ? null : row.record();
+                                        if (md != null && asked.contains(md.urlHash())) {
+                                            rows.add(MetadataRow.of(WireMapping.metadata(md)));
+                                        } else {
+                                            dropped++;
+                                        }
+                                    } catch (IllegalArgumentException bad) {
+                                        dropped++;
+                                    }
+                                }
+                            } else if (x.rows() != null) {
+                                dropped++; // rows this peer did not ask for are not read
+                            }
                             if (dropped > 0) stats.droppedReplyItems.addAndGet(dropped);
-                            m.replyTo().tell(new ShardOwner.MetadataReply(m.queryId(), peer, kept, x.error()));
+                            m.replyTo().tell(new ShardOwner.MetadataReply(m.queryId(), peer, kept, x.error(), rows));
                         });
             }
             return Behaviors.same();

@@ -215,7 +215,8 @@ public final class PeerServer extends AllDirectives {
             }
             case "metadata": {
                 ShardOwner.FetchMetadata m = WireMapping.metadata(wire.read(body, V1.MetadataRequest.class), null);
-                return this.<ShardOwner.MetadataReply>ask(r -> new ShardOwner.FetchMetadata(m.queryId(), m.urls(), r))
+                return this.<ShardOwner.MetadataReply>ask(r -> new ShardOwner.FetchMetadata(m.queryId(), m.urls(), r,
+                                m.rows()))
                         .thenApply(WireMapping::reply);
             }
             default:

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.peerdex.actors.dht.RangeKey;
+import org.peerdex.actors.dht.shard.MetadataRow;
 import org.peerdex.actors.dht.shard.PostingPack;
 import org.peerdex.actors.dht.shard.RangeDigest;
 import org.peerdex.actors.dht.shard.ShardOwner;
@@ -55,7 +56,7 @@ final class WireMapping {
     }
 
     static V1.MetadataRequest metadata(ShardOwner.FetchMetadata m) {
-        return new V1.MetadataRequest(m.queryId(), m.urls() == null ? List.of() : hashes(m.urls()));
+        return new V1.MetadataRequest(m.queryId(), m.urls() == null ? List.of() : hashes(m.urls()), m.rows());
     }
 
     static V1.DigestRequest digest(ShardOwner.DigestRequest d) {
@@ -93,7 +94,7 @@ final class WireMapping {
     }
 
     static ShardOwner.FetchMetadata metadata(V1.MetadataRequest m, ActorRef<ShardOwner.MetadataReply> replyTo) {
-        return new ShardOwner.FetchMetadata(m.queryId(), urlHashes(m.urls()), replyTo);
+        return new ShardOwner.FetchMetadata(m.queryId(), urlHashes(m.urls()), replyTo, m.rows());
     }
 
     static ShardOwner.DigestRequest digest(V1.DigestRequest d, PeerId from, ActorRef<ShardOwner.DigestReply> replyTo) {
@@ -157,7 +158,10 @@ final class WireMapping {
     static V1.MetadataReply reply(ShardOwner.MetadataReply r) {
         List<V1.UrlRecord> out = new ArrayList<>(r.metadata() == null ? 0 : r.metadata().size());
         if (r.metadata() != null) for (UrlMetadata m : r.metadata()) out.add(record(m));
-        return new V1.MetadataReply(r.queryId(), out, r.error());
+        if (r.rows() == null) return new V1.MetadataReply(r.queryId(), out, r.error());
+        List<V1.UrlRow> rows = new ArrayList<>(r.rows().size());
+        for (MetadataRow row : r.rows()) rows.add(V1.UrlRow.of(record(row.metadata())));
+        return new V1.MetadataReply(r.queryId(), out, r.error(), rows);
     }
 
     static V1.DigestReply reply(ShardOwner.DigestReply r) {

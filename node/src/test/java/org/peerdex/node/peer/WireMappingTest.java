@@ -244,6 +244,14 @@ class WireMappingTest {
         V1.MetadataReply mr = codec.read(codec.write(WireMapping.reply(new ShardOwner.MetadataReply(6, responder,
                 List.of(doc.metadata()), null))), V1.MetadataReply.class);
         assertEquals(doc.metadata(), WireMapping.metadata(mr.metadata().get(0)));
+        // the same record as a row, asked for and answered: the real page's record arrives unchanged
+        assertTrue(WireMapping.metadata(codec.read(codec.write(WireMapping.metadata(new ShardOwner.FetchMetadata(6,
+                List.of(doc.metadata().urlHash()), null, true))), V1.MetadataRequest.class), null).rows());
+        V1.MetadataReply rows = codec.read(codec.write(WireMapping.reply(new ShardOwner.MetadataReply(6, responder,
+                List.of(), null, List.of(org.peerdex.actors.dht.shard.MetadataRow.of(doc.metadata()))))),
+                V1.MetadataReply.class);
+        assertTrue(rows.metadata().isEmpty());
+        assertEquals(doc.metadata(), WireMapping.metadata(rows.rows().get(0).record()));
     }
 
     @Test

@@ -1,7 +1,9 @@
 package org.peerdex.protocol.wire;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -405,22 +407,75 @@ public final class V1 {
         }
     }
 
-    /** {@code metadata}: the URL records of these URL hashes. */
-    public record MetadataRequest(@JsonProperty("queryId") long queryId, @JsonProperty("urls") List<String> urls)
+    /**
+     * {@code metadata}: the URL records of these URL hashes. {@code rows} (written only when true): the asker reads
+     * the records as {@link UrlRow}s, arrays without field names, in the reply's {@code rows}; a holder that predates
+     * the key answers with {@code metadata}, which every asker reads.
+     */
+    public record MetadataRequest(@JsonProperty("queryId") long queryId, @JsonProperty("urls") List<String> urls,
+                                  @JsonProperty("rows") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean rows)
             implements Body {
         public MetadataRequest {
             urls = urls == null ? List.of() : List.copyOf(urls);
             for (String u : urls) hash(u, "URL");
         }
+
+        public MetadataRequest(long queryId, List<String> urls) {
+            this(queryId, urls, false);
+        }
     }
 
-    /** The records this peer has of the URLs asked; or an {@code error}. */
+    /**
+     * The records this peer has of the URLs asked; or an {@code error}. {@code rows} (only to an asker that set
+     * {@link MetadataRequest#rows}; not written when absent): the same records as rows, which {@code metadata} then
+     * leaves out. A row is not checked as it is read (a bad one would fail the whole reply): its reader turns each
+     * into a {@link UrlRecord} ({@link UrlRow#record}) and drops one that fails the record's checks.
+     */
     public record MetadataReply(@JsonProperty("queryId") long queryId,
                                 @JsonProperty("metadata") List<UrlRecord> metadata,
-                                @JsonProperty("error") String error) implements Body {
+                                @JsonProperty("error") String error,
+                                @JsonProperty("rows") @JsonInclude(JsonInclude.Include.NON_NULL) List<UrlRow> rows)
+            implements Body {
         public MetadataReply {
             error = orEmpty(error);
             metadata = metadata == null ? List.of() : List.copyOf(metadata);
+            rows = rows == null ? null : List.copyOf(rows);
+        }
+
+        public MetadataReply(long queryId, List<UrlRecord> metadata, String error) {
+            this(queryId, metadata, error, null);
+        }
+    }
+
+    /**
+     * A {@link UrlRecord} as an array of its fields in the record's order, without their names (about 150 bytes a
+     * record less): what a {@link MetadataReply} carries in {@code rows}. Elements past the last field are ignored,
+     * so a later field can be added at the end.
+     */
+    @JsonFormat(shape = JsonFormat.Shape.ARRAY)
+    @JsonPropertyOrder({"urlHash", "url", "title", "description", "author", "keywords", "language", "doctype",
+            "mimeType", "size", "lastModified", "fetched", "linksLocal", "linksOther", "wordsInText", "holder",
+            "contentHash", "headings"})
+    public record UrlRow(@JsonProperty("urlHash") String urlHash, @JsonProperty("url") String url,
+                         @JsonProperty("title") String title, @JsonProperty("description") String description,
+                         @JsonProperty("author") String author, @JsonProperty("keywords") List<String> keywords,
+                         @JsonProperty("language") String language, @JsonProperty("doctype") String doctype,
+                         @JsonProperty("mimeType") String mimeType, @JsonProperty("size") long size,
+                         @JsonProperty("lastModified") long lastModified, @JsonProperty("fetched") long fetched,
+                         @JsonProperty("linksLocal") int linksLocal, @JsonProperty("linksOther") int linksOther,
+                         @JsonProperty("wordsInText") int wordsInText, @JsonProperty("holder") String holder,
+                         @JsonProperty("contentHash") String contentHash,
+                         @JsonProperty("headings") List<String> headings) {
+        public static UrlRow of(UrlRecord r) {
+            return new UrlRow(r.urlHash(), r.url(), r.title(), r.description(), r.author(), r.keywords(), r.language(),
+                    r.doctype(), r.mimeType(), r.size(), r.lastModified(), r.fetched(), r.linksLocal(), r.linksOther(),
+                    r.wordsInText(), r.holder(), r.contentHash(), r.headings());
+        }
+
+        /** The record, checked as every record is; throws IllegalArgumentException on a malformed one. */
+        public UrlRecord record() {
+            return new UrlRecord(urlHash, url, title, description, author, keywords, language, doctype, mimeType, size,
+                    lastModified, fetched, linksLocal, linksOther, wordsInText, holder, contentHash, headings);
         }
     }
 

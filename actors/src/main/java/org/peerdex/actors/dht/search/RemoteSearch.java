@@ -767,7 +767,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 return maybeAdvance();
             }
             List<RemoteCandidate> found = new ArrayList<>();
-            for (UrlMetadata md : r.metadata()) {
+            for (UrlMetadata md : r.records()) {
                 if (md == null || md.urlHash() == null) continue;
                 if (metadata.containsKey(md.urlHash())) continue;
                 // a record whose URL is no http(s) URL of its hash (or is malformed) is dropped: the URL stays
@@ -1280,7 +1280,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         long id = nextRequest++;
         outstanding.put(id, new Outstanding(peer, List.of(), List.copyOf(urls), attempt, "metadata"));
         ask(id, peer, owner.get(), ShardOwner.MetadataReply.class,
-                r -> new ShardOwner.FetchMetadata(queryId, List.copyOf(urls), r));
+                r -> new ShardOwner.FetchMetadata(queryId, List.copyOf(urls), r, true));
     }
 
     private void retryMetadata(Outstanding o) {

@@ -237,12 +237,45 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
     }
 
-    /** Wire: URL metadata for these URL hashes. */
-    public record FetchMetadata(long queryId, List<UrlHash> urls, ActorRef<MetadataReply> replyTo)
-            implements Command, WireMessage {}
+    /**
+     * Wire: URL metadata for these URL hashes. {@code rows}: the asker reads the records as {@link MetadataRow}s
+     * ({@link MetadataReply#rows}); a holder that predates it answers with {@code metadata}.
+     */
+    public record FetchMetadata(long queryId, List<UrlHash> urls, ActorRef<MetadataReply> replyTo,
+                                @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean rows)
+            implements Command, WireMessage {
+        public FetchMetadata(long queryId, List<UrlHash> urls, ActorRef<MetadataReply> replyTo) {
+            this(queryId, urls, replyTo, false);
+        }
+    }
 
-    public record MetadataReply(long queryId, PeerId by, List<UrlMetadata> metadata, String error)
-            implements WireMessage {}
+    /**
+     * The records held of the URLs asked; or an {@code error}. {@code rows} (only to an asker that set
+     * {@link FetchMetadata#rows}; not written when null): the records as rows, which {@code metadata} then leaves out.
+     * {@link #records} reads both.
+     */
+    public record MetadataReply(long queryId, PeerId by, List<UrlMetadata> metadata, String error,
+                                @JsonInclude(JsonInclude.Include.NON_NULL) List<MetadataRow> rows)
+            implements WireMessage {
+        public MetadataReply(long queryId, PeerId by, List<UrlMetadata> metadata, String error) {
+            this(queryId, by, metadata, error, null);
+        }
+
+        /** Every record, those of the rows after {@link #metadata}; a malformed row (or a null) is left out. */
+        public List<UrlMetadata> records() {
+            if (rows == null) return metadata == null ? List.of() : metadata;
+            List<UrlMetadata> out = new ArrayList<>(metadata == null ? List.of() : metadata);
+            for (MetadataRow r : rows) {
+                if (r == null) continue;
+                try {
+                    out.add(r.metadata());
+                } catch (IllegalArgumentException bad) {
+                    // the URL stays missing, so another holder is asked for it
+                }
+            }
+            return out;
+        }
+    }
 
     /**
      * Wire: anti-entropy; which of these ranges differ from what you hold? {@code allOrigins}: each 'p' and 'm'
@@ -926,7 +959,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             }
             stats.blacklistedOutgoing.addAndGet(blocked.dropped());
             stats.lookupsAnswered.incrementAndGet();
-            m.replyTo().tell(new MetadataReply(m.queryId(), self, out, ""));
+            m.replyTo().tell(m.rows() ? new MetadataReply(m.queryId(), self, List.of(), "",
+                    out.stream().map(MetadataRow::of).toList()) : new MetadataReply(m.queryId(), self, out, ""));
         });
         return this;
     }

@@ -2,6 +2,7 @@ package org.peerdex.actors.dht.shard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -170,6 +171,45 @@ class JoinLookupTest {
                     new ShardOwner.LookupReply(2, keyed.by(), List.of(), "", tabled.joinTable()));
             long asKeys = new WireCost(KIT.system()).bytes(keyed);
             assertTrue(asTable < asKeys - 9 * 10 - 4 * 40, asTable + " bytes against " + asKeys);
+            KIT.stop(owner);
+        }
+    }
+
+    @Test
+    void anAskerThatReadsRowsGetsTheSameRecordsInFewerBytes() {
+        try (PeerStorage storage = PeerStorage.openLevelDb(dir, TestNetwork.PLACEMENT.partitions())) {
+            List<UrlHash> urls = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                String url = "https://rows.test/docs/page-" + i + ".html";
+                UrlHash u = UrlHash.of(url);
+                urls.add(u);
+                storage.metadata().put(new org.peerdex.storage.meta.UrlMetadata(u, url, "Page " + i,
+                        "a description of page " + i, "", List.of("rows", "test"), "en", "h", "text/html", 4_000 + i,
+                        1_700_000_000_000L, 1_700_000_100_000L, 12, 3, 420, null, "c0ffee" + i,
+                        List.of("Synopsis", "Description", "Parameters")));
+            }
+            ActorRef<ShardOwner.Command> owner = KIT.spawn(ShardOwner.create(PeerId.random(new java.util.Random(2)),
+                    storage, TestNetwork.PLACEMENT, DhtSettings.from(CONFIG), new DhtStats()));
+            TestProbe<ShardOwner.MetadataReply> probe = KIT.createTestProbe();
+            owner.tell(new ShardOwner.FetchMetadata(1, urls, probe.getRef()));
+            ShardOwner.MetadataReply records = probe.receiveMessage(Duration.ofSeconds(10));
+            owner.tell(new ShardOwner.FetchMetadata(2, urls, probe.getRef(), true));
+            ShardOwner.MetadataReply rows = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals(6, records.metadata().size());
+            assertNull(records.rows());
+            assertTrue(rows.metadata().isEmpty());
+            assertEquals(6, rows.rows().size());
+            assertEquals(records.records(), rows.records(), "the same records, the holder's id filled in alike");
+            long asRecords = new WireCost(KIT.system()).bytes(new ShardOwner.MetadataReply(1, null, records.metadata(), ""));
+            long asRows = new WireCost(KIT.system()).bytes(new ShardOwner.MetadataReply(1, null, List.of(), "", rows.rows()));
+            assertTrue(asRows < asRecords - 6 * 100, asRows + " bytes against " + asRecords);
+            // a row with a malformed URL hash is left out, the others read
+            List<MetadataRow> bad = new ArrayList<>(rows.rows());
+            MetadataRow r0 = bad.get(0);
+            bad.set(0, new MetadataRow("tooShort", r0.url(), r0.title(), r0.description(), r0.author(), r0.keywords(),
+                    r0.language(), r0.doctype(), r0.mimeType(), r0.size(), r0.lastModified(), r0.fetched(),
+                    r0.linksLocal(), r0.linksOther(), r0.wordsInText(), r0.holder(), r0.contentHash(), r0.headings()));
+            assertEquals(records.records().subList(1, 6), new ShardOwner.MetadataReply(3, null, List.of(), "", bad).records());
             KIT.stop(owner);
         }
     }
