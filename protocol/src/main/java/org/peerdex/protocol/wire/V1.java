@@ -439,7 +439,8 @@ public final class V1 {
         public MetadataReply {
             error = orEmpty(error);
             metadata = metadata == null ? List.of() : List.copyOf(metadata);
-            rows = rows == null ? null : List.copyOf(rows);
+            // kept as sent, nulls too: each row is judged alone when it is read
+            rows = rows == null ? null : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(rows));
         }
 
         public MetadataReply(long queryId, List<UrlRecord> metadata, String error) {
@@ -474,8 +475,12 @@ public final class V1 {
 
         /** The record, checked as every record is; throws IllegalArgumentException on a malformed one. */
         public UrlRecord record() {
-            return new UrlRecord(urlHash, url, title, description, author, keywords, language, doctype, mimeType, size,
-                    lastModified, fetched, linksLocal, linksOther, wordsInText, holder, contentHash, headings);
+            try {
+                return new UrlRecord(urlHash, url, title, description, author, keywords, language, doctype, mimeType,
+                        size, lastModified, fetched, linksLocal, linksOther, wordsInText, holder, contentHash, headings);
+            } catch (NullPointerException e) { // a null inside a list
+                throw new IllegalArgumentException("a null in a row's list", e);
+            }
         }
     }
 

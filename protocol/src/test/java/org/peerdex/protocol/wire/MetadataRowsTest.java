@@ -53,5 +53,13 @@ class MetadataRowsTest {
         V1.MetadataReply back = codec.read(cbor.writeValueAsBytes(tree), V1.MetadataReply.class);
         assertEquals(record, back.rows().get(0).record());
         assertThrows(IllegalArgumentException.class, () -> back.rows().get(1).record());
+
+        // a null row, and a row with a null among its headings: the reply reads, and each fails alone
+        ((ArrayNode) tree.get("rows")).addNull();
+        ((ArrayNode) tree.get("rows").get(0).get(17)).addNull();
+        V1.MetadataReply nulls = codec.read(cbor.writeValueAsBytes(tree), V1.MetadataReply.class);
+        assertEquals(3, nulls.rows().size());
+        assertNull(nulls.rows().get(2));
+        assertThrows(IllegalArgumentException.class, () -> nulls.rows().get(0).record());
     }
 }

@@ -27,8 +27,12 @@ public record MetadataRow(String urlHash, String url, String title, String descr
     /** The metadata; throws IllegalArgumentException when the URL hash is malformed (its reader drops the row). */
     public UrlMetadata metadata() {
         if (urlHash == null) throw new IllegalArgumentException("a row without a URL hash");
-        return new UrlMetadata(new UrlHash(urlHash), url, title, description, author, keywords, language, doctype,
-                mimeType, size, lastModified, fetched, linksLocal, linksOther, wordsInText, holder, contentHash,
-                headings);
+        try {
+            return new UrlMetadata(new UrlHash(urlHash), url, title, description, author, keywords, language, doctype,
+                    mimeType, size, lastModified, fetched, linksLocal, linksOther, wordsInText, holder, contentHash,
+                    headings);
+        } catch (NullPointerException e) { // a null inside a list
+            throw new IllegalArgumentException("a null in a row's list", e);
+        }
     }
 }
