@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.peerdex.protocol.hash.Base64Order;
 
 /**
  * The answers to a request's join lookups as one table: per partition, the URLs joined are written once, and each
@@ -30,7 +29,7 @@ import org.peerdex.protocol.hash.Base64Order;
  * count beyond the bytes makes the whole table malformed.
  */
 public final class JoinTable {
-    private static final int HASH_BYTES = 9;
+    private static final int HASH_BYTES = PackedBytes.HASH_BYTES;
 
     private JoinTable() {}
 
@@ -60,18 +59,18 @@ public final class JoinTable {
             groups.computeIfAbsent(new GroupKey(e.partition(), s.urls), k -> new ArrayList<>()).add(s);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 + entries.size() * 16);
-        varint(out, words.size());
-        for (String w : words) writeHash(out, w);
-        varint(out, groups.size());
+        PackedBytes.varint(out, words.size());
+        for (String w : words) PackedBytes.writeHash(out, w);
+        PackedBytes.varint(out, groups.size());
         groups.forEach((key, members) -> {
-            varint(out, key.partition);
-            varint(out, members.size());
+            PackedBytes.varint(out, key.partition);
+            PackedBytes.varint(out, members.size());
             for (Split s : members) {
-                varint(out, wordIndex.get(s.entry.word()));
-                varint(out, (long) s.entry.matched() * 2 + (s.entry.truncated() ? 1 : 0));
+                PackedBytes.varint(out, wordIndex.get(s.entry.word()));
+                PackedBytes.varint(out, (long) s.entry.matched() * 2 + (s.entry.truncated() ? 1 : 0));
             }
             int rows = key.urls.length / HASH_BYTES;
-            varint(out, rows);
+            PackedBytes.varint(out, rows);
             out.writeBytes(key.urls);
             for (Split s : members) out.writeBytes(s.values);
         });
@@ -83,7 +82,7 @@ public final class JoinTable {
      * values); throws IllegalArgumentException on a malformed table or more than {@code maxEntries} entries.
      */
     public static List<Entry> read(byte[] table, int maxEntries) {
-        Reader r = new Reader(table);
+        PackedBytes.Reader r = new PackedBytes.Reader(table, "join table");
         int wordCount = r.count(HASH_BYTES);
         String[] words = new String[wordCount];
         for (int i = 0; i < wordCount; i++) words[i] = r.hash();
@@ -112,7 +111,7 @@ public final class JoinTable {
                     pack.write(urls, j * HASH_BYTES, HASH_BYTES);
                     int len = r.integer();
                     if (len <= 0) throw new IllegalArgumentException("bad posting length");
-                    varint(pack, len);
+                    PackedBytes.varint(pack, len);
                     pack.writeBytes(r.bytes(len));
                 }
                 out.add(new Entry(words[index[i]], partition, rows, pack.toByteArray(), (int) (counts[i] / 2),
@@ -139,93 +138,17 @@ public final class JoinTable {
     }
 
     private static Split split(Entry e) {
-        Reader r = new Reader(e.pack());
+        PackedBytes.Reader r = new PackedBytes.Reader(e.pack(), "posting pack");
         ByteArrayOutputStream urls = new ByteArrayOutputStream(e.count() * HASH_BYTES);
         ByteArrayOutputStream values = new ByteArrayOutputStream(e.pack().length);
         for (int i = 0; i < e.count(); i++) {
             urls.writeBytes(r.bytes(HASH_BYTES));
             int len = r.integer();
             if (len <= 0) throw new IllegalArgumentException("bad posting length");
-            varint(values, len);
+            PackedBytes.varint(values, len);
             values.writeBytes(r.bytes(len));
         }
         if (r.pos != e.pack().length) throw new IllegalArgumentException("trailing bytes in posting pack");
         return new Split(e, urls.toByteArray(), values.toByteArray());
-    }
-
-    private static void writeHash(ByteArrayOutputStream out, String hash) {
-        for (int g = 0; g < 3; g++) {
-            int v = 0;
-            for (int i = 0; i < 4; i++) v = (v << 6) | Base64Order.value(hash.charAt(g * 4 + i));
-            out.write(v >>> 16);
-            out.write(v >>> 8);
-            out.write(v);
-        }
-    }
-
-    private static void varint(ByteArrayOutputStream out, long v) {
-        if (v < 0) throw new IllegalArgumentException("varints are unsigned: " + v);
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.write((int) v);
-    }
-
-    /** Reads a table; every read past the end is a malformed table. */
-    private static final class Reader {
-        private final byte[] buf;
-        private int pos;
-
-        Reader(byte[] buf) {
-            this.buf = buf;
-        }
-
-        long varint() {
-            long result = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                if (pos >= buf.length) throw new IllegalArgumentException("truncated join table");
-                int b = buf[pos++] & 0xff;
-                result |= (long) (b & 0x7F) << shift;
-                if ((b & 0x80) == 0) {
-                    if (result < 0) throw new IllegalArgumentException("varint out of range");
-                    return result;
-                }
-            }
-            throw new IllegalArgumentException("varint too long");
-        }
-
-        int integer() {
-            long v = varint();
-            if (v > Integer.MAX_VALUE) throw new IllegalArgumentException("varint out of int range");
-            return (int) v;
-        }
-
-        /** A count of items of at least {@code least} bytes each: one the bytes left cannot hold is a lie. */
-        int count(int least) {
-            int n = integer();
-            if ((long) n * least > buf.length - pos) throw new IllegalArgumentException("a count beyond the bytes sent");
-            return n;
-        }
-
-        byte[] bytes(int n) {
-            if (n < 0 || n > buf.length - pos) throw new IllegalArgumentException("truncated join table");
-            byte[] out = Arrays.copyOfRange(buf, pos, pos + n);
-            pos += n;
-            return out;
-        }
-
-        String hash() {
-            byte[] b = bytes(HASH_BYTES);
-            char[] c = new char[12];
-            for (int g = 0; g < 3; g++) {
-                int v = ((b[g * 3] & 0xff) << 16) | ((b[g * 3 + 1] & 0xff) << 8) | (b[g * 3 + 2] & 0xff);
-                for (int i = 3; i >= 0; i--) {
-                    c[g * 4 + i] = Base64Order.character(v & 63);
-                    v >>>= 6;
-                }
-            }
-            return new String(c);
-        }
     }
 }

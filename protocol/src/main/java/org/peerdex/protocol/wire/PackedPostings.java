@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.peerdex.protocol.hash.Base64Order;
 
 /**
  * The byte layout of {@link V1.Postings}, owned by the protocol (the index's storage codec may change without
@@ -32,7 +31,7 @@ public final class PackedPostings {
     public static final int MAX_POSITIONS = 16;
     /** at most this many characters of language code */
     public static final int MAX_LANGUAGE = 8;
-    private static final int HASH_BYTES = 9;
+    private static final int HASH_BYTES = PackedBytes.HASH_BYTES;
     private static final int VALUE_VERSION = 1;
     /** a keyed pack's holder byte: the holder of the posting before */
     private static final int INHERITED_HOLDER = 2;
@@ -55,41 +54,41 @@ public final class PackedPostings {
                 if (word == null) word = p.word();
                 else if (!word.equals(p.word())) throw new IllegalArgumentException("a keyed pack holds one word");
             } else {
-                writeHash(out, p.word());
+                PackedBytes.writeHash(out, p.word());
             }
-            writeHash(out, p.url());
+            PackedBytes.writeHash(out, p.url());
             value.reset();
             value.write(VALUE_VERSION);
-            varint(value, p.flags());
-            varint(value, p.hitCount());
-            varint(value, p.positions().length);
+            PackedBytes.varint(value, p.flags());
+            PackedBytes.varint(value, p.hitCount());
+            PackedBytes.varint(value, p.positions().length);
             int prev = 0;
             for (int pos : p.positions()) {
-                varint(value, Math.max(0, pos - prev));
+                PackedBytes.varint(value, Math.max(0, pos - prev));
                 prev = pos;
             }
-            varint(value, p.wordsInText());
-            varint(value, p.wordsInTitle());
-            varint(value, p.lastModified());
+            PackedBytes.varint(value, p.wordsInText());
+            PackedBytes.varint(value, p.wordsInTitle());
+            PackedBytes.varint(value, p.lastModified());
             byte[] lang = p.language().getBytes(StandardCharsets.US_ASCII);
             value.write(lang.length);
             value.writeBytes(lang);
             value.write(p.doctype() & 0x7f);
-            varint(value, p.linksLocal());
-            varint(value, p.linksOther());
-            varint(value, p.urlLength());
-            varint(value, p.urlComponents());
-            varint(value, p.expiresAt());
+            PackedBytes.varint(value, p.linksLocal());
+            PackedBytes.varint(value, p.linksOther());
+            PackedBytes.varint(value, p.urlLength());
+            PackedBytes.varint(value, p.urlComponents());
+            PackedBytes.varint(value, p.expiresAt());
             if (p.holder().isEmpty()) {
                 value.write(0);
             } else if (keyed && p.holder().equals(previousHolder)) {
                 value.write(INHERITED_HOLDER);
             } else {
                 value.write(1);
-                writeHash(value, p.holder());
+                PackedBytes.writeHash(value, p.holder());
             }
             previousHolder = p.holder();
-            varint(out, value.size());
+            PackedBytes.varint(out, value.size());
             out.write(value.toByteArray(), 0, value.size());
         }
         return new V1.Postings(postings.size(), out.toByteArray(), keyed && !postings.isEmpty());
@@ -106,7 +105,7 @@ public final class PackedPostings {
      */
     public static List<V1.Posting> unpack(V1.Postings pack, String keyWord) {
         if (pack.keyed() && keyWord == null) throw new IllegalArgumentException("a keyed posting pack read without its key");
-        Reader r = new Reader(pack.bytes());
+        PackedBytes.Reader r = new PackedBytes.Reader(pack.bytes(), "posting pack");
         // each posting takes at least its hashes, a length byte and a value of 15 bytes: a count beyond that is a lie
         int least = pack.keyed() ? MIN_POSTING_BYTES - HASH_BYTES : MIN_POSTING_BYTES;
         if (pack.count() > pack.bytes().length / least) {
@@ -159,72 +158,5 @@ public final class PackedPostings {
         }
         if (r.pos != pack.bytes().length) throw new IllegalArgumentException("trailing bytes in posting pack");
         return out;
-    }
-
-    private static void writeHash(ByteArrayOutputStream out, String hash) {
-        for (int g = 0; g < 3; g++) {
-            int v = 0;
-            for (int i = 0; i < 4; i++) v = (v << 6) | Base64Order.value(hash.charAt(g * 4 + i));
-            out.write(v >>> 16);
-            out.write(v >>> 8);
-            out.write(v);
-        }
-    }
-
-    private static void varint(ByteArrayOutputStream out, long v) {
-        if (v < 0) throw new IllegalArgumentException("varints are unsigned: " + v);
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.write((int) v);
-    }
-
-    /** Reads a pack; every read past the end is a malformed pack. */
-    private static final class Reader {
-        private final byte[] buf;
-        private int pos;
-
-        Reader(byte[] buf) {
-            this.buf = buf;
-        }
-
-        int octet() {
-            if (pos >= buf.length) throw new IllegalArgumentException("truncated posting pack");
-            return buf[pos++] & 0xff;
-        }
-
-        long varint() {
-            long result = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                int b = octet();
-                result |= (long) (b & 0x7F) << shift;
-                if ((b & 0x80) == 0) {
-                    if (result < 0) throw new IllegalArgumentException("varint out of range");
-                    return result;
-                }
-            }
-            throw new IllegalArgumentException("varint too long");
-        }
-
-        int integer() {
-            long v = varint();
-            if (v > Integer.MAX_VALUE) throw new IllegalArgumentException("varint out of int range");
-            return (int) v;
-        }
-
-        String hash() {
-            if (pos + HASH_BYTES > buf.length) throw new IllegalArgumentException("truncated posting pack");
-            char[] c = new char[12];
-            for (int g = 0; g < 3; g++) {
-                int v = ((buf[pos] & 0xff) << 16) | ((buf[pos + 1] & 0xff) << 8) | (buf[pos + 2] & 0xff);
-                pos += 3;
-                for (int i = 3; i >= 0; i--) {
-                    c[g * 4 + i] = Base64Order.character(v & 63);
-                    v >>>= 6;
-                }
-            }
-            return new String(c);
-        }
     }
 }

@@ -139,19 +139,14 @@ public final class Digests {
      */
     static List<RangeDigest> sorted(List<RangeDigest> ds) {
         int n = ds.size();
-        if (n < 64 || n >= 1 << 24) {
-            ds.sort(ORDER);
-            return ds;
-        }
         Map<PeerId, Integer> rank = new HashMap<>();
-        for (RangeDigest d : ds) {
-            if (d.bucket() < 0 || d.bucket() >= 1 << 11 || d.kind() >= 128) { // outside the packed key: compare
-                ds.sort(ORDER);
-                return ds;
-            }
+        boolean packable = n >= 64 && n < 1 << 24;
+        for (int i = 0; packable && i < n; i++) {
+            RangeDigest d = ds.get(i);
+            packable = d.bucket() >= 0 && d.bucket() < 1 << 11 && d.kind() < 128; // else outside the packed key
             rank.putIfAbsent(d.origin(), 0);
         }
-        if (rank.size() >= 1 << 21) {
+        if (!packable || rank.size() >= 1 << 21) { // few, or not packable: compare
             ds.sort(ORDER);
             return ds;
         }
