@@ -109,6 +109,7 @@ final class PeerLink {
                                 } else if (x.joinTable() != null) {
                                     dropped++; // a table this peer did not ask for is not read
                                 }
+                                if (x.heldTable() != null && request.presenceTable() == null) dropped++;
                             } catch (IllegalArgumentException bad) {
                                 stats.droppedReplyItems.addAndGet(x.results().size());
                                 l.replyTo().tell(new ShardOwner.LookupReply(l.queryId(), peer, List.of(),
@@ -116,7 +117,10 @@ final class PeerLink {
                                 return;
                             }
                             if (dropped > 0) stats.droppedReplyItems.addAndGet(dropped);
-                            l.replyTo().tell(ShardOwner.LookupReply.tabled(l.queryId(), peer, kept, x.error(), tabled));
+                            // a presence answer is checked against its table by the asker (a misfit says nothing)
+                            byte[] held = request.presenceTable() == null ? null : x.heldTable();
+                            l.replyTo().tell(ShardOwner.LookupReply.tabled(l.queryId(), peer, kept, x.error(), tabled)
+                                    .withHeld(held));
                         });
             } else if (c instanceof ShardOwner.FetchMetadata m && m.replyTo() != null) {
                 V1.MetadataRequest request = WireMapping.metadata(m);

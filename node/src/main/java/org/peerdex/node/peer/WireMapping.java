@@ -52,7 +52,7 @@ final class WireMapping {
             out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit(),
                     k.join() == null ? null : k.join().stream().map(WordHash::value).toList(), k.presence()));
         }
-        return new V1.LookupRequest(l.queryId(), out, l.keyed(), l.joinTable());
+        return new V1.LookupRequest(l.queryId(), out, l.keyed(), l.joinTable(), l.presenceTable());
     }
 
     static V1.MetadataRequest metadata(ShardOwner.FetchMetadata m) {
@@ -90,7 +90,7 @@ final class WireMapping {
                     urlHashes(k.urls()), k.limit(), k.join() == null ? null : k.join().stream().map(WordHash::new).toList(),
                     k.presence()));
         }
-        return new ShardOwner.LookupRequest(l.queryId(), out, replyTo, l.keyed(), l.joinTable());
+        return new ShardOwner.LookupRequest(l.queryId(), out, replyTo, l.keyed(), l.joinTable(), l.presenceTable());
     }
 
     static ShardOwner.FetchMetadata metadata(V1.MetadataRequest m, ActorRef<ShardOwner.MetadataReply> replyTo) {
@@ -125,7 +125,7 @@ final class WireMapping {
     static V1.LookupReply reply(ShardOwner.LookupReply r) {
         List<V1.KeyPostings> out = new ArrayList<>(r.results() == null ? 0 : r.results().size());
         if (r.results() != null) for (ShardOwner.KeyPostings kp : r.results()) out.add(keyPostings(kp));
-        if (r.joinTable() == null) return new V1.LookupReply(r.queryId(), out, r.error());
+        if (r.joinTable() == null) return new V1.LookupReply(r.queryId(), out, r.error(), null, r.heldTable());
         // the table again, of the protocol's packs (the index's codec may lay a posting out otherwise)
         List<JoinTable.Entry> table = new ArrayList<>();
         List<ShardOwner.KeyPostings> all = r.answers(Integer.MAX_VALUE); // this peer's own table
@@ -134,7 +134,7 @@ final class WireMapping {
             table.add(new JoinTable.Entry(v.key().word(), v.key().partition(), v.postings().count(), v.postings().bytes(),
                     v.matched(), v.truncated()));
         }
-        return new V1.LookupReply(r.queryId(), out, r.error(), JoinTable.write(table));
+        return new V1.LookupReply(r.queryId(), out, r.error(), JoinTable.write(table), r.heldTable());
     }
 
     private static V1.KeyPostings keyPostings(ShardOwner.KeyPostings kp) {

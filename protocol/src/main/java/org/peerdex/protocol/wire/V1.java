@@ -368,14 +368,22 @@ public final class V1 {
      * holder that predates the key ignores it and answers with plain packs, which every asker reads.
      * {@code joinTable} (written only when true, and heeded only with {@code keyed}): the asker reads the answers to
      * its join lookups as one {@link JoinTable} in the reply's {@code joinTable}; a holder that predates it answers
-     * them as {@link KeyPostings}, which every asker reads.
+     * them as {@link KeyPostings}, which every asker reads. {@code presenceTable} (not written when absent): presence
+     * questions as one {@link PresenceTable}, answered in the reply's {@code heldTable}, beside any lookups; a holder
+     * that predates it does not answer them, which the asker reads as no answer (never as a denial).
      */
     public record LookupRequest(@JsonProperty("queryId") long queryId, @JsonProperty("lookups") List<Lookup> lookups,
                                 @JsonProperty("keyed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed,
                                 @JsonProperty("joinTable") @JsonInclude(JsonInclude.Include.NON_DEFAULT)
-                                boolean joinTable) implements Body {
+                                boolean joinTable,
+                                @JsonProperty("presenceTable") @JsonInclude(JsonInclude.Include.NON_NULL)
+                                byte[] presenceTable) implements Body {
         public LookupRequest {
             lookups = lookups == null ? List.of() : List.copyOf(lookups);
+        }
+
+        public LookupRequest(long queryId, List<Lookup> lookups, boolean keyed, boolean joinTable) {
+            this(queryId, lookups, keyed, joinTable, null);
         }
 
         public LookupRequest(long queryId, List<Lookup> lookups, boolean keyed) {
@@ -390,16 +398,22 @@ public final class V1 {
     /**
      * The postings found per key; or an {@code error}. {@code joinTable} (only to an asker that set
      * {@link LookupRequest#joinTable}; not written when absent): the answers to the join lookups as a
-     * {@link JoinTable}, which {@code results} then leaves out.
+     * {@link JoinTable}, which {@code results} then leaves out. {@code heldTable} (only to an asker that sent a
+     * {@link LookupRequest#presenceTable}; not written when absent): its answer, {@link PresenceTable#held(List)}.
      */
     public record LookupReply(@JsonProperty("queryId") long queryId,
                               @JsonProperty("results") List<KeyPostings> results,
                               @JsonProperty("error") String error,
-                              @JsonProperty("joinTable") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] joinTable)
+                              @JsonProperty("joinTable") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] joinTable,
+                              @JsonProperty("heldTable") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] heldTable)
             implements Body {
         public LookupReply {
             error = orEmpty(error);
             results = results == null ? List.of() : List.copyOf(results);
+        }
+
+        public LookupReply(long queryId, List<KeyPostings> results, String error, byte[] joinTable) {
+            this(queryId, results, error, joinTable, null);
         }
 
         public LookupReply(long queryId, List<KeyPostings> results, String error) {

@@ -24,6 +24,7 @@ import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.url.UrlNormalizer;
+import org.peerdex.protocol.wire.PresenceTable;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
@@ -149,9 +150,12 @@ public final class HostileOperator {
                             out.add(new ShardOwner.KeyPostings(kp.key(), PostingPack.of(all, l.keyed()), kp.matched() + made.size(),
                                     kp.truncated()));
                         }
-                        return new ShardOwner.LookupReply(r.queryId(), r.by(), out, r.error());
+                        // asked as a table whether these documents have the words: the operator says they all do
+                        return new ShardOwner.LookupReply(r.queryId(), r.by(), out, r.error())
+                                .withHeld(r.heldTable() == null ? null : claimAll(l.presenceTable()));
                     }));
-                    real.tell(new ShardOwner.LookupRequest(l.queryId(), l.lookups(), relay, l.keyed()));
+                    real.tell(new ShardOwner.LookupRequest(l.queryId(), l.lookups(), relay, l.keyed(), false,
+                            l.presenceTable()));
                 } else if (c instanceof ShardOwner.FetchMetadata m && m.replyTo() != null) {
                     ActorRef<ShardOwner.MetadataReply> relay = ctx.spawnAnonymous(relay(m.replyTo(), r -> {
                         if (!r.error().isEmpty()) return r;
@@ -194,6 +198,12 @@ public final class HostileOperator {
             misattributed--;
         }
         return out;
+    }
+
+    /** A presence table's answer that every URL asked has a posting of every key it was asked under. */
+    private static byte[] claimAll(byte[] table) {
+        PresenceTable t = PresenceTable.read(table, Integer.MAX_VALUE, Integer.MAX_VALUE);
+        return t.held(t.asks().stream().map(a -> Set.copyOf(a.urls())).toList());
     }
 
     /** The record as a holder sends it: naming the peer that holds the page's text (here, the one answering). */

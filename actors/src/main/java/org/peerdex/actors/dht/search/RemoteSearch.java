@@ -41,6 +41,7 @@ import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
+import org.peerdex.protocol.wire.PresenceTable;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
@@ -169,7 +170,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** A confirmation request: one key's candidate URLs, asked of its {@code attempt}-th other holder. */
     /** A confirmation request: per key, the URLs asked and, for each, which of its other holders this is. */
-    private record Confirming(PeerId peer, Map<RangeKey, List<UrlHash>> asked) {}
+    private record Confirming(PeerId peer, Map<RangeKey, List<UrlHash>> asked, PresenceTable table) {}
 
 
     private record TimedOut(long requestId) implements Command, LocalOnly {}
@@ -1113,48 +1114,70 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             List<RangeKey> keys = new ArrayList<>(asks.keySet());
             for (int i = 0; i < keys.size(); i += settings.maxKeysPerRequest()) {
                 Map<RangeKey, List<UrlHash>> part = new LinkedHashMap<>();
-                List<ShardOwner.Lookup> ls = new ArrayList<>();
+                List<PresenceTable.Ask> questions = new ArrayList<>();
                 for (RangeKey k : keys.subList(i, Math.min(keys.size(), i + settings.maxKeysPerRequest()))) {
                     List<UrlHash> urls = List.copyOf(asks.get(k));
                     part.put(k, urls);
-                    ls.add(ShardOwner.Lookup.presence(k, urls));
+                    questions.add(new PresenceTable.Ask(k.word().value(), k.partition(),
+                            urls.stream().map(UrlHash::value).toList()));
                 }
+                // one table: each word and URL once, a bit a URL in the answer
+                PresenceTable table = PresenceTable.of(questions);
                 long id = nextRequest++;
-                confirming.put(id, new Confirming(peer, part));
+                confirming.put(id, new Confirming(peer, part, table));
                 confirmRequests++;
-                // presence answers carry no postings: nothing to ask keyed
                 ask(id, peer, view.owner(peer).orElseThrow(), ShardOwner.LookupReply.class,
-                        r -> new ShardOwner.LookupRequest(queryId, ls, r));
+                        r -> ShardOwner.LookupRequest.presence(queryId, table, r));
             }
         });
     }
 
-    /** Another holder's answer: each URL asked it has, or not. */
+    /**
+     * Another holder's answer: each URL asked it has, or not. Only a key the answer speaks of can refute: one it
+     * leaves out (a holder before presence tables answers none), or answers with a malformed pack or bits that do not
+     * fit, says nothing, as a holder that did not answer.
+     */
     private Behavior<Command> onConfirmed(Confirming c, Object reply) {
         if (!c.peer().equals(view.self())) tally("confirm-reply", reply);
         Map<RangeKey, Set<UrlHash>> has = new HashMap<>();
         boolean ok = reply instanceof ShardOwner.LookupReply r && r.error().isEmpty();
         if (ok) {
             answered.add(c.peer());
-            for (ShardOwner.KeyPostings kp : ((ShardOwner.LookupReply) reply).results()) {
-                if (kp == null || !c.asked().containsKey(kp.key())) continue;
-                if (kp.held() != null) { // a presence answer: a bit per URL asked
-                    has.computeIfAbsent(kp.key(), x -> new HashSet<>())
-                            .addAll(ShardOwner.KeyPostings.held(kp.held(), c.asked().get(kp.key())));
+            ShardOwner.LookupReply r = (ShardOwner.LookupReply) reply;
+            if (c.table() != null && r.heldTable() != null) {
+                try {
+                    List<Set<String>> held = c.table().held(r.heldTable());
+                    List<RangeKey> keys = List.copyOf(c.asked().keySet()); // the table's key order
+                    for (int i = 0; i < keys.size(); i++) {
+                        Set<UrlHash> here = new HashSet<>();
+                        for (String u : held.get(i)) here.add(new UrlHash(u));
+                        has.put(keys.get(i), here);
+                    }
+                } catch (IllegalArgumentException e) {
+                    has.clear(); // bits that do not fit the table say nothing
+                }
+            }
+            for (ShardOwner.KeyPostings kp : r.results()) {
+                if (kp == null || !c.asked().containsKey(kp.key()) || has.containsKey(kp.key())) continue;
+                if (kp.held() != null) { // a presence lookup's answer: a bit per URL asked
+                    List<UrlHash> asked = c.asked().get(kp.key());
+                    if (kp.held().length == (asked.size() + 7) / 8) {
+                        has.put(kp.key(), new HashSet<>(ShardOwner.KeyPostings.held(kp.held(), asked)));
+                    }
                     continue;
                 }
                 // a holder before presence lookups sends the postings themselves
                 try {
-                    for (Posting p : kp.postingList()) {
-                        if (p.word().equals(kp.key().word())) has.computeIfAbsent(kp.key(), x -> new HashSet<>()).add(p.url());
-                    }
+                    Set<UrlHash> here = new HashSet<>();
+                    for (Posting p : kp.postingList()) if (p.word().equals(kp.key().word())) here.add(p.url());
+                    has.put(kp.key(), here);
                 } catch (IllegalArgumentException e) {
-                    has.remove(kp.key()); // a malformed pack says nothing
+                    // a malformed pack says nothing
                 }
             }
         }
         c.asked().forEach((k, urls) -> {
-            boolean authoritative = ok && heldThroughout(c.peer(), k);
+            boolean authoritative = has.containsKey(k) && heldThroughout(c.peer(), k);
             Set<UrlHash> here = has.getOrDefault(k, Set.of());
             for (UrlHash u : urls) answeredOne(k, u, authoritative && !here.contains(u));
         });

@@ -46,6 +46,7 @@ import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.wire.JoinTable;
 import org.peerdex.protocol.wire.LeftOut;
+import org.peerdex.protocol.wire.PresenceTable;
 import org.peerdex.protocol.wire.V1;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.blacklist.BlacklistRule;
@@ -134,14 +135,28 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * {@link PostingPack}), and every answer with postings comes as one; not written when false, and a holder that
      * predates it ignores it and answers with plain packs. {@code joinTable} (heeded only with {@code keyed}): the
      * asker reads the answers to its join lookups as one {@link JoinTable} ({@link LookupReply#joinTable}); a holder
-     * that predates it answers them as {@link KeyPostings}.
+     * that predates it answers them as {@link KeyPostings}. {@code presenceTable} (not written when null): presence
+     * questions as one {@link PresenceTable} (what a confirmation asks: a bit a URL, each word and URL written once),
+     * answered in {@link LookupReply#heldTable}; {@code lookups} may then be empty. A holder that predates it does not
+     * answer them, which the asker reads as no answer.
      */
     public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo,
                                 @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed,
-                                @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean joinTable)
+                                @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean joinTable,
+                                @JsonInclude(JsonInclude.Include.NON_NULL) byte[] presenceTable)
             implements Command, WireMessage {
+        public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo, boolean keyed,
+                             boolean joinTable) {
+            this(queryId, lookups, replyTo, keyed, joinTable, null);
+        }
+
         public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo, boolean keyed) {
             this(queryId, lookups, replyTo, keyed, false);
+        }
+
+        /** Presence questions only, as one table. */
+        public static LookupRequest presence(long queryId, PresenceTable table, ActorRef<LookupReply> replyTo) {
+            return new LookupRequest(queryId, List.of(), replyTo, false, false, table.write());
         }
 
         public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo) {
@@ -196,13 +211,25 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     /**
      * The answers, per key; or an {@code error}. {@code joinTable} (only to an asker that set
      * {@link LookupRequest#joinTable}; not written when null): the answers to the join lookups as a {@link JoinTable},
-     * which {@code results} then leaves out. {@link #answers} reads both.
+     * which {@code results} then leaves out. {@link #answers} reads both. {@code heldTable} (only to an asker that
+     * sent a {@link LookupRequest#presenceTable}; not written when null): the answer to its table,
+     * {@link PresenceTable#held(List)}.
      */
     public record LookupReply(long queryId, PeerId by, List<KeyPostings> results, String error,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] joinTable)
+                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] joinTable,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] heldTable)
             implements WireMessage {
         public LookupReply(long queryId, PeerId by, List<KeyPostings> results, String error) {
-            this(queryId, by, results, error, null);
+            this(queryId, by, results, error, null, null);
+        }
+
+        public LookupReply(long queryId, PeerId by, List<KeyPostings> results, String error, byte[] joinTable) {
+            this(queryId, by, results, error, joinTable, null);
+        }
+
+        /** This reply with {@code held}, the answer to a presence table. */
+        public LookupReply withHeld(byte[] held) {
+            return new LookupReply(queryId, by, results, error, joinTable, held);
         }
 
         /**
@@ -730,10 +757,32 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
 
     private Behavior<Command> onLookup(LookupRequest m) {
         if (m.replyTo() == null) return this;
-        List<Lookup> lookups = settings.joinLookups() ? m.lookups() : withoutJoins(m.lookups());
-        Optional<String> bad = checkKeys(lookups);
+        List<Lookup> given = settings.joinLookups() ? m.lookups() : withoutJoins(m.lookups());
+        Optional<String> bad = Optional.empty();
+        List<Lookup> asked = List.of(); // the presence table's questions, as presence lookups
+        PresenceTable questions = null;
+        if (m.presenceTable() != null) {
+            try {
+                questions = PresenceTable.read(m.presenceTable(), settings.maxKeysPerRequest(),
+                        settings.maxPostingsPerMessage());
+                List<Lookup> ls = new ArrayList<>(questions.asks().size());
+                for (PresenceTable.Ask a : questions.asks()) {
+                    ls.add(Lookup.presence(new RangeKey(new WordHash(a.word()), a.partition()),
+                            a.urls().stream().map(UrlHash::new).toList()));
+                }
+                asked = ls;
+                if (given == null) given = List.of();
+            } catch (IllegalArgumentException e) {
+                bad = Optional.of("malformed presence table: " + e.getMessage());
+            }
+        }
         if (bad.isEmpty()) {
-            for (Lookup l : lookups) {
+            bad = questions == null ? checkKeys(given) : given.size() + asked.size() > settings.maxKeysPerRequest()
+                    ? Optional.of("too many keys: " + (given.size() + asked.size()) + " > " + settings.maxKeysPerRequest())
+                    : Optional.empty();
+        }
+        if (bad.isEmpty()) {
+            for (Lookup l : given) {
                 if (l == null || l.key() == null) bad = Optional.of("lookup without key");
                 else if (l.limit() < 1 || l.limit() > settings.maxPostingsPerMessage()) {
                     bad = Optional.of("limit must be 1.." + settings.maxPostingsPerMessage());
@@ -753,7 +802,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             m.replyTo().tell(new LookupReply(m.queryId(), self, List.of(), bad.get()));
             return this;
         }
+        PresenceTable presenceTable = questions;
+        List<Lookup> presenceAsked = asked;
+        List<Lookup> plain = given;
         runLookup(() -> {
+            List<Lookup> lookups = plain;
             int budget = settings.maxPostingsPerMessage();
             List<Lookup> joins = lookups.stream().filter(l -> l.join() != null).toList();
             Map<RangeKey, KeyPostings> joined = joins.isEmpty() ? Map.of() : lookupJoined(joins, budget, m.keyed());
@@ -775,8 +828,19 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 budget -= kp.postings().count();
                 out.add(l.presence() ? presence(kp, l.urls()) : kp);
             }
+            byte[] held = null;
+            if (presenceTable != null) {
+                // bits, not postings: no budget of postings applies (the table's URLs are bounded when read)
+                List<Set<String>> here = new ArrayList<>(presenceAsked.size());
+                for (Lookup l : presenceAsked) {
+                    Set<String> has = new HashSet<>();
+                    for (Posting p : lookup(l, l.limit(), false).postingList()) has.add(p.url().value());
+                    here.add(has);
+                }
+                held = presenceTable.held(here);
+            }
             stats.lookupsAnswered.incrementAndGet();
-            m.replyTo().tell(LookupReply.tabled(m.queryId(), self, out, "", table));
+            m.replyTo().tell(LookupReply.tabled(m.queryId(), self, out, "", table).withHeld(held));
         });
         return this;
     }
