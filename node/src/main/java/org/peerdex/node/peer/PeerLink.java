@@ -79,7 +79,9 @@ final class PeerLink {
             } else if (c instanceof ShardOwner.LookupRequest l && l.replyTo() != null) {
                 V1.LookupRequest request = WireMapping.lookup(l);
                 Set<V1.Key> asked = new HashSet<>();
-                for (V1.Lookup k : request.lookups()) {
+                List<V1.Lookup> all = new ArrayList<>(request.lookups());
+                if (request.joins() != null) all.addAll(request.joins().lookups());
+                for (V1.Lookup k : all) {
                     asked.add(k.key());
                     // a join lookup is answered for every word it names, in its key's partition
                     if (k.join() != null) for (String w : k.join()) asked.add(new V1.Key(w, k.key().partition()));

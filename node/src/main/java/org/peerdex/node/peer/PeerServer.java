@@ -210,7 +210,7 @@ public final class PeerServer extends AllDirectives {
             case "lookup": {
                 ShardOwner.LookupRequest l = WireMapping.lookup(wire.read(body, V1.LookupRequest.class), null);
                 return this.<ShardOwner.LookupReply>ask(r -> new ShardOwner.LookupRequest(l.queryId(), l.lookups(), r, l.keyed(),
-                                l.joinTable(), l.presenceTable()))
+                                l.joinTable(), l.presenceTable(), l.joins()))
                         .thenApply(WireMapping::reply);
             }
             case "metadata": {

@@ -52,7 +52,9 @@ final class WireMapping {
             out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit(),
                     k.join() == null ? null : k.join().stream().map(WordHash::value).toList(), k.presence()));
         }
-        return new V1.LookupRequest(l.queryId(), out, l.keyed(), l.joinTable(), l.presenceTable());
+        V1.Joins joins = l.joins() == null ? null : new V1.Joins(l.joins().words().stream().map(WordHash::value).toList(),
+                l.joins().partitions(), l.joins().limit());
+        return new V1.LookupRequest(l.queryId(), out, l.keyed(), l.joinTable(), l.presenceTable(), joins);
     }
 
     static V1.MetadataRequest metadata(ShardOwner.FetchMetadata m) {
@@ -90,7 +92,11 @@ final class WireMapping {
                     urlHashes(k.urls()), k.limit(), k.join() == null ? null : k.join().stream().map(WordHash::new).toList(),
                     k.presence()));
         }
-        return new ShardOwner.LookupRequest(l.queryId(), out, replyTo, l.keyed(), l.joinTable(), l.presenceTable());
+        ShardOwner.Joins joins = l.joins() == null ? null
+                : new ShardOwner.Joins(l.joins().words().stream().map(WordHash::new).toList(), l.joins().partitions(),
+                        l.joins().limit());
+        return new ShardOwner.LookupRequest(l.queryId(), out, replyTo, l.keyed(), l.joinTable(), l.presenceTable(),
+                joins);
     }
 
     static ShardOwner.FetchMetadata metadata(V1.MetadataRequest m, ActorRef<ShardOwner.MetadataReply> replyTo) {

@@ -92,6 +92,30 @@ class WireMappingTest {
     }
 
     @Test
+    void joinsAndPresenceTablesCrossTheWireAsTheyWereSent() {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        var analyze = org.peerdex.protocol.hash.WordHash.of("analyze");
+        UrlHash a = UrlHash.of(URL);
+        UrlHash b = UrlHash.of("https://www.postgresql.org/docs/other.html");
+        org.peerdex.protocol.wire.PresenceTable table = org.peerdex.protocol.wire.PresenceTable.of(List.of(
+                new org.peerdex.protocol.wire.PresenceTable.Ask(vacuum.value(), 5, List.of(a.value(), b.value())),
+                new org.peerdex.protocol.wire.PresenceTable.Ask(analyze.value(), 5, List.of(b.value()))));
+        ShardOwner.LookupRequest l = new ShardOwner.LookupRequest(3, List.of(), null, true, true, table.write(),
+                new ShardOwner.Joins(List.of(vacuum, analyze), List.of(5, 9), 17));
+        V1.LookupRequest wire = codec.read(codec.write(WireMapping.lookup(l)), V1.LookupRequest.class);
+        assertEquals(List.of(5, 9), wire.joins().partitions());
+        ShardOwner.LookupRequest back = WireMapping.lookup(wire, null);
+        assertEquals(l.allLookups(), back.allLookups());
+        assertArrayEquals(table.write(), back.presenceTable());
+        // the answer's bits travel back as they were
+        byte[] held = table.held(List.of(java.util.Set.of(b.value()), java.util.Set.of(b.value())));
+        V1.LookupReply reply = codec.read(codec.write(WireMapping.reply(
+                new ShardOwner.LookupReply(3, null, List.of(), "").withHeld(held))), V1.LookupReply.class);
+        assertArrayEquals(held, reply.heldTable());
+        assertEquals(List.of(java.util.Set.of(b.value()), java.util.Set.of(b.value())), table.held(reply.heldTable()));
+    }
+
+    @Test
     void aJoinLookupKeepsItsWords() {
         var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
         var analyze = org.peerdex.protocol.hash.WordHash.of("analyze");

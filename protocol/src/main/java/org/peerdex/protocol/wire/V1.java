@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -363,6 +365,34 @@ public final class V1 {
     }
 
     /**
+     * A request's join lookups in one: for each of {@code partitions}, the join lookup of {@code words} in that
+     * partition with {@code limit} (as a {@link Lookup} with {@code join}, keyed by the first word), without naming
+     * the words again for every partition. Partitions distinct, at least one; 1..16 words.
+     */
+    public record Joins(@JsonProperty("words") List<String> words, @JsonProperty("partitions") List<Integer> partitions,
+                        @JsonProperty("limit") int limit) {
+        public Joins {
+            words = words == null ? List.of() : List.copyOf(words);
+            partitions = partitions == null ? List.of() : List.copyOf(partitions);
+            if (words.isEmpty() || words.size() > 16) throw new IllegalArgumentException("joins name 1..16 words");
+            for (String w : words) hash(w, "word");
+            if (partitions.isEmpty()) throw new IllegalArgumentException("joins need a partition");
+            for (int p : partitions) if (p < 0 || p > 255) throw new IllegalArgumentException("partition out of range");
+            if (new HashSet<>(partitions).size() != partitions.size()) {
+                throw new IllegalArgumentException("a partition twice in joins");
+            }
+            if (limit < 0) throw new IllegalArgumentException("negative limit");
+        }
+
+        /** The join lookups these stand for. */
+        public List<Lookup> lookups() {
+            List<Lookup> out = new ArrayList<>(partitions.size());
+            for (int p : partitions) out.add(new Lookup(new Key(words.get(0), p), null, null, limit, words));
+            return out;
+        }
+    }
+
+    /**
      * {@code lookup}: postings, filtered and capped, for each lookup. {@code keyed} (written only when true): the
      * asker reads keyed packs ({@link PackedPostings}), and the holder answers every lookup with postings in one; a
      * holder that predates the key ignores it and answers with plain packs, which every asker reads.
@@ -371,15 +401,23 @@ public final class V1 {
      * them as {@link KeyPostings}, which every asker reads. {@code presenceTable} (not written when absent): presence
      * questions as one {@link PresenceTable}, answered in the reply's {@code heldTable}, beside any lookups; a holder
      * that predates it does not answer them, which the asker reads as no answer (never as a denial).
+     * {@code joins} (not written when absent): join lookups beside {@code lookups}, each word named once; a holder that
+     * predates it finds no keys and answers with an error, and the asker asks another holder.
      */
     public record LookupRequest(@JsonProperty("queryId") long queryId, @JsonProperty("lookups") List<Lookup> lookups,
                                 @JsonProperty("keyed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed,
                                 @JsonProperty("joinTable") @JsonInclude(JsonInclude.Include.NON_DEFAULT)
                                 boolean joinTable,
                                 @JsonProperty("presenceTable") @JsonInclude(JsonInclude.Include.NON_NULL)
-                                byte[] presenceTable) implements Body {
+                                byte[] presenceTable,
+                                @JsonProperty("joins") @JsonInclude(JsonInclude.Include.NON_NULL) Joins joins)
+            implements Body {
         public LookupRequest {
             lookups = lookups == null ? List.of() : List.copyOf(lookups);
+        }
+
+        public LookupRequest(long queryId, List<Lookup> lookups, boolean keyed, boolean joinTable, byte[] presenceTable) {
+            this(queryId, lookups, keyed, joinTable, presenceTable, null);
         }
 
         public LookupRequest(long queryId, List<Lookup> lookups, boolean keyed, boolean joinTable) {

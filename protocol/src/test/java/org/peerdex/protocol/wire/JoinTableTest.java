@@ -144,4 +144,32 @@ class JoinTableTest {
                 false);
         assertThrows(IllegalArgumentException.class, () -> JoinTable.write(List.of(broken)));
     }
+    @Test
+    void aRequestsJoinsNameTheWordsOnceAndStandForOneJoinLookupAPartition() {
+        List<String> words = List.of(WireSamples.WORD, THIRD_WORD);
+        List<Integer> partitions = List.of(3, 17, 40, 41, 90);
+        V1.Joins joins = new V1.Joins(words, partitions, 12);
+        List<V1.Lookup> lookups = joins.lookups();
+        assertEquals(5, lookups.size());
+        for (int i = 0; i < 5; i++) {
+            V1.Lookup l = lookups.get(i);
+            assertEquals(new V1.Key(WireSamples.WORD, partitions.get(i)), l.key());
+            assertEquals(words, l.join());
+            assertEquals(12, l.limit());
+        }
+        byte[] compact = codec.write(new V1.LookupRequest(7, List.of(), true, true, null, joins));
+        byte[] spelled = codec.write(new V1.LookupRequest(7, lookups, true, true));
+        assertTrue(compact.length * 3 < spelled.length, compact.length + " bytes against " + spelled.length);
+        V1.LookupRequest back = codec.read(compact, V1.LookupRequest.class);
+        assertEquals(lookups, back.joins().lookups());
+        assertTrue(back.lookups().isEmpty());
+        // absent, it is not written: the golden bytes of a request without it stand
+        assertArrayEquals(spelled, codec.write(new V1.LookupRequest(7, lookups, true, true, null, null)));
+        // malformed: a partition twice, no partition, too many words, a word that is no hash
+        assertThrows(IllegalArgumentException.class, () -> new V1.Joins(words, List.of(3, 3), 12));
+        assertThrows(IllegalArgumentException.class, () -> new V1.Joins(words, List.of(), 12));
+        assertThrows(IllegalArgumentException.class, () -> new V1.Joins(urls("w", 17), List.of(1), 12));
+        assertThrows(IllegalArgumentException.class, () -> new V1.Joins(List.of("not a hash"), List.of(1), 12));
+        assertThrows(IllegalArgumentException.class, () -> new V1.Joins(words, List.of(256), 12));
+    }
 }

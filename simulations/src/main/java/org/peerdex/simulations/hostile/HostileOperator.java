@@ -135,7 +135,13 @@ public final class HostileOperator {
                     real.tell(new ShardOwner.FilterRequest(f.queryId(), f.keys(), f.bitsPerElement(), relay));
                 } else if (c instanceof ShardOwner.LookupRequest l && l.replyTo() != null) {
                     Map<RangeKey, ShardOwner.Lookup> asked = new HashMap<>();
-                    for (ShardOwner.Lookup x : l.lookups()) if (x != null && x.key() != null) asked.put(x.key(), x);
+                    List<ShardOwner.Lookup> every;
+                    try {
+                        every = l.allLookups();
+                    } catch (IllegalArgumentException e) {
+                        every = l.lookups(); // the real one refuses the malformed joins
+                    }
+                    for (ShardOwner.Lookup x : every) if (x != null && x.key() != null) asked.put(x.key(), x);
                     ActorRef<ShardOwner.LookupReply> relay = ctx.spawnAnonymous(relay(l.replyTo(), r -> {
                         if (!r.error().isEmpty()) return r;
                         List<ShardOwner.KeyPostings> out = new ArrayList<>();
@@ -155,7 +161,7 @@ public final class HostileOperator {
                                 .withHeld(r.heldTable() == null ? null : claimAll(l.presenceTable()));
                     }));
                     real.tell(new ShardOwner.LookupRequest(l.queryId(), l.lookups(), relay, l.keyed(), false,
-                            l.presenceTable()));
+                            l.presenceTable(), l.joins()));
                 } else if (c instanceof ShardOwner.FetchMetadata m && m.replyTo() != null) {
                     ActorRef<ShardOwner.MetadataReply> relay = ctx.spawnAnonymous(relay(m.replyTo(), r -> {
                         if (!r.error().isEmpty()) return r;

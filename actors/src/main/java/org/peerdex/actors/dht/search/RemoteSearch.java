@@ -533,12 +533,19 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     r -> new ShardOwner.CountRequest(queryId, List.copyOf(keys), r));
             case FILTER -> ask(id, peer, owner.get(), ShardOwner.FilterReply.class,
                     r -> new ShardOwner.FilterRequest(queryId, List.copyOf(keys), settings.bloomBitsPerElement(), r));
+            case JOIN -> {
+                // one join lookup a partition, the words named once; the answers come as one table (URLs once a
+                // partition, no frame a key)
+                List<Integer> partitions = List.copyOf(partitionsOf(keys));
+                ShardOwner.Joins joins = new ShardOwner.Joins(request.words(), partitions,
+                        joinLimit(partitions.size()));
+                ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
+                        r -> ShardOwner.LookupRequest.joins(queryId, joins, r));
+            }
             default -> {
                 List<ShardOwner.Lookup> ls = lookups(keys, urlSets);
-                // join answers come as one table (URLs once a partition, no frame a key)
-                boolean table = phase == Phase.JOIN;
                 ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
-                        r -> new ShardOwner.LookupRequest(queryId, ls, r, true, table));
+                        r -> new ShardOwner.LookupRequest(queryId, ls, r, true));
             }
         }
     }
@@ -599,14 +606,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
-        Set<Integer> joinedPartitions = new HashSet<>();
         for (RangeKey k : keys) {
-            if (phase == Phase.JOIN) {
-                // one lookup per partition: it answers for every word of the join
-                if (joinedPartitions.add(k.partition())) {
-                    out.add(new ShardOwner.Lookup(k, null, null, joinLimit(partitionsOf(keys).size()), request.words()));
-                }
-            } else if (phase == Phase.RAREST || phase == Phase.COMPLETE) {
+            if (phase == Phase.RAREST || phase == Phase.COMPLETE) {
                 out.add(exactLookup(k, urlSets.get(k)));
             } else if (phase == Phase.TOP) {
                 out.add(new ShardOwner.Lookup(k, null, null, topDepth(topRound)));

@@ -127,6 +127,28 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
     }
 
+    /**
+     * A request's join lookups in one: for each of {@code partitions} (distinct), the join lookup of {@code words} in
+     * it with {@code limit}, keyed by the first word; the words are named once instead of once a partition.
+     */
+    public record Joins(List<WordHash> words, List<Integer> partitions, int limit) {
+        public Joins {
+            words = List.copyOf(words);
+            partitions = List.copyOf(partitions);
+        }
+
+        /** The join lookups these stand for (one a partition); throws IllegalArgumentException when malformed. */
+        public List<Lookup> lookups() {
+            if (words.isEmpty() || partitions.isEmpty()) throw new IllegalArgumentException("joins need words and partitions");
+            if (new HashSet<>(partitions).size() != partitions.size()) {
+                throw new IllegalArgumentException("a partition twice in joins");
+            }
+            List<Lookup> out = new ArrayList<>(partitions.size());
+            for (int p : partitions) out.add(new Lookup(new RangeKey(words.get(0), p), null, null, limit, words));
+            return out;
+        }
+    }
+
     /** Words a join lookup may name at most. */
     public static final int MAX_JOIN_WORDS = 16;
 
@@ -143,11 +165,30 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo,
                                 @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed,
                                 @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean joinTable,
-                                @JsonInclude(JsonInclude.Include.NON_NULL) byte[] presenceTable)
+                                @JsonInclude(JsonInclude.Include.NON_NULL) byte[] presenceTable,
+                                @JsonInclude(JsonInclude.Include.NON_NULL) Joins joins)
             implements Command, WireMessage {
+        public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo, boolean keyed,
+                             boolean joinTable, byte[] presenceTable) {
+            this(queryId, lookups, replyTo, keyed, joinTable, presenceTable, null);
+        }
+
         public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo, boolean keyed,
                              boolean joinTable) {
             this(queryId, lookups, replyTo, keyed, joinTable, null);
+        }
+
+        /** Join lookups only, each word named once, answered as one join table of keyed packs. */
+        public static LookupRequest joins(long queryId, Joins joins, ActorRef<LookupReply> replyTo) {
+            return new LookupRequest(queryId, List.of(), replyTo, true, true, null, joins);
+        }
+
+        /** Every lookup asked: {@link #lookups} and those {@link #joins} stands for. */
+        public List<Lookup> allLookups() {
+            if (joins == null) return lookups;
+            List<Lookup> out = new ArrayList<>(lookups == null ? List.of() : lookups);
+            out.addAll(joins.lookups());
+            return out;
         }
 
         public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo, boolean keyed) {
@@ -757,7 +798,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
 
     private Behavior<Command> onLookup(LookupRequest m) {
         if (m.replyTo() == null) return this;
-        List<Lookup> given = settings.joinLookups() ? m.lookups() : withoutJoins(m.lookups());
+        List<Lookup> given;
+        try {
+            given = m.allLookups();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            m.replyTo().tell(new LookupReply(m.queryId(), self, List.of(), "malformed joins: " + e.getMessage()));
+            return this;
+        }
+        if (!settings.joinLookups()) given = withoutJoins(given);
         Optional<String> bad = Optional.empty();
         List<Lookup> asked = List.of(); // the presence table's questions, as presence lookups
         PresenceTable questions = null;

@@ -171,6 +171,35 @@ class JoinLookupTest {
                     new ShardOwner.LookupReply(2, keyed.by(), List.of(), "", tabled.joinTable()));
             long asKeys = new WireCost(KIT.system()).bytes(keyed);
             assertTrue(asTable < asKeys - 9 * 10 - 4 * 40, asTable + " bytes against " + asKeys);
+
+            // the same join lookups as one Joins, the words named once: the same table, in a lighter request
+            ShardOwner.LookupRequest spelled = new ShardOwner.LookupRequest(4, List.of(
+                    new ShardOwner.Lookup(new RangeKey(a, 0), null, null, 10, List.of(a, b)),
+                    new ShardOwner.Lookup(new RangeKey(a, 1), null, null, 10, List.of(a, b))), probe.getRef(), true, true);
+            ShardOwner.LookupRequest joins = ShardOwner.LookupRequest.joins(5,
+                    new ShardOwner.Joins(List.of(a, b), List.of(0, 1), 10), probe.getRef());
+            owner.tell(spelled);
+            ShardOwner.LookupReply bySpelled = probe.receiveMessage(Duration.ofSeconds(10));
+            owner.tell(joins);
+            ShardOwner.LookupReply byJoins = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", byJoins.error());
+            assertTrue(java.util.Arrays.equals(bySpelled.joinTable(), byJoins.joinTable()), "the same table");
+            assertEquals(4, byJoins.answers(4).size());
+            long spelledBytes = new WireCost(KIT.system()).bytes(spelled);
+            long joinsBytes = new WireCost(KIT.system()).bytes(joins);
+            assertTrue(joinsBytes < spelledBytes - 40, joinsBytes + " bytes against " + spelledBytes);
+            // the message reads back as the same joins (what crosses between cluster peers)
+            var serialization = org.apache.pekko.serialization.SerializationExtension.get(
+                    org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(KIT.system()));
+            ShardOwner.LookupRequest back = (ShardOwner.LookupRequest) serialization.deserialize(
+                    serialization.serialize(joins).get(), ShardOwner.LookupRequest.class).get();
+            assertEquals(spelled.lookups(), back.allLookups());
+            // malformed joins get an error, nothing else
+            owner.tell(ShardOwner.LookupRequest.joins(6, new ShardOwner.Joins(List.of(a, b), List.of(0, 0), 10),
+                    probe.getRef()));
+            ShardOwner.LookupReply bad = probe.receiveMessage(Duration.ofSeconds(10));
+            assertTrue(bad.error().startsWith("malformed joins"), bad.error());
+            assertTrue(bad.results().isEmpty() && bad.joinTable() == null);
             KIT.stop(owner);
         }
     }
