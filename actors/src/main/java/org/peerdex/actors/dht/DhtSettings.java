@@ -12,7 +12,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                           Duration rebalanceDelay, Duration repairInterval, Duration lookupTimeout,
                           Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
                           boolean cacheRemoteResults, boolean independentMetadata, boolean confirmPostings,
-                          boolean joinLookups, boolean topLookups) {
+                          boolean joinLookups, boolean topLookups, boolean presenceTables) {
 
     public static DhtSettings from(Config root) {
         Config c = root.getConfig("peerdex.dht");
@@ -27,7 +27,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 onOffAuto(c, "independent-metadata", c.getBoolean("open-network")),
                 onOffAuto(c, "confirm-postings", c.getBoolean("open-network")),
                 !c.hasPath("join-lookups") || c.getBoolean("join-lookups"),
-                c.hasPath("top-lookups") && c.getBoolean("top-lookups"));
+                c.hasPath("top-lookups") && c.getBoolean("top-lookups"),
+                !c.hasPath("presence-tables") || c.getBoolean("presence-tables"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */
@@ -46,7 +47,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget, ackTimeout,
                 retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval, lookupTimeout,
                 searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata,
-                confirmPostings, joinLookups, topLookups);
+                confirmPostings, joinLookups, topLookups, presenceTables);
     }
 
     public DhtSettings withJoinLookups(boolean on) {
@@ -54,7 +55,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, on, topLookups);
+                independentMetadata, confirmPostings, on, topLookups, presenceTables);
     }
 
     public DhtSettings withTopLookups(boolean on) {
@@ -62,6 +63,14 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, joinLookups, on);
+                independentMetadata, confirmPostings, joinLookups, on, presenceTables);
+    }
+
+    public DhtSettings withConfirmPostings(boolean on) {
+        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
+                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
+                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
+                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
+                independentMetadata, on, joinLookups, topLookups, presenceTables);
     }
 }

@@ -1115,22 +1115,41 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             List<RangeKey> keys = new ArrayList<>(asks.keySet());
             for (int i = 0; i < keys.size(); i += settings.maxKeysPerRequest()) {
                 Map<RangeKey, List<UrlHash>> part = new LinkedHashMap<>();
-                List<PresenceTable.Ask> questions = new ArrayList<>();
                 for (RangeKey k : keys.subList(i, Math.min(keys.size(), i + settings.maxKeysPerRequest()))) {
-                    List<UrlHash> urls = List.copyOf(asks.get(k));
-                    part.put(k, urls);
-                    questions.add(new PresenceTable.Ask(k.word().value(), k.partition(),
-                            urls.stream().map(UrlHash::value).toList()));
+                    part.put(k, List.copyOf(asks.get(k)));
                 }
-                // one table: each word and URL once, a bit a URL in the answer
-                PresenceTable table = PresenceTable.of(questions);
-                long id = nextRequest++;
-                confirming.put(id, new Confirming(peer, part, table));
-                confirmRequests++;
-                ask(id, peer, view.owner(peer).orElseThrow(), ShardOwner.LookupReply.class,
-                        r -> ShardOwner.LookupRequest.presence(queryId, table, r));
+                askPresence(peer, part, settings.presenceTables());
             }
         });
+    }
+
+    /**
+     * One confirmation request: as one presence table (each word and URL once, a bit a URL in the answer), or as
+     * presence lookups, one a key, the way before tables.
+     */
+    private void askPresence(PeerId peer, Map<RangeKey, List<UrlHash>> part, boolean asTable) {
+        var owner = view.owner(peer);
+        if (owner.isEmpty()) {
+            part.forEach((k, urls) -> urls.forEach(u -> answeredOne(k, u, false)));
+            return;
+        }
+        long id = nextRequest++;
+        confirmRequests++;
+        if (asTable) {
+            List<PresenceTable.Ask> questions = new ArrayList<>(part.size());
+            part.forEach((k, urls) -> questions.add(new PresenceTable.Ask(k.word().value(), k.partition(),
+                    urls.stream().map(UrlHash::value).toList())));
+            PresenceTable table = PresenceTable.of(questions);
+            confirming.put(id, new Confirming(peer, part, table));
+            ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
+                    r -> ShardOwner.LookupRequest.presence(queryId, table, r));
+        } else {
+            List<ShardOwner.Lookup> ls = new ArrayList<>(part.size());
+            part.forEach((k, urls) -> ls.add(ShardOwner.Lookup.presence(k, urls)));
+            confirming.put(id, new Confirming(peer, part, null));
+            ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
+                    r -> new ShardOwner.LookupRequest(queryId, ls, r));
+        }
     }
 
     /**
@@ -1140,6 +1159,12 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      */
     private Behavior<Command> onConfirmed(Confirming c, Object reply) {
         if (!c.peer().equals(view.self())) tally("confirm-reply", reply);
+        if (c.table() != null && reply instanceof ShardOwner.LookupReply r && r.heldTable() == null) {
+            // a holder before presence tables answers a table with an error (a request without keys) or with
+            // nothing: it is asked again the older way, once
+            askPresence(c.peer(), c.asked(), false);
+            return this;
+        }
         Map<RangeKey, Set<UrlHash>> has = new HashMap<>();
         boolean ok = reply instanceof ShardOwner.LookupReply r && r.error().isEmpty();
         if (ok) {

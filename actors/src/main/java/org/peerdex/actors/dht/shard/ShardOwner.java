@@ -809,7 +809,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         Optional<String> bad = Optional.empty();
         List<Lookup> asked = List.of(); // the presence table's questions, as presence lookups
         PresenceTable questions = null;
-        if (m.presenceTable() != null) {
+        if (m.presenceTable() != null && settings.presenceTables()) {
             try {
                 questions = PresenceTable.read(m.presenceTable(), settings.maxKeysPerRequest(),
                         settings.maxPostingsPerMessage());
