@@ -13,49 +13,23 @@ import org.peerdex.protocol.filter.BloomFilter;
 final class KeyFilter {
     /** bits per key, rounded up to whole words */
     static final int BITS_PER_KEY = 12;
-    private static final KeyFilter NONE = new KeyFilter(new long[0], 0);
+    private static final KeyFilter NONE = new KeyFilter(new long[0]);
 
     private final long[] words;
-    /** the most keys the filter is sized for at {@link #BITS_PER_KEY} */
-    private final long capacity;
 
-    private KeyFilter(long[] words, long capacity) {
+    private KeyFilter(long[] words) {
         this.words = words;
-        this.capacity = capacity;
     }
 
     /** A filter of the keys of the packed entries (key i is data[at[2i], at[2i+1])); none below 64 entries. */
     static KeyFilter of(byte[] data, int[] at, int size) {
-        return of(data, at, size, size);
-    }
-
-    /** As {@link #of(byte[], int[], int)}, sized for {@code capacity} keys (at least size). */
-    private static KeyFilter of(byte[] data, int[] at, int size, long capacity) {
         if (size < 64) return NONE;
-        long[] words = new long[(int) Math.min(Integer.MAX_VALUE - 8, (capacity * BITS_PER_KEY + 63) / 64)];
+        long[] words = new long[(int) Math.min(Integer.MAX_VALUE - 8, ((long) size * BITS_PER_KEY + 63) / 64)];
         for (int i = 0; i < size; i++) {
             long h = hash(data, at[2 * i], at[2 * i + 1]);
             words[index(h, words.length)] |= bits(h);
         }
-        return new KeyFilter(words, capacity);
-    }
-
-    /**
-     * The filter of a run merged from the run of {@code before} and the {@code added} keys, {@code size} entries in
-     * all: {@code before}'s bits and the added keys' while they fit the keys it was sized for, else built anew from the
-     * merged entries with room for as many again. A merge hashed every key of the run each time (a tenth of a
-     * simulated holder's writes); now a key is hashed when written and when its run outgrows its filter. A key the
-     * merge dropped (deleted) may still pass, which a filter allows: a key that passes is looked up.
-     */
-    static KeyFilter merged(KeyFilter before, Iterable<byte[]> added, byte[] data, int[] at, int size) {
-        if (size < 64) return NONE;
-        if (before.words.length == 0 || size > before.capacity) return of(data, at, size, 2L * size);
-        long[] words = before.words.clone();
-        for (byte[] k : added) {
-            long h = hash(k, 0, k.length);
-            words[index(h, words.length)] |= bits(h);
-        }
-        return new KeyFilter(words, before.capacity);
+        return new KeyFilter(words);
     }
 
     /** False when the key is certainly not among the filter's keys; true when it may be (or there is no filter). */
@@ -64,11 +38,6 @@ final class KeyFilter {
         long h = hash(key, 0, key.length);
         long b = bits(h);
         return (words[index(h, words.length)] & b) == b;
-    }
-
-    /** The filter's size in 64-bit words (0: no filter). */
-    int wordCount() {
-        return words.length;
     }
 
     static int index(long h, int n) {

@@ -141,13 +141,9 @@ public final class MemoryStore implements KeyValueStore {
         }
     }
 
-    /**
-     * a batch of at least this many writes, and at least 1/{@link #MERGED_BATCH_SHARE} of the run, is merged at once
-     * (a sixteenth before merges copied the run's entries between two new keys as one block: a merge then cost a
-     * few nanoseconds an entry of the run, less than the skip list's inserts of a sixty-fourth of it)
-     */
+    /** a batch of at least this many writes, and at least 1/{@link #MERGED_BATCH_SHARE} of the run, is merged at once */
     static final int MIN_MERGED_BATCH = 64;
-    static final int MERGED_BATCH_SHARE = 64;
+    static final int MERGED_BATCH_SHARE = 16;
 
     /**
      * A large batch goes into a new run at once, with the recent writes, instead of one skip-list insert a write (a
@@ -288,14 +284,10 @@ public final class MemoryStore implements KeyValueStore {
         private final KeyFilter filter;
 
         Run(byte[] data, int[] at, int size) {
-            this(data, at, size, KeyFilter.of(data, at, size));
-        }
-
-        private Run(byte[] data, int[] at, int size, KeyFilter filter) {
             this.data = data;
             this.at = at;
             this.size = size;
-            this.filter = filter;
+            this.filter = KeyFilter.of(data, at, size);
         }
 
         int size() {
@@ -338,47 +330,23 @@ public final class MemoryStore implements KeyValueStore {
             return i < 0 ? -1 : at[2 * i + 2] - at[2 * i + 1];
         }
 
-        /** The first entry from {@code from} on whose key is not below {@code key}: a gallop, then a binary search. */
-        int lowerBound(int from, byte[] key) {
-            int lo = from;
-            int step = 1;
-            int hi = from;
-            while (hi < size && compareKey(hi, key) < 0) {
-                lo = hi + 1;
-                hi = (int) Math.min(size, (long) hi + step);
-                step <<= 1;
-            }
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (compareKey(mid, key) < 0) lo = mid + 1;
-                else hi = mid;
-            }
-            return lo;
-        }
-
-        /**
-         * This run with the recent writes applied (their deletes dropped). The entries between two recent keys are
-         * copied as one block, found by a gallop from the last (a merge compared every entry of the run with a recent
-         * key and copied it alone), and the filter takes the recent keys into a copy of this run's.
-         */
+        /** This run with the recent writes applied (their deletes dropped). */
         Run merge(NavigableMap<byte[], byte[]> recent) {
             int room = data.length;
             for (Map.Entry<byte[], byte[]> e : recent.entrySet()) room += e.getKey().length + e.getValue().length;
             byte[] out = new byte[room];
             int[] offsets = new int[2 * (size + recent.size()) + 1];
-            List<byte[]> added = new ArrayList<>(recent.size());
             int n = 0;
             int o = 0;
             int i = 0;
             for (Map.Entry<byte[], byte[]> e : recent.entrySet()) {
                 byte[] k = e.getKey();
-                int j = lowerBound(i, k);
-                o = copy(i, j, out, offsets, n, o);
-                n += j - i;
-                i = j;
-                if (i < size && compareKey(i, k) == 0) i++; // replaced, or deleted
+                int c = -1;
+                while (i < size && (c = compareKey(i, k)) < 0) {
+                    o = copy(i++, out, offsets, n++, o);
+                }
+                if (c == 0) i++;
                 if (e.getValue() == DELETED) continue;
-                added.add(k);
                 offsets[2 * n] = o;
                 System.arraycopy(k, 0, out, o, k.length);
                 o += k.length;
@@ -387,22 +355,18 @@ public final class MemoryStore implements KeyValueStore {
                 o += e.getValue().length;
                 n++;
             }
-            o = copy(i, size, out, offsets, n, o);
-            n += size - i;
+            while (i < size) o = copy(i++, out, offsets, n++, o);
             offsets[2 * n] = o;
-            byte[] d = o == out.length ? out : Arrays.copyOf(out, o);
-            int[] at2 = offsets.length == 2 * n + 1 ? offsets : Arrays.copyOf(offsets, 2 * n + 1);
-            return new Run(d, at2, n, KeyFilter.merged(filter, added, d, at2, n));
+            return new Run(o == out.length ? out : Arrays.copyOf(out, o),
+                    offsets.length == 2 * n + 1 ? offsets : Arrays.copyOf(offsets, 2 * n + 1), n);
         }
 
-        /** Copies entries from..to (exclusive) to {@code out} at {@code o} as entries n, n + 1, ...; the end. */
-        private int copy(int from, int to, byte[] out, int[] offsets, int n, int o) {
-            if (to <= from) return o;
-            int start = at[2 * from];
-            int len = at[2 * to] - start;
-            System.arraycopy(data, start, out, o, len);
-            int shift = o - start;
-            for (int m = 2 * from, x = 2 * n; m < 2 * to; m++, x++) offsets[x] = at[m] + shift;
+        private int copy(int i, byte[] out, int[] offsets, int n, int o) {
+            int from = at[2 * i];
+            int len = at[2 * i + 2] - from;
+            offsets[2 * n] = o;
+            offsets[2 * n + 1] = o + (at[2 * i + 1] - from);
+            System.arraycopy(data, from, out, o, len);
             return o + len;
         }
     }

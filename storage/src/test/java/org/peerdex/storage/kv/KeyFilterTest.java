@@ -57,46 +57,6 @@ class KeyFilterTest {
     }
 
     @Test
-    void aFilterCarriedThroughMergesKeepsEveryKeyAndStaysSelective() {
-        Random r = new Random(9);
-        java.util.TreeMap<byte[], byte[]> all = new java.util.TreeMap<>(Keys::compare);
-        KeyFilter f = KeyFilter.of(new byte[0], new int[] {0}, 0);
-        int rebuilt = 0;
-        for (int round = 0; round < 40; round++) {
-            // a merge of a few hundred new keys into the run, as a store's recent writes
-            java.util.List<byte[]> added = new java.util.ArrayList<>();
-            for (int i = 0; i < 50 + round * 40; i++) {
-                byte[] k = key(r, 3_000);
-                if (all.put(k, new byte[] {7}) == null) added.add(k);
-            }
-            ByteArrayOutputStream data = new ByteArrayOutputStream();
-            int[] at = new int[2 * all.size() + 1];
-            int n = 0;
-            for (byte[] k : all.keySet()) {
-                at[2 * n] = data.size();
-                data.writeBytes(k);
-                at[2 * n + 1] = data.size();
-                data.writeBytes(new byte[] {7});
-                n++;
-            }
-            at[2 * n] = data.size();
-            KeyFilter next = KeyFilter.merged(f, added, data.toByteArray(), at, n);
-            if (next.wordCount() != f.wordCount()) rebuilt++; // a carried filter keeps its size
-            f = next;
-            for (byte[] k : all.keySet()) assertTrue(f.mayContain(k), "round " + round + ": a key of the run answered absent");
-        }
-        int pass = 0;
-        for (int i = 0; i < 100_000; i++) {
-            byte[] k = key(r, 3_000);
-            if (!all.containsKey(k) && f.mayContain(k)) pass++;
-        }
-        System.out.printf("merged key filter over %d keys: %d of 100,000 absent keys pass, %d rebuilds in 40 merges%n",
-                all.size(), pass, rebuilt);
-        assertTrue(pass < 6_000, pass + " absent keys pass");
-        assertTrue(rebuilt < 12, "built anew only when its run outgrew it: " + rebuilt);
-    }
-
-    @Test
     void aSmallRunHasNoFilterAndAnswersEverythingMaybe() {
         KeyFilter f = KeyFilter.of(new byte[0], new int[] {0}, 0);
         assertTrue(f.mayContain(new byte[] {1, 2, 3}));
