@@ -168,8 +168,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private record Replied(long requestId, Object reply) implements Command, LocalOnly {}
 
-    /** A confirmation request: one key's candidate URLs, asked of its {@code attempt}-th other holder. */
-    /** A confirmation request: per key, the URLs asked and, for each, which of its other holders this is. */
+    /** A confirmation request: per key, the URLs asked of one other holder; the table it was asked as (or null). */
     private record Confirming(PeerId peer, Map<RangeKey, List<UrlHash>> asked, PresenceTable table) {}
 
 
@@ -536,7 +535,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             case JOIN -> {
                 // one join lookup a partition, the words named once; the answers come as one table (URLs once a
                 // partition, no frame a key)
-                List<Integer> partitions = List.copyOf(partitionsOf(keys));
+                List<Integer> partitions = partitionsOf(keys);
                 ShardOwner.Joins joins = new ShardOwner.Joins(request.words(), partitions,
                         joinLimit(partitions.size()));
                 ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
@@ -1187,7 +1186,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 if (kp == null || !c.asked().containsKey(kp.key()) || has.containsKey(kp.key())) continue;
                 if (kp.held() != null) { // a presence lookup's answer: a bit per URL asked
                     List<UrlHash> asked = c.asked().get(kp.key());
-                    if (kp.held().length == (asked.size() + 7) / 8) {
+                    if (ShardOwner.KeyPostings.fits(kp.held(), asked)) {
                         has.put(kp.key(), new HashSet<>(ShardOwner.KeyPostings.held(kp.held(), asked)));
                     }
                     continue;

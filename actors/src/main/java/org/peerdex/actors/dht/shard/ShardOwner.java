@@ -237,12 +237,17 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             return held;
         }
 
+        /** Whether {@code held} is a bit per URL of {@code asked}, no more and no fewer bytes. */
+        public static boolean fits(byte[] held, List<UrlHash> asked) {
+            return held != null && held.length == (asked.size() + 7) / 8;
+        }
+
         /**
          * The URLs of {@code asked} that {@code held} marks; empty when it does not fit them (a malformed answer says
          * nothing).
          */
         public static Set<UrlHash> held(byte[] held, List<UrlHash> asked) {
-            if (held == null || held.length != (asked.size() + 7) / 8) return Set.of();
+            if (!fits(held, asked)) return Set.of();
             Set<UrlHash> out = new HashSet<>();
             for (int i = 0; i < asked.size(); i++) if ((held[i >> 3] >> (i & 7) & 1) != 0) out.add(asked.get(i));
             return out;
@@ -742,9 +747,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     }
 
     private Optional<String> checkKeys(List<?> keys) {
-        if (keys == null || keys.isEmpty()) return Optional.of("no keys");
-        if (keys.size() > settings.maxKeysPerRequest()) {
-            return Optional.of("too many keys: " + keys.size() + " > " + settings.maxKeysPerRequest());
+        return checkKeys(keys == null ? 0 : keys.size());
+    }
+
+    /** A request of {@code n} keys (its lookups' and its presence table's together): at least one, at most the bound. */
+    private Optional<String> checkKeys(int n) {
+        if (n == 0) return Optional.of("no keys");
+        if (n > settings.maxKeysPerRequest()) {
+            return Optional.of("too many keys: " + n + " > " + settings.maxKeysPerRequest());
         }
         return Optional.empty();
     }
@@ -805,6 +815,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             m.replyTo().tell(new LookupReply(m.queryId(), self, List.of(), "malformed joins: " + e.getMessage()));
             return this;
         }
+        if (given == null) given = List.of();
         if (!settings.joinLookups()) given = withoutJoins(given);
         Optional<String> bad = Optional.empty();
         List<Lookup> asked = List.of(); // the presence table's questions, as presence lookups
@@ -819,16 +830,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                             a.urls().stream().map(UrlHash::new).toList()));
                 }
                 asked = ls;
-                if (given == null) given = List.of();
             } catch (IllegalArgumentException e) {
                 bad = Optional.of("malformed presence table: " + e.getMessage());
             }
         }
-        if (bad.isEmpty()) {
-            bad = questions == null ? checkKeys(given) : given.size() + asked.size() > settings.maxKeysPerRequest()
-                    ? Optional.of("too many keys: " + (given.size() + asked.size()) + " > " + settings.maxKeysPerRequest())
-                    : Optional.empty();
-        }
+        if (bad.isEmpty()) bad = checkKeys(given.size() + asked.size());
         if (bad.isEmpty()) {
             for (Lookup l : given) {
                 if (l == null || l.key() == null) bad = Optional.of("lookup without key");
@@ -882,7 +888,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                 List<Set<String>> here = new ArrayList<>(presenceAsked.size());
                 for (Lookup l : presenceAsked) {
                     Set<String> has = new HashSet<>();
-                    for (Posting p : lookup(l, l.limit(), false).postingList()) has.add(p.url().value());
+                    for (UrlHash u : urlsOf(lookup(l, l.limit(), false))) has.add(u.value());
                     here.add(has);
                 }
                 held = presenceTable.held(here);
@@ -909,9 +915,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
 
     /** A presence lookup's answer: which of the URLs asked the postings found are of, as bits, and no postings. */
     private static KeyPostings presence(KeyPostings found, List<UrlHash> asked) {
+        return new KeyPostings(found.key(), PostingPack.NONE, 0, false, KeyPostings.bits(urlsOf(found), asked));
+    }
+
+    /** The URLs the postings found are of (what a presence question is answered from). */
+    private static Set<UrlHash> urlsOf(KeyPostings found) {
         Set<UrlHash> here = new HashSet<>();
         for (Posting p : found.postingList()) here.add(p.url());
-        return new KeyPostings(found.key(), PostingPack.NONE, 0, false, KeyPostings.bits(here, asked));
+        return here;
     }
 
     /**
