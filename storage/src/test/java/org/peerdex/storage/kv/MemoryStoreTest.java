@@ -168,6 +168,100 @@ class MemoryStoreTest extends KeyValueStoreContract {
         }
     }
 
+    @Test
+    void batchesThroughTheMiddleRunLeaveWhatASortedMapLeavesAndCursorsKeepTheLayersTheyOpenedOn() {
+        MemoryStore s = new MemoryStore();
+        TreeMap<String, byte[]> model = new TreeMap<>();
+        Random r = new Random(11);
+        // a run of 40,000 entries first, so that batches of a few hundred go to the middle run, not the run
+        KeyValueStore.Batch first = s.newBatch();
+        for (int i = 0; i < 40_000; i++) {
+            byte[] v = {(byte) i, (byte) (i >> 8)};
+            first.put(key(2 * i), v);
+            model.put(new String(key(2 * i), java.nio.charset.StandardCharsets.ISO_8859_1), v);
+        }
+        s.write(first, false);
+        int sawMiddle = 0;
+        int runMerges = 0;
+        int lastRun = s.layerSizes()[0];
+        KeyValueStore.Cursor open = null;
+        List<String> openSaw = null;
+        java.util.Set<String> touched = new java.util.HashSet<>();
+        for (int round = 0; round < 300; round++) {
+            int n = round % 5 == 0 ? 1 + r.nextInt(10) : 64 + r.nextInt(400);
+            KeyValueStore.Batch batch = s.newBatch();
+            for (int j = 0; j < n; j++) {
+                // keys of the run, of earlier batches and new ones; a fifth deletes (some of keys nobody has)
+                byte[] k = key(r.nextInt(90_000));
+                String ks = new String(k, java.nio.charset.StandardCharsets.ISO_8859_1);
+                if (open != null) touched.add(ks);
+                if (r.nextInt(5) == 0) {
+                    batch.delete(k);
+                    model.remove(ks);
+                } else {
+                    byte[] v = new byte[1 + r.nextInt(12)];
+                    r.nextBytes(v);
+                    batch.put(k, v);
+                    model.put(ks, v);
+                }
+            }
+            s.write(batch, false);
+            if (round == 100) {
+                // a cursor opened now reads these layers to its end, whatever later batches merge (a later write
+                // may show while it stays in the skip list the cursor opened on: those keys are not compared)
+                open = s.scan(key(0), key(90_000));
+                openSaw = new ArrayList<>(model.keySet());
+            }
+            int[] layers = s.layerSizes();
+            if (layers[1] > 0) sawMiddle++;
+            if (layers[0] != lastRun) runMerges++;
+            lastRun = layers[0];
+            if (round % 50 == 49) assertSame(model, s);
+        }
+        assertTrue(sawMiddle > 100, "batches went to the middle run: " + sawMiddle);
+        assertTrue(runMerges > 0 && runMerges < 100, "the middle run was merged into the run now and then: " + runMerges);
+        List<String> read = new ArrayList<>();
+        while (open.next()) {
+            String k = new String(open.key(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (!touched.contains(k)) read.add(k);
+        }
+        open.close();
+        openSaw.removeAll(touched);
+        assertTrue(openSaw.size() > 20_000, openSaw.size() + " keys not written after the cursor opened");
+        assertEquals(openSaw, read, "the cursor's keys are those when it was opened");
+        assertSame(model, s);
+        long bytes = 0;
+        for (var e : model.entrySet()) bytes += e.getKey().length() + e.getValue().length;
+        assertEquals(bytes, s.approximateSize());
+    }
+
+    private static void assertSame(TreeMap<String, byte[]> model, MemoryStore s) {
+        try (KeyValueStore.Cursor c = s.scan(new byte[0], null)) {
+            var it = model.entrySet().iterator();
+            while (c.next()) {
+                var e = it.next();
+                assertEquals(e.getKey(), new String(c.key(), java.nio.charset.StandardCharsets.ISO_8859_1));
+                assertArrayEquals(e.getValue(), c.value());
+            }
+            assertFalse(it.hasNext(), "the store ends early");
+        }
+        Random r = new Random(model.size());
+        for (int i = 0; i < 2_000; i++) {
+            byte[] k = key(r.nextInt(90_000));
+            byte[] expected = model.get(new String(k, java.nio.charset.StandardCharsets.ISO_8859_1));
+            if (expected == null) assertTrue(s.get(k).isEmpty());
+            else assertArrayEquals(expected, s.get(k).orElseThrow());
+        }
+        // a seek into the middle of the range lands where the model's ceiling is
+        byte[] target = key(45_001);
+        try (KeyValueStore.Cursor c = s.scan(key(0), key(90_000))) {
+            c.seek(target);
+            String ceiling = model.ceilingKey(new String(target, java.nio.charset.StandardCharsets.ISO_8859_1));
+            assertEquals(ceiling != null, c.next());
+            if (ceiling != null) assertEquals(ceiling, new String(c.key(), java.nio.charset.StandardCharsets.ISO_8859_1));
+        }
+    }
+
     /** A key the store counts as an index write (its observers see it). */
     private static byte[] indexKey(int i) {
         byte[] k = String.format("_k%05d", i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
