@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 import org.peerdex.actors.dht.shard.DhtBlacklist;
 import org.peerdex.actors.dht.shard.Digests;
 import org.peerdex.actors.dht.shard.HeldArcs;
@@ -44,11 +45,13 @@ final class RebalancePlanner {
     }
 
     /**
-     * What a rebalance found: digests to offer per target, postings to hand off per target; and how many of the
-     * index's digest buckets it read.
+     * What a rebalance found: digests to offer per target (per origin, or for the targets in {@code folded} one
+     * digest a bucket, {@link Digests#foldOrigins}), postings to hand off per target; and how many of the index's
+     * digest buckets it read.
      */
-    record Plan(Ring ring, Map<PeerId, List<RangeDigest>> digests, Map<PeerId, Batching.Targeted> handoff,
-                List<Posting> handoffPostings, boolean handoffTruncated, int bucketsRead) {}
+    record Plan(Ring ring, Map<PeerId, List<RangeDigest>> digests, Set<PeerId> folded,
+                Map<PeerId, Batching.Targeted> handoff, List<Posting> handoffPostings, boolean handoffTruncated,
+                int bucketsRead) {}
 
     private final PeerId self;
     private final PeerStorage storage;
@@ -142,18 +145,26 @@ final class RebalancePlanner {
         }
     }
 
-    /** A full plan: digests of everything to every holder. */
+    /** A full plan: digests of everything to every holder (per origin). */
     Plan plan(Ring ring) {
         return plan(ring, List.of(), Mode.FULL);
+    }
+
+    /** A plan with digests per origin to every target. */
+    Plan plan(Ring ring, List<Ring> bases, Mode mode) {
+        return plan(ring, bases, mode, peer -> true);
     }
 
     /**
      * Scans the index and the metadata: what to hand off, which digests to offer (see {@link Mode}). With
      * {@code bases} (DELTA: the ring of the last DELTA or FULL rebalance and every ring seen since) digests go only
-     * to holders that were not holders in one of the bases.
+     * to holders that were not holders in one of the bases. Digests go per origin to the targets {@code perOrigin}
+     * names, and folded (one digest a bucket) to the others.
      */
-    Plan plan(Ring ring, List<Ring> bases, Mode mode) {
+    Plan plan(Ring ring, List<Ring> bases, Mode mode, Predicate<PeerId> perOrigin) {
         Map<PeerId, Digests> digests = new HashMap<>();
+        java.util.function.Function<PeerId, Digests> newDigests =
+                peer -> perOrigin.test(peer) ? new Digests() : Digests.folded(self);
         Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
         List<Posting> handoffPostings = new ArrayList<>();
         boolean[] truncated = {false};
@@ -201,7 +212,7 @@ final class RebalancePlanner {
                             // a digest covers its whole range (the receiver counts all of it): a holder new to one
                             // position of a bucket gets the bucket's digest, with the positions it held before
                             if (fresh[i]) newTo.computeIfAbsent(h, k -> new boolean[Digests.BUCKETS])[bucket] = true;
-                            run.perHolder[i] = digests.computeIfAbsent(h, k -> new Digests());
+                            run.perHolder[i] = digests.computeIfAbsent(h, newDigests);
                         }
                     }
                     long[][] acc = new long[run.perHolder.length][];
@@ -271,10 +282,11 @@ final class RebalancePlanner {
                 if (!IndexScan.heldInAll(placement, h, md.urlHash().position(), bases)) {
                     newMetadataTo.computeIfAbsent(h, k -> new boolean[Digests.BUCKETS])[bucket] = true;
                 }
-                digests.computeIfAbsent(h, k -> new Digests()).add(kind, origin, bucket, Digests.entryHash(null, md.urlHash()));
+                digests.computeIfAbsent(h, newDigests).add(kind, origin, bucket, Digests.entryHash(null, md.urlHash()));
             }
         });
         Map<PeerId, List<RangeDigest>> out = new HashMap<>();
+        Set<PeerId> folded = new HashSet<>();
         digests.forEach((peer, d) -> {
             boolean[] p = newTo.get(peer);
             boolean[] m = newMetadataTo.get(peer);
@@ -284,11 +296,13 @@ final class RebalancePlanner {
                 boolean[] wanted = RangeDigest.isPostings(r.kind()) ? p : m;
                 return wanted != null && wanted[r.bucket()];
             });
-            if (!ranges.isEmpty()) out.put(peer, ranges);
+            if (ranges.isEmpty()) return;
+            out.put(peer, ranges);
+            if (d.isFolded()) folded.add(peer);
         });
         int bucketsRead = 0;
         for (boolean b : read) if (b) bucketsRead++;
-        return new Plan(ring, out, handoff, handoffPostings, truncated[0], bucketsRead);
+        return new Plan(ring, out, folded, handoff, handoffPostings, truncated[0], bucketsRead);
     }
 
     /**

@@ -789,7 +789,9 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
         }
         rebalancing = true;
         List<Ring> planBases = List.copyOf(bases);
-        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> planner.plan(ring, planBases, mode), io),
+        // the targets that get digests per origin, as they stand now (the plan runs on another thread)
+        Set<PeerId> planPerOrigin = Set.copyOf(perOrigin.keySet());
+        ctx.pipeToSelf(CompletableFuture.supplyAsync(() -> planner.plan(ring, planBases, mode, planPerOrigin::contains), io),
                 (plan, e) -> new Rebalanced(plan, e, mode, overflowed ? -1 : covered));
         return this;
     }
@@ -812,10 +814,12 @@ public final class Replicator extends AbstractBehavior<Replicator.Command> {
                     ringsSincePlan.subList(0, Math.min(m.ringsCovered(), ringsSincePlan.size())).clear();
                 }
             }
-            plan.digests().forEach((target, perOriginDigests) -> view.owner(target).ifPresent(owner -> {
+            plan.digests().forEach((target, planned) -> view.owner(target).ifPresent(owner -> {
                 // one digest a bucket (all origins) unless the target answered such digests without key lists
-                boolean fold = foldsOrigins(target);
-                List<RangeDigest> ds = fold ? Digests.foldOrigins(perOriginDigests, self) : perOriginDigests;
+                // (a plan made before the target turned out to want them per origin sends its folded ones once)
+                boolean planFolded = plan.folded().contains(target);
+                boolean fold = planFolded || foldsOrigins(target);
+                List<RangeDigest> ds = fold && !planFolded ? Digests.foldOrigins(planned, self) : planned;
                 for (int i = 0; i < ds.size(); i += settings.maxDigestsPerMessage()) {
                     long ex = ids.incrementAndGet();
                     digestExchanges.put(ex, target);

@@ -17,11 +17,43 @@ import org.peerdex.protocol.ring.Partitions;
 import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
 
-/** Accumulates range digests (anti-entropy) and compares them. Not thread-safe. */
+/**
+ * Accumulates range digests (anti-entropy) and compares them. Per origin, or {@link #folded folded}: the 'p' and 'm'
+ * ranges of all origins summed per bucket under one sender, as {@link #foldOrigins} makes them. Not thread-safe.
+ */
 public final class Digests {
     public static final int BUCKET_BITS = 10;
     public static final int BUCKETS = 1 << BUCKET_BITS;
     private final Map<RangeDigest.Range, long[]> acc = new HashMap<>();
+    /** folded: the sender the 'p' and 'm' digests are named for (null: per origin) */
+    private final PeerId sender;
+    /** folded: per bucket, {count, sum} of 'p' (index 0) and 'm' (index 1) entries; null until one is added */
+    private final long[][][] byBucket;
+
+    public Digests() {
+        this.sender = null;
+        this.byBucket = null;
+    }
+
+    private Digests(PeerId sender) {
+        this.sender = sender;
+        this.byBucket = new long[2][][];
+    }
+
+    /**
+     * Digests whose 'p' and 'm' ranges are summed over their origins as they are added, named {@code sender}: what
+     * {@link #foldOrigins} makes of the per-origin digests, without a range per origin ever being kept (a plan at a
+     * holder of many crawlers' postings found a range in a map for every word and partition it scanned, then sorted
+     * and folded them all).
+     */
+    public static Digests folded(PeerId sender) {
+        return new Digests(java.util.Objects.requireNonNull(sender, "sender"));
+    }
+
+    /** Whether this accumulates folded digests. */
+    public boolean isFolded() {
+        return sender != null;
+    }
 
     public static int bucketOf(long position) {
         return (int) (position >>> (63 - BUCKET_BITS));
@@ -106,7 +138,7 @@ public final class Digests {
     }
 
     private void add(RangeDigest.Range r, long h) {
-        long[] a = acc.computeIfAbsent(r, k -> new long[2]);
+        long[] a = accumulator(r.kind(), r.origin(), r.bucket());
         a[0]++;
         a[1] += h;
     }
@@ -117,6 +149,13 @@ public final class Digests {
      * the range again for each.
      */
     public long[] accumulator(char kind, PeerId origin, int bucket) {
+        if (sender != null && (kind == 'p' || kind == 'm') && bucket >= 0 && bucket < BUCKETS) {
+            int k = kind == 'p' ? 0 : 1;
+            if (byBucket[k] == null) byBucket[k] = new long[BUCKETS][];
+            long[] a = byBucket[k][bucket];
+            return a != null ? a : (byBucket[k][bucket] = new long[2]);
+        }
+        // per origin (a folded set keeps the crawl's own kinds per origin too, as foldOrigins does)
         return acc.computeIfAbsent(new RangeDigest.Range(kind, origin, bucket), k -> new long[2]);
     }
 
@@ -130,6 +169,17 @@ public final class Digests {
         acc.forEach((r, a) -> {
             if (wanted.test(r)) out.add(new RangeDigest(r.kind(), r.origin(), r.bucket(), (int) a[0], a[1]));
         });
+        if (sender != null) {
+            for (int k = 0; k < 2; k++) {
+                if (byBucket[k] == null) continue;
+                char kind = k == 0 ? 'p' : 'm';
+                for (int b = 0; b < BUCKETS; b++) {
+                    long[] a = byBucket[k][b];
+                    if (a == null || !wanted.test(new RangeDigest.Range(kind, sender, b))) continue;
+                    out.add(new RangeDigest(kind, sender, b, (int) Math.min(Integer.MAX_VALUE, a[0]), a[1]));
+                }
+            }
+        }
         return sorted(out);
     }
 
@@ -173,6 +223,7 @@ public final class Digests {
     };
 
     public RangeDigest digest(RangeDigest.Range r) {
+        if (sender != null) throw new IllegalStateException("a folded set is offered, not compared");
         long[] a = acc.getOrDefault(r, new long[2]);
         return new RangeDigest(r.kind(), r.origin(), r.bucket(), (int) a[0], a[1]);
     }

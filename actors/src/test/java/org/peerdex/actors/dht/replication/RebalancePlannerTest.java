@@ -99,6 +99,32 @@ class RebalancePlannerTest {
     }
 
     @Test
+    void aPlanThatFoldsAsItScansOffersWhatFoldingThePerOriginDigestsOffers() {
+        Setup s = setup();
+        try (PeerStorage storage = s.storage()) {
+            Plan perOrigin = planner(s, true, 100_000).plan(s.ring());
+            PeerId keptPerOrigin = perOrigin.digests().keySet().iterator().next();
+            Plan folded = planner(s, true, 100_000).plan(s.ring(), List.of(), Mode.FULL, keptPerOrigin::equals);
+            assertEquals(perOrigin.digests().keySet(), folded.digests().keySet());
+            assertEquals(Set.of(keptPerOrigin), perOrigin.digests().keySet().stream()
+                    .filter(p -> !folded.folded().contains(p)).collect(java.util.stream.Collectors.toSet()));
+            assertTrue(perOrigin.folded().isEmpty());
+            int manyOrigins = 0;
+            for (PeerId target : perOrigin.digests().keySet()) {
+                List<RangeDigest> ds = perOrigin.digests().get(target);
+                if (target.equals(keptPerOrigin)) {
+                    assertEquals(ds, folded.digests().get(target), "per origin where asked");
+                    continue;
+                }
+                if (Digests.origins(ds).size() > 1) manyOrigins++;
+                assertEquals(Digests.foldOrigins(ds, s.self()), folded.digests().get(target), "folded for " + target);
+            }
+            assertTrue(manyOrigins > 0, "some target's digests name several origins, which folding sums");
+            assertEquals(perOrigin.handoffPostings().size(), folded.handoffPostings().size());
+        }
+    }
+
+    @Test
     void aDeltaAgainstTheSameRingOffersNothingAndAPassivePeerHandsOffAllItStoresForOthers() {
         Setup s = setup();
         try (PeerStorage storage = s.storage()) {
