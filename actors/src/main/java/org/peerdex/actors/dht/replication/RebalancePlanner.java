@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.LongPredicate;
 import java.util.function.Predicate;
 import org.peerdex.actors.dht.shard.DhtBlacklist;
@@ -163,8 +164,7 @@ final class RebalancePlanner {
      */
     Plan plan(Ring ring, List<Ring> bases, Mode mode, Predicate<PeerId> perOrigin) {
         Map<PeerId, Digests> digests = new HashMap<>();
-        java.util.function.Function<PeerId, Digests> newDigests =
-                peer -> perOrigin.test(peer) ? new Digests() : Digests.folded(self);
+        Function<PeerId, Digests> newDigests = peer -> perOrigin.test(peer) ? new Digests() : Digests.folded(self);
         Map<PeerId, Batching.Targeted> handoff = new HashMap<>();
         List<Posting> handoffPostings = new ArrayList<>();
         boolean[] truncated = {false};

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.peerdex.protocol.hash.Base64Order;
@@ -47,7 +48,7 @@ public final class Digests {
      * and folded them all).
      */
     public static Digests folded(PeerId sender) {
-        return new Digests(java.util.Objects.requireNonNull(sender, "sender"));
+        return new Digests(Objects.requireNonNull(sender, "sender"));
     }
 
     /** Whether this accumulates folded digests. */
