@@ -19,13 +19,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * recent writes; a packed middle run of batches; and the packed run of everything older (every key and value back
  * to back in one array, two int offsets an entry). A batch of at least {@value #MIN_MERGED_BATCH} writes goes into
  * the middle run at once, with the skip list (a sorted merge of a few thousand entries); single writes go to the
- * skip list, which is folded into the middle run when it holds more than an eighth of the run; the middle run is
- * merged into the run when it holds more than an eighth of the run (at least {@value #MIN_RECENT} entries each).
+ * skip list, which is folded into the middle run when it holds more than twice the square root of the run; the
+ * middle run is merged into the run when it holds more than an eighth of the run (at least {@value #MIN_RECENT}
+ * entries each).
  * A skip-list entry costs about 130 bytes beyond its key and value, a packed one 8, and a lookup in a run is a
  * binary search over one array instead of a chase through nodes spread over the heap: the simulator keeps tens of
- * millions of entries in hundreds of thousands of stores. A holder takes its postings in batches of hundreds, and
- * each of those writes was a skip-list insert that walked thousands of cold nodes (three fifths of a holder's
- * write in the README's simulation); the middle run takes the batch as one sorted merge. A cursor reads the layers
+ * millions of entries in hundreds of thousands of stores. A holder is sent a few postings at a time while crawlers
+ * index, and each of those writes was an insert into a skip list of thousands of cold nodes (three fifths of a
+ * holder's write in the README's simulation); now it walks a skip list of a few hundred. A cursor reads the layers
  * it was opened on: later writes show while they stay in that skip list, a merge does not disturb it (a LevelDB
  * iterator sees a snapshot, so readers expect nothing more).
  */
