@@ -322,6 +322,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         phase = Phase.TOP;
         topRound = round;
         topPartitions = List.copyOf(partitions);
+        if (round == 0) topRanked = topPartitions;
         List<RangeKey> keys = new ArrayList<>();
         for (WordHash w : request.words()) {
             for (int p : partitions) {
@@ -842,7 +843,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 return maybeAdvance();
             }
             case TOP -> {
-                completeUrlSets = TopJoin.completions(request.words(), topPartitions, top, topWanted(),
+                completeUrlSets = TopJoin.completions(request.words(), topPartitions, topRanked, top, topBest(),
                         settings.maxPostingsPerMessage());
                 phase = Phase.COMPLETE;
                 top.asking(completeUrlSets);
@@ -924,6 +925,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<Integer> topPartitions = List.of();
     private List<Integer> filterPartitions = List.of();
     private int topRound;
+    /** every partition of the first round: the query's best sums found in any of them set the bar of each */
+    private List<Integer> topRanked = List.of();
     /** per key, the URLs its holder is asked for to complete the top lookups */
     private Map<RangeKey, List<UrlHash>> completeUrlSets = Map.of();
 
@@ -941,6 +944,16 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     private static final int TOP_SHARE = 8;
+
+    /**
+     * How many of the query's best URLs by the weighted sum, over all the partitions of the top lookups together,
+     * they must be certain of: {@value #TOP_SHARE} × limit. A partition is done when nothing left there can pass
+     * the query's {@code topBest}-th best sum found anywhere, which needs less depth than being sure of each
+     * partition's own share plus a margin for its spread.
+     */
+    private int topBest() {
+        return TOP_SHARE * request.limit();
+    }
 
     /** How many postings a top lookup of round 0 or 1 asks of each key: a few times its partition's share. */
     private int topDepth(int round) {
@@ -964,7 +977,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** The partitions whose best the top lookups made certain give their candidates; the others take the filters. */
     private Behavior<Command> afterTopLookups() {
-        TopJoin.Outcome o = TopJoin.decide(request.words(), topPartitions, top, topWanted(), answeredBy);
+        TopJoin.Outcome o = TopJoin.decide(request.words(), topPartitions, topRanked, top, topBest(), answeredBy);
         for (RemoteCandidate c : o.candidates()) candidates.putIfAbsent(c.url(), c);
         if (!o.undecided().isEmpty() && topRound == 0) {
             ctx.getLog().debug("top lookups left partitions {} open; asking deeper", o.undecided());

@@ -134,6 +134,13 @@ final class TopJoin {
         return new Partition(complete, open, anyAll ? Double.NEGATIVE_INFINITY : unseen);
     }
 
+    /** The {@code wanted}-th best sum of URLs found with every word, over these partitions together. */
+    private static double bar(List<WordHash> words, Iterable<Integer> partitions, Received r, int wanted) {
+        Map<UrlHash, Double> all = new HashMap<>();
+        for (int p : partitions) all.putAll(state(words, p, r).complete());
+        return threshold(all, wanted);
+    }
+
     /** The {@code wanted}-th best of these sums, or minus infinity when there are fewer. */
     private static double threshold(Map<UrlHash, Double> sums, int wanted) {
         if (sums.size() < wanted || wanted <= 0) return Double.NEGATIVE_INFINITY;
@@ -149,10 +156,20 @@ final class TopJoin {
      */
     static Map<RangeKey, List<UrlHash>> completions(List<WordHash> words, Iterable<Integer> partitions, Received r,
                                                     int wanted, int maxPerKey) {
+        return completions(words, partitions, partitions, r, wanted, maxPerKey);
+    }
+
+    /**
+     * As {@link #completions(List, Iterable, Received, int, int)}, the bar being the {@code wanted}-th best sum found
+     * over all of {@code ranked} (a superset of {@code partitions}) together: the best {@code wanted} of the whole
+     * query, wherever they are, rather than of each partition.
+     */
+    static Map<RangeKey, List<UrlHash>> completions(List<WordHash> words, Iterable<Integer> partitions,
+                                                    Iterable<Integer> ranked, Received r, int wanted, int maxPerKey) {
         Map<RangeKey, List<UrlHash>> out = new LinkedHashMap<>();
+        double bar = bar(words, ranked, r, wanted);
         for (int p : partitions) {
             Partition s = state(words, p, r);
-            double bar = threshold(s.complete(), wanted);
             Map<RangeKey, List<UrlHash>> here = new LinkedHashMap<>();
             for (var e : s.open().entrySet()) {
                 if (e.getValue() < bar) continue;
@@ -175,11 +192,20 @@ final class TopJoin {
      */
     static Outcome decide(List<WordHash> words, Iterable<Integer> partitions, Received r, int wanted,
                           Map<UrlHash, PeerId> answeredBy) {
+        return decide(words, partitions, partitions, r, wanted, answeredBy);
+    }
+
+    /**
+     * As {@link #decide(List, Iterable, Received, int, Map)}, a partition being certain when nothing left there can
+     * pass the {@code wanted}-th best sum found over all of {@code ranked} together (a superset of {@code partitions}).
+     */
+    static Outcome decide(List<WordHash> words, Iterable<Integer> partitions, Iterable<Integer> ranked, Received r,
+                          int wanted, Map<UrlHash, PeerId> answeredBy) {
         List<RemoteCandidate> out = new ArrayList<>();
         Set<Integer> undecided = new TreeSet<>();
+        double bar = bar(words, ranked, r, wanted);
         for (int p : partitions) {
             Partition s = state(words, p, r);
-            double bar = threshold(s.complete(), wanted);
             boolean certain = s.unseen() <= bar && s.open().values().stream().allMatch(v -> v <= bar);
             if (!certain) {
                 undecided.add(p);

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.peerdex.actors.dht.RangeKey;
 import org.peerdex.actors.dht.TestCorpus;
@@ -89,6 +91,65 @@ class TopJoinTest {
                                 q + " partition " + p + " wanted " + wanted + " depth " + depth);
                         for (RemoteCandidate c : o.candidates()) assertEquals(words.size(), c.postings().size());
                     }
+                }
+            }
+        }
+        assertTrue(certain > 10 && open > 10, "both outcomes were checked: " + certain + " certain, " + open + " open");
+    }
+
+    /**
+     * The query's bar over every partition together (as RemoteSearch judges them): every partition judged certain
+     * holds each of the whole join's best {@code wanted} URLs that lives there; both outcomes occur.
+     */
+    @Test
+    void aBarOverEveryPartitionMissesNoneOfTheQuerysBestWhereItIsCertain() {
+        List<IndexedDocument> docs = TestCorpus.documents(3_000, 11);
+        List<Integer> all = List.of(0, 1, 2, 3);
+        int certain = 0;
+        int open = 0;
+        for (List<String> q : List.of(List.of("linux", "kernel"), List.of("alpha", "bravo"),
+                List.of("kernel", "charlie", "delta"))) {
+            List<WordHash> words = q.stream().map(WordHash::of).toList();
+            Map<Integer, Map<WordHash, List<Posting>>> byPartition = new HashMap<>();
+            for (int p : all) byPartition.put(p, lists(docs, words, p));
+            // the whole join's best, over every partition
+            Map<UrlHash, double[]> sums = new HashMap<>();
+            for (var lists : byPartition.values()) {
+                for (WordHash w : words) {
+                    for (Posting x : lists.get(w)) {
+                        double[] s = sums.computeIfAbsent(x.url(), u -> new double[] {0, 0});
+                        s[0] += PartialScore.of(x);
+                        s[1]++;
+                    }
+                }
+            }
+            for (int wanted : new int[] {3, 8}) {
+                List<UrlHash> best = sums.entrySet().stream().filter(e -> e.getValue()[1] == words.size())
+                        .sorted(Comparator.<Map.Entry<UrlHash, double[]>>comparingDouble(e -> -e.getValue()[0])
+                                .thenComparing(Map.Entry::getKey))
+                        .limit(wanted).map(Map.Entry::getKey).toList();
+                for (int depth : new int[] {2, 4, 8, 16, 32}) {
+                    TopJoin.Received r = new TopJoin.Received();
+                    for (int p : all) {
+                        Map<WordHash, List<Posting>> lists = byPartition.get(p);
+                        for (WordHash w : words) {
+                            List<Posting> l = lists.get(w);
+                            r.best(new RangeKey(w, p), l.subList(0, Math.min(depth, l.size())), l.size() > depth);
+                        }
+                    }
+                    Map<RangeKey, List<UrlHash>> ask = TopJoin.completions(words, all, all, r, wanted, 1000);
+                    r.asking(ask);
+                    ask.forEach((k, urls) -> r.add(k, byPartition.get(k.partition()).get(k.word()).stream()
+                            .filter(x -> urls.contains(x.url())).toList()));
+                    TopJoin.Outcome together = TopJoin.decide(words, all, all, r, wanted, Map.of());
+                    Set<UrlHash> found = new HashSet<>();
+                    for (RemoteCandidate c : together.candidates()) found.add(c.url());
+                    for (UrlHash u : best) {
+                        if (together.undecided().contains(PARTITIONS.partitionOf(u))) continue;
+                        assertTrue(found.contains(u), q + " wanted " + wanted + " depth " + depth + ": " + u);
+                    }
+                    certain += all.size() - together.undecided().size();
+                    open += together.undecided().size();
                 }
             }
         }
