@@ -151,6 +151,42 @@ class WireMappingTest {
     }
 
     @Test
+    void aScoreLookupAndItsScoresCrossTheWireAndAPlainLookupWritesNoScoreKey() throws Exception {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        RangeKey key = new RangeKey(vacuum, 5);
+        List<UrlHash> urls = List.of(UrlHash.of("http://a.test/1"), UrlHash.of("http://a.test/2"));
+        ShardOwner.LookupRequest l = new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.scores(key, null, 28),
+                ShardOwner.Lookup.scores(key, urls, 2)), null, true);
+        ShardOwner.LookupRequest back = WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(l)),
+                V1.LookupRequest.class), null);
+        assertTrue(back.lookups().get(0).scores() && back.lookups().get(1).scores());
+        assertEquals(28, back.lookups().get(0).limit());
+        assertEquals(urls, back.lookups().get(1).urls());
+        ShardOwner.LookupRequest plain = new ShardOwner.LookupRequest(3, List.of(new ShardOwner.Lookup(key, null, urls, 3)), null);
+        assertFalse(new String(codec.write(WireMapping.lookup(plain)), java.nio.charset.StandardCharsets.ISO_8859_1).contains("scores"));
+        List<Posting> ps = realPage().postings().subList(0, 3);
+        byte[] scores = org.peerdex.actors.dht.shard.ScoreList.of(ps);
+        ShardOwner.LookupReply lr = new ShardOwner.LookupReply(9, new PeerId("Responder123"), List.of(
+                new ShardOwner.KeyPostings(key, PostingPack.NONE, 40, true, null, scores)), "");
+        ShardOwner.KeyPostings kp = WireMapping.keyPostings(codec.read(codec.write(WireMapping.reply(lr)),
+                V1.LookupReply.class).results().get(0));
+        var read = org.peerdex.actors.dht.shard.ScoreList.read(kp.scores());
+        assertEquals(3, read.size());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(ps.get(i).url(), read.get(i).url());
+            double exact = org.peerdex.actors.dht.shard.PartialScore.of(ps.get(i));
+            assertTrue(read.get(i).score() >= exact && read.get(i).score() < exact + 1.0 / 1024 + 1e-9,
+                    read.get(i).score() + " for " + exact);
+        }
+        assertTrue(kp.postingList().isEmpty() && kp.truncated() && kp.matched() == 40);
+        // an answer with a torn entry is refused when read
+        byte[] torn = java.util.Arrays.copyOf(scores, scores.length - 1);
+        assertThrows(Exception.class, () -> codec.read(codec.write(new V1.LookupReply(9, List.of(new V1.KeyPostings(
+                new V1.Key(vacuum.value(), 5), V1.Postings.NONE, 0, false, null, torn)), "", null, null)),
+                V1.LookupReply.class));
+    }
+
+    @Test
     void aKeyedLookupAndItsKeyedAnswerCrossTheWireAsTheSamePostings() throws Exception {
         var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
         RangeKey key = new RangeKey(vacuum, 5);

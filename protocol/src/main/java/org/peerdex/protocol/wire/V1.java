@@ -229,12 +229,15 @@ public final class V1 {
      * {@code join} in the key's partition at the holder, the best {@code limit} by the sum of their partial
      * scores over all the join lookups of the request (docs/protocol.md, "Join lookups"). With {@code presence}
      * (true; absent: false, and then not written) and a URL set: which of the URLs have a posting of the key, as
-     * {@link KeyPostings#held}, without postings (docs/protocol.md, "Confirmation").
+     * {@link KeyPostings#held}, without postings (docs/protocol.md, "Confirmation"). With {@code scores} (true;
+     * absent: false, and then not written): the same best {@code limit}, as their URLs and partial scores only, in
+     * {@link KeyPostings#scores} (docs/protocol.md, "Top lookups"); a peer that predates it sends the postings.
      */
     public record Lookup(@JsonProperty("key") Key key, @JsonProperty("filter") Bloom filter,
                          @JsonProperty("urls") List<String> urls, @JsonProperty("limit") int limit,
                          @JsonProperty("join") @JsonInclude(JsonInclude.Include.NON_NULL) List<String> join,
-                         @JsonProperty("presence") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence) {
+                         @JsonProperty("presence") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence,
+                         @JsonProperty("scores") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores) {
         public Lookup {
             if (key == null) throw new IllegalArgumentException("lookup needs a key");
             if (urls != null) {
@@ -249,11 +252,15 @@ public final class V1 {
         }
 
         public Lookup(Key key, Bloom filter, List<String> urls, int limit) {
-            this(key, filter, urls, limit, null, false);
+            this(key, filter, urls, limit, null, false, false);
         }
 
         public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join) {
-            this(key, filter, urls, limit, join, false);
+            this(key, filter, urls, limit, join, false, false);
+        }
+
+        public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join, boolean presence) {
+            this(key, filter, urls, limit, join, presence, false);
         }
     }
 
@@ -262,7 +269,9 @@ public final class V1 {
      * presence lookup, {@code held} instead of postings: bit i (of byte i / 8, lowest first) set when the i-th URL
      * asked has a posting of the key (absent for other lookups, and then not written). A presence answer leaves out
      * {@code postings} ({@link Postings#NONE}); a zero {@code matched} and a false {@code truncated} are not
-     * written either: an absent key reads as its default, so every v1 peer reads them as before.
+     * written either: an absent key reads as its default, so every v1 peer reads them as before. For a score
+     * lookup, {@code scores} instead of postings: {@code (url[9] score[2])*}, the partial score in units of 1/1024
+     * rounded up (absent for other lookups, and then not written).
      */
     public record KeyPostings(@JsonProperty("key") Key key,
                               @JsonProperty("postings")
@@ -270,15 +279,29 @@ public final class V1 {
                               Postings postings,
                               @JsonProperty("matched") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int matched,
                               @JsonProperty("truncated") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean truncated,
-                              @JsonProperty("held") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held) {
+                              @JsonProperty("held") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held,
+                              @JsonProperty("scores") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] scores) {
         public KeyPostings {
             if (key == null) throw new IllegalArgumentException("key postings need a key");
             postings = postings == null ? Postings.EMPTY : postings;
             if (matched < 0) throw new IllegalArgumentException("negative match count");
+            if (scores != null && (scores.length % SCORE_ENTRY != 0 || scores.length / SCORE_ENTRY > MAX_SCORES)) {
+                throw new IllegalArgumentException("scores must be whole " + SCORE_ENTRY + "-byte entries, at most "
+                        + MAX_SCORES);
+            }
         }
 
+        /** Bytes of one entry of {@link #scores}: a packed URL hash and a two-byte score. */
+        public static final int SCORE_ENTRY = 11;
+        /** Entries of {@link #scores} an answer may carry at most. */
+        public static final int MAX_SCORES = 65_536;
+
         public KeyPostings(Key key, Postings postings, int matched, boolean truncated) {
-            this(key, postings, matched, truncated, null);
+            this(key, postings, matched, truncated, null, null);
+        }
+
+        public KeyPostings(Key key, Postings postings, int matched, boolean truncated, byte[] held) {
+            this(key, postings, matched, truncated, held, null);
         }
     }
 

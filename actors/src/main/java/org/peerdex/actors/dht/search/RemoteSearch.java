@@ -34,6 +34,7 @@ import org.peerdex.actors.dht.ring.LatestView;
 import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.actors.dht.shard.PartialScore;
 import org.peerdex.actors.dht.shard.PostingValidator;
+import org.peerdex.actors.dht.shard.ScoreList;
 import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.filter.BloomFilter;
 import org.peerdex.protocol.hash.PeerId;
@@ -176,7 +177,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private enum Deadline implements Command, LocalOnly { INSTANCE }
 
-    private enum Phase { JOIN, TOP, COMPLETE, COUNT, FILTER, FILTERED, RAREST, METADATA, DONE }
+    private enum Phase { JOIN, TOP, COMPLETE, FULL, COUNT, FILTER, FILTERED, RAREST, METADATA, DONE }
 
     /**
      * An outstanding request: to whom, for which keys, which attempt; {@code extra} ≥ 0 for a hand-off request
@@ -607,10 +608,13 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
         for (RangeKey k : keys) {
-            if (phase == Phase.RAREST || phase == Phase.COMPLETE) {
+            if (phase == Phase.RAREST || phase == Phase.FULL) {
                 out.add(exactLookup(k, urlSets.get(k)));
+            } else if (phase == Phase.COMPLETE) {
+                List<UrlHash> urls = urlSets.get(k);
+                out.add(ShardOwner.Lookup.scores(k, urls, Math.max(1, urls.size())));
             } else if (phase == Phase.TOP) {
-                out.add(new ShardOwner.Lookup(k, null, null, topDepth(topRound)));
+                out.add(ShardOwner.Lookup.scores(k, null, topDepth(topRound)));
             } else if (request.words().size() == 1) {
                 out.add(new ShardOwner.Lookup(k, null, null, oneWordLimit()));
             } else {
@@ -711,19 +715,40 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(o.peer());
                 for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
             });
-        } else if (m.reply() instanceof ShardOwner.LookupReply r && (phase == Phase.TOP || phase == Phase.COMPLETE)) {
+        } else if (m.reply() instanceof ShardOwner.LookupReply r
+                && (phase == Phase.TOP || phase == Phase.COMPLETE || phase == Phase.FULL)) {
             if (!r.error().isEmpty()) return retry(o, r.error());
             Map<RangeKey, ShardOwner.KeyPostings> byKey = new HashMap<>();
             for (ShardOwner.KeyPostings kp : r.results()) {
                 if (kp != null && o.keys().contains(kp.key())) byKey.putIfAbsent(kp.key(), kp);
             }
             if (!byKey.keySet().containsAll(o.keys())) return retry(o, "not every key answered");
+            Map<RangeKey, List<UrlHash>> sets = urlSets();
             for (ShardOwner.KeyPostings kp : byKey.values()) {
                 RangeKey k = kp.key();
+                // only the key's own word and partition; a completion, only the URLs asked
+                Set<UrlHash> wanted = phase == Phase.TOP ? null : new HashSet<>(sets.getOrDefault(k, List.of()));
+                if (kp.scores() != null) {
+                    // a score list (a holder that predates them sends postings, read below)
+                    List<ScoreList.Entry> es = new ArrayList<>();
+                    try {
+                        for (ScoreList.Entry e : ScoreList.read(kp.scores())) {
+                            if (placement.partitions().partitionOf(e.url()) == k.partition()
+                                    && (wanted == null || wanted.contains(e.url()))) es.add(e);
+                        }
+                    } catch (IllegalArgumentException e) {
+                        return retry(o, e.getMessage());
+                    }
+                    if (phase == Phase.TOP) {
+                        top.bestScores(k, es, kp.truncated());
+                        countAtLeast(k, Math.max(0, kp.matched()));
+                    } else if (phase == Phase.COMPLETE) {
+                        top.addScores(k, es);
+                    }
+                    continue;
+                }
                 List<Posting> ps = new ArrayList<>();
                 try {
-                    // only the key's own word and partition; a completion, only the URLs asked
-                    Set<UrlHash> wanted = phase == Phase.COMPLETE ? new HashSet<>(completeUrlSets.getOrDefault(k, List.of())) : null;
                     for (Posting p : kp.postingList()) {
                         if (p.word().equals(k.word()) && placement.partitions().partitionOf(p.url()) == k.partition()
                                 && (wanted == null || wanted.contains(p.url()))) ps.add(p);
@@ -854,6 +879,13 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             case COMPLETE -> {
                 return afterTopLookups();
             }
+            case FULL -> {
+                for (RemoteCandidate c : TopJoin.candidates(request.words(), topBestFound, top,
+                        placement.partitions()::partitionOf, answeredBy)) {
+                    candidates.putIfAbsent(c.url(), c);
+                }
+                return startFilters(filterPartitions);
+            }
             case COUNT -> {
                 counted(counts);
                 if (request.order() != null) top.weigh(request.order().weights(documentFrequency));
@@ -929,6 +961,12 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<Integer> topRanked = List.of();
     /** per key, the URLs its holder is asked for to complete the top lookups */
     private Map<RangeKey, List<UrlHash>> completeUrlSets = Map.of();
+    /** the URLs the top lookups found with every word, in the partitions they settled, with their weighted sums */
+    private final Map<UrlHash, Double> topFound = new HashMap<>();
+    /** of those, the query's best, the candidates */
+    private List<UrlHash> topBestFound = List.of();
+    /** per key, the URLs of those whose postings its holder is asked for */
+    private Map<RangeKey, List<UrlHash>> fullUrlSets = Map.of();
 
     /**
      * Per partition, how many of its best URLs by the weighted sum of partial scores the top lookups must be certain
@@ -975,21 +1013,28 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     /** A key's first top lookup asks this many times its partition's share. */
     private static final int TOP_DEPTH = 2;
 
-    /** The partitions whose best the top lookups made certain give their candidates; the others take the filters. */
+    /**
+     * The partitions whose best the top lookups made certain give the URLs found there with every word; a partition
+     * left open is asked once more, deeper, and then gives what it found. Of all these, the query's best
+     * {@link #topBest} by the weighted sum are the candidates: their postings are asked where only their scores came.
+     */
     private Behavior<Command> afterTopLookups() {
-        TopJoin.Outcome o = TopJoin.decide(request.words(), topPartitions, topRanked, top, topBest(), answeredBy);
-        for (RemoteCandidate c : o.candidates()) candidates.putIfAbsent(c.url(), c);
+        TopJoin.Outcome o = TopJoin.decide(request.words(), topPartitions, topRanked, top, topBest());
+        topFound.putAll(o.found());
         if (!o.undecided().isEmpty() && topRound == 0) {
             ctx.getLog().debug("top lookups left partitions {} open; asking deeper", o.undecided());
             completeUrlSets = Map.of();
             startTop(new ArrayList<>(o.undecided()), 1);
             return maybeAdvance();
         }
-        // still open after the deeper round: the URLs found with every word stand as the candidates
-        for (RemoteCandidate c : TopJoin.found(request.words(), o.undecided(), top, answeredBy)) {
-            candidates.putIfAbsent(c.url(), c);
-        }
-        return startFilters(filterPartitions);
+        // still open after the deeper round: the URLs found with every word stand
+        topFound.putAll(TopJoin.found(request.words(), o.undecided(), top));
+        topBestFound = TopJoin.best(topFound, topBest());
+        fullUrlSets = TopJoin.postingsMissing(request.words(), topBestFound, top, placement.partitions()::partitionOf);
+        phase = Phase.FULL;
+        if (fullUrlSets.isEmpty()) return maybeAdvance();
+        dispatch(new ArrayList<>(fullUrlSets.keySet()), fullUrlSets, 0);
+        return maybeAdvance();
     }
 
     /** Counts known: a Bloom filter of the rarest word of each of these partitions where every word has postings. */
@@ -1006,7 +1051,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** The URL sets the current phase's lookups ask for (exact lookups), or null. */
     private Map<RangeKey, List<UrlHash>> urlSets() {
-        return phase == Phase.RAREST ? rarestUrlSets : phase == Phase.COMPLETE ? completeUrlSets : null;
+        return phase == Phase.RAREST ? rarestUrlSets : phase == Phase.COMPLETE ? completeUrlSets
+                : phase == Phase.FULL ? fullUrlSets : null;
     }
 
     /** No (more) candidates to match: the metadata of those the join phase found, if any, or the end. */

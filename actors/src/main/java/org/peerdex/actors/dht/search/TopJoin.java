@@ -2,6 +2,7 @@ package org.peerdex.actors.dht.search;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.TreeSet;
 import org.peerdex.actors.dht.RangeKey;
 import org.peerdex.actors.dht.search.RemoteSearch.RemoteCandidate;
 import org.peerdex.actors.dht.shard.PartialScore;
+import org.peerdex.actors.dht.shard.ScoreList;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
@@ -18,20 +20,27 @@ import org.peerdex.storage.rwi.Posting;
 
 /**
  * The top lookups of a multi-word search, partition by partition, without the actor (docs/protocol.md, "Top
- * lookups"). Each word's holder sent its best postings of the partition by partial score, best first, and whether
- * it had more; a posting it did not send scores at most its last one's (the word's frontier; 0 when it sent them
- * all). A URL's sum over the words is what a join lookup ranks by. Then, as in Fagin's threshold algorithm: every
- * URL some word's best had is completed with the other words' postings (exact URL sets), unless even with the
- * frontiers for its missing words it cannot reach the partition's best {@code wanted}; a URL no word's best had sums
- * to at most the frontiers' sum, and to nothing when some word sent all its postings (it cannot have that word).
- * When neither that nor any URL left uncompleted can pass the {@code wanted}-th best sum found, the partition's best
- * are certain; otherwise it is undecided (RemoteSearch asks it once more, deeper, then takes what was found).
+ * lookups"). Each word's holder sent its best URLs of the partition by partial score, best first, as scores
+ * ({@link ScoreList}) or postings, and whether it had more; a URL it did not send scores at most its last one's (the
+ * word's frontier; 0 when it sent them all). A URL's sum over the words, each weighted, is what the lookups rank by.
+ * Then, as in Fagin's threshold algorithm: every URL some word's best had is completed with the other words'
+ * scores (exact URL sets), unless even with the frontiers for its missing words it cannot reach the query's best
+ * {@code wanted}; a URL no word's best had sums to at most the frontiers' sum, and to nothing when some word sent
+ * all (it cannot have that word). When neither that nor any URL left uncompleted can pass the {@code wanted}-th best
+ * sum found over all the partitions together, less the scores' rounding, the partition's best are certain;
+ * otherwise it is undecided (RemoteSearch asks it once more, deeper, then takes what was found).
  */
 final class TopJoin {
     private TopJoin() {}
 
-    /** Per key: the postings received (the first per URL) and the frontier (the highest unsent score). */
+    /** A score as the lists carry it (rounded up to 1/{@value ScoreList#UNITS}), whichever way it came. */
+    static double listed(Posting p) {
+        return ScoreList.score(ScoreList.units(PartialScore.of(p)));
+    }
+
+    /** Per key: the scores received (the first per URL), the postings received, and the frontier. */
     static final class Received {
+        final Map<RangeKey, Map<UrlHash, Double>> scores = new HashMap<>();
         final Map<RangeKey, Map<UrlHash, Posting>> postings = new HashMap<>();
         final Map<RangeKey, Double> frontier = new HashMap<>();
         /** per word, what its partial score weighs in a URL's sum (absent: 1) */
@@ -46,7 +55,7 @@ final class TopJoin {
             return weights.getOrDefault(w, 1.0);
         }
 
-        /** per key, the URLs its completions asked for: one not among its postings lacks the word */
+        /** per key, the URLs its completions asked for: one not among its scores lacks the word */
         final Map<RangeKey, Set<UrlHash>> asked = new HashMap<>();
 
         /** Completions about to be asked. */
@@ -60,28 +69,55 @@ final class TopJoin {
             return a != null && a.contains(url) && !of(key).containsKey(url);
         }
 
-        /** One holder's best of a key, best first; {@code more}: it has postings it did not send. */
+        /** One holder's best of a key as postings, best first; {@code more}: it has postings it did not send. */
         void best(RangeKey key, List<Posting> best, boolean more) {
             add(key, best);
+            List<ScoreList.Entry> entries = new ArrayList<>(best.size());
+            for (Posting p : best) entries.add(new ScoreList.Entry(p.url(), listed(p)));
+            frontier(key, entries, more);
+        }
+
+        /** One holder's best of a key as scores, best first; {@code more}: it has postings it did not send. */
+        void bestScores(RangeKey key, List<ScoreList.Entry> best, boolean more) {
+            addScores(key, best);
+            frontier(key, best, more);
+        }
+
+        private void frontier(RangeKey key, List<ScoreList.Entry> best, boolean more) {
             double last = Double.MAX_VALUE;
-            for (Posting p : best) last = Math.min(last, PartialScore.of(p));
+            for (ScoreList.Entry e : best) last = Math.min(last, e.score());
             // during hand-off two holders answer: a posting either of them left out scores at most its frontier
             double f = !more ? 0 : best.isEmpty() ? Double.MAX_VALUE : last;
             frontier.merge(key, f, Math::max);
         }
 
-        /** Postings of exactly the URLs asked (a completion). */
+        /** Postings of exactly the URLs asked (a completion, or the postings of the best). */
         void add(RangeKey key, List<Posting> ps) {
             Map<UrlHash, Posting> m = postings.computeIfAbsent(key, k -> new HashMap<>());
-            for (Posting p : ps) m.putIfAbsent(p.url(), p);
+            Map<UrlHash, Double> s = scores.computeIfAbsent(key, k -> new HashMap<>());
+            for (Posting p : ps) {
+                m.putIfAbsent(p.url(), p);
+                s.putIfAbsent(p.url(), listed(p));
+            }
+        }
+
+        /** Scores of exactly the URLs asked (a completion). */
+        void addScores(RangeKey key, List<ScoreList.Entry> es) {
+            Map<UrlHash, Double> s = scores.computeIfAbsent(key, k -> new HashMap<>());
+            for (ScoreList.Entry e : es) s.putIfAbsent(e.url(), e.score());
         }
 
         double frontier(RangeKey key) {
             return frontier.getOrDefault(key, Double.MAX_VALUE);
         }
 
-        Map<UrlHash, Posting> of(RangeKey key) {
-            return postings.getOrDefault(key, Map.of());
+        /** The URLs known to have the key's word, with their listed scores. */
+        Map<UrlHash, Double> of(RangeKey key) {
+            return scores.getOrDefault(key, Map.of());
+        }
+
+        Posting posting(RangeKey key, UrlHash url) {
+            return postings.getOrDefault(key, Map.of()).get(url);
         }
     }
 
@@ -89,14 +125,14 @@ final class TopJoin {
     private record Partition(Map<UrlHash, Double> complete, Map<UrlHash, Double> open, double unseen) {}
 
     /**
-     * Per partition whose words all have postings: the URLs found in every word's postings with their sums, the
-     * upper bound of every URL found in some but not all (its missing words at their frontiers), skipping a URL
-     * a completion showed to lack a word, and the bound of a URL seen nowhere.
+     * Per partition whose words all have scores: the URLs found with every word with their sums, the upper bound of
+     * every URL found with some but not all (its missing words at their frontiers), skipping a URL a completion
+     * showed to lack a word, and the bound of a URL seen nowhere.
      */
     private static Partition state(List<WordHash> words, int p, Received r) {
         int n = words.size();
         double[] front = new double[n];
-        List<Map<UrlHash, Posting>> byWord = new ArrayList<>(n);
+        List<Map<UrlHash, Double>> byWord = new ArrayList<>(n);
         boolean anyAll = false;
         double unseen = 0;
         for (int i = 0; i < n; i++) {
@@ -110,15 +146,15 @@ final class TopJoin {
         Map<UrlHash, Double> complete = new LinkedHashMap<>();
         Map<UrlHash, Double> open = new LinkedHashMap<>();
         Set<UrlHash> seen = new TreeSet<>();
-        for (Map<UrlHash, Posting> m : byWord) seen.addAll(m.keySet());
+        for (Map<UrlHash, Double> m : byWord) seen.addAll(m.keySet());
         for (UrlHash u : seen) {
             double sum = 0;
             boolean all = true;
             boolean impossible = false;
             for (int i = 0; i < n; i++) {
-                Posting x = byWord.get(i).get(u);
+                Double x = byWord.get(i).get(u);
                 if (x != null) {
-                    sum += r.weight(words.get(i)) * PartialScore.of(x);
+                    sum += r.weight(words.get(i)) * x;
                     continue;
                 }
                 all = false;
@@ -134,11 +170,17 @@ final class TopJoin {
         return new Partition(complete, open, anyAll ? Double.NEGATIVE_INFINITY : unseen);
     }
 
-    /** The {@code wanted}-th best sum of URLs found with every word, over these partitions together. */
+    /**
+     * The {@code wanted}-th best sum of URLs found with every word, over these partitions together, less what the
+     * scores' rounding up may have added to it (a unit a word, weighted): a URL whose bound does not pass it cannot
+     * pass the {@code wanted}-th best of the exact sums.
+     */
     private static double bar(List<WordHash> words, Iterable<Integer> partitions, Received r, int wanted) {
         Map<UrlHash, Double> all = new HashMap<>();
         for (int p : partitions) all.putAll(state(words, p, r).complete());
-        return threshold(all, wanted);
+        double rounding = 0;
+        for (WordHash w : words) rounding += r.weight(w) / ScoreList.UNITS;
+        return threshold(all, wanted) - rounding;
     }
 
     /** The {@code wanted}-th best of these sums, or minus infinity when there are fewer. */
@@ -149,20 +191,18 @@ final class TopJoin {
         return xs[xs.length - wanted];
     }
 
-    /**
-     * The URLs to complete, per key: of every open URL that can still reach its partition's best {@code wanted}, the
-     * words it lacks. A partition asking a key for more than {@code maxPerKey} URLs asks nothing (it will go on to
-     * the filters).
-     */
+    /** {@link #completions(List, Iterable, Iterable, Received, int, int)}, each partition ranked alone. */
     static Map<RangeKey, List<UrlHash>> completions(List<WordHash> words, Iterable<Integer> partitions, Received r,
                                                     int wanted, int maxPerKey) {
-        return completions(words, partitions, partitions, r, wanted, maxPerKey);
+        Map<RangeKey, List<UrlHash>> out = new LinkedHashMap<>();
+        for (int p : partitions) out.putAll(completions(words, List.of(p), List.of(p), r, wanted, maxPerKey));
+        return out;
     }
 
     /**
-     * As {@link #completions(List, Iterable, Received, int, int)}, the bar being the {@code wanted}-th best sum found
-     * over all of {@code ranked} (a superset of {@code partitions}) together: the best {@code wanted} of the whole
-     * query, wherever they are, rather than of each partition.
+     * The URLs to complete, per key: of every open URL that can still reach the query's best {@code wanted} (the
+     * {@code wanted}-th best sum found over all of {@code ranked}, a superset of {@code partitions}), the words it
+     * lacks. A partition asking a key for more than {@code maxPerKey} URLs asks nothing (it stays open).
      */
     static Map<RangeKey, List<UrlHash>> completions(List<WordHash> words, Iterable<Integer> partitions,
                                                     Iterable<Integer> ranked, Received r, int wanted, int maxPerKey) {
@@ -183,25 +223,32 @@ final class TopJoin {
         return out;
     }
 
-    /** What the top lookups settled: the candidates of the partitions they decided, and the partitions left. */
-    record Outcome(List<RemoteCandidate> candidates, Set<Integer> undecided) {}
-
     /**
-     * After the completions: each partition whose best {@code wanted} are certain gives every URL found with all the
-     * words as a candidate (postings in the query's word order); the others are undecided.
+     * What the top lookups settled: the URLs found with every word in the partitions they decided, with their
+     * sums, and the partitions left.
      */
-    static Outcome decide(List<WordHash> words, Iterable<Integer> partitions, Received r, int wanted,
-                          Map<UrlHash, PeerId> answeredBy) {
-        return decide(words, partitions, partitions, r, wanted, answeredBy);
+    record Outcome(Map<UrlHash, Double> found, Set<Integer> undecided) {}
+
+    /** {@link #decide(List, Iterable, Iterable, Received, int)}, each partition ranked alone. */
+    static Outcome decide(List<WordHash> words, Iterable<Integer> partitions, Received r, int wanted) {
+        Map<UrlHash, Double> found = new LinkedHashMap<>();
+        Set<Integer> undecided = new TreeSet<>();
+        for (int p : partitions) {
+            Outcome o = decide(words, List.of(p), List.of(p), r, wanted);
+            found.putAll(o.found());
+            undecided.addAll(o.undecided());
+        }
+        return new Outcome(found, undecided);
     }
 
     /**
-     * As {@link #decide(List, Iterable, Received, int, Map)}, a partition being certain when nothing left there can
-     * pass the {@code wanted}-th best sum found over all of {@code ranked} together (a superset of {@code partitions}).
+     * After the completions: each partition where nothing left can pass the {@code wanted}-th best sum found over
+     * all of {@code ranked} together (a superset of {@code partitions}) gives every URL found there with all the
+     * words; the others are undecided.
      */
     static Outcome decide(List<WordHash> words, Iterable<Integer> partitions, Iterable<Integer> ranked, Received r,
-                          int wanted, Map<UrlHash, PeerId> answeredBy) {
-        List<RemoteCandidate> out = new ArrayList<>();
+                          int wanted) {
+        Map<UrlHash, Double> found = new LinkedHashMap<>();
         Set<Integer> undecided = new TreeSet<>();
         double bar = bar(words, ranked, r, wanted);
         for (int p : partitions) {
@@ -211,26 +258,54 @@ final class TopJoin {
                 undecided.add(p);
                 continue;
             }
-            out.addAll(candidates(words, p, s.complete().keySet(), r, answeredBy));
+            found.putAll(s.complete());
         }
-        return new Outcome(out, undecided);
+        return new Outcome(found, undecided);
     }
 
-    /** Every URL found with all the words in these partitions, certain or not. */
-    static List<RemoteCandidate> found(List<WordHash> words, Iterable<Integer> partitions, Received r,
-                                       Map<UrlHash, PeerId> answeredBy) {
-        List<RemoteCandidate> out = new ArrayList<>();
-        for (int p : partitions) out.addAll(candidates(words, p, state(words, p, r).complete().keySet(), r, answeredBy));
+    /** Every URL found with all the words in these partitions, certain or not, with its sum. */
+    static Map<UrlHash, Double> found(List<WordHash> words, Iterable<Integer> partitions, Received r) {
+        Map<UrlHash, Double> out = new LinkedHashMap<>();
+        for (int p : partitions) out.putAll(state(words, p, r).complete());
         return out;
     }
 
-    private static List<RemoteCandidate> candidates(List<WordHash> words, int p, Iterable<UrlHash> urls, Received r,
-                                                    Map<UrlHash, PeerId> answeredBy) {
+    /** The best {@code n} of these URLs by their sums (ties: the smaller hash first). */
+    static List<UrlHash> best(Map<UrlHash, Double> sums, int n) {
+        return sums.entrySet().stream()
+                .sorted(Comparator.<Map.Entry<UrlHash, Double>>comparingDouble(e -> -e.getValue())
+                        .thenComparing(Map.Entry::getKey))
+                .limit(n).map(Map.Entry::getKey).toList();
+    }
+
+    /** Per key, the URLs of {@code urls} whose posting of its word is not in yet (their scores are). */
+    static Map<RangeKey, List<UrlHash>> postingsMissing(List<WordHash> words, List<UrlHash> urls, Received r,
+                                                        java.util.function.ToIntFunction<UrlHash> partitionOf) {
+        Map<RangeKey, List<UrlHash>> out = new LinkedHashMap<>();
+        for (UrlHash u : urls) {
+            int p = partitionOf.applyAsInt(u);
+            for (WordHash w : words) {
+                RangeKey k = new RangeKey(w, p);
+                if (r.posting(k, u) == null) out.computeIfAbsent(k, x -> new ArrayList<>()).add(u);
+            }
+        }
+        return out;
+    }
+
+    /** The candidates of these URLs that have every word's posting in (postings in the query's word order). */
+    static List<RemoteCandidate> candidates(List<WordHash> words, List<UrlHash> urls, Received r,
+                                            java.util.function.ToIntFunction<UrlHash> partitionOf,
+                                            Map<UrlHash, PeerId> answeredBy) {
         List<RemoteCandidate> out = new ArrayList<>();
         for (UrlHash u : urls) {
+            int p = partitionOf.applyAsInt(u);
             List<Posting> ps = new ArrayList<>(words.size());
-            for (WordHash w : words) ps.add(r.of(new RangeKey(w, p)).get(u));
-            out.add(new RemoteCandidate(u, ps, null, answeredBy.get(u)));
+            for (WordHash w : words) {
+                Posting x = r.posting(new RangeKey(w, p), u);
+                if (x == null) break;
+                ps.add(x);
+            }
+            if (ps.size() == words.size()) out.add(new RemoteCandidate(u, ps, null, answeredBy.get(u)));
         }
         return out;
     }

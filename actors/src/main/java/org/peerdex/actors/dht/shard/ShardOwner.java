@@ -104,17 +104,32 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * request together; the reply has one {@link KeyPostings} per word (see {@link ShardOwner#lookupJoined}).
      * A presence lookup ({@code presence}, with a URL set and nothing else) asks only which of the URLs have a posting
      * of the key here: the reply's {@link KeyPostings#held} marks them, one bit per URL in the order asked, and
-     * carries no postings (what a confirmation needs, at a bit a URL instead of a posting).
+     * carries no postings (what a confirmation needs, at a bit a URL instead of a posting). A score lookup
+     * ({@code scores}, with or without a URL set, no filter, no join) asks for the same best {@code limit} as a plain
+     * one, but only their URLs and partial scores: the reply's {@link KeyPostings#scores} (a {@link ScoreList}), no
+     * postings. A holder that predates it ignores the flag and sends the postings, from which the asker takes the
+     * scores itself.
      */
     public record Lookup(RangeKey key, @JsonInclude(JsonInclude.Include.NON_NULL) BloomFilter filter,
                          List<UrlHash> urls, int limit, @JsonInclude(JsonInclude.Include.NON_NULL) List<WordHash> join,
-                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence) {
+                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence,
+                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores) {
         public Lookup {
             join = join == null ? null : List.copyOf(join);
         }
 
+        public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
+                      boolean presence) {
+            this(key, filter, urls, limit, join, presence, false);
+        }
+
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join) {
-            this(key, filter, urls, limit, join, false);
+            this(key, filter, urls, limit, join, false, false);
+        }
+
+        /** The best {@code limit} URLs of the key by partial score (of {@code urls} only, when not null), as scores. */
+        public static Lookup scores(RangeKey key, List<UrlHash> urls, int limit) {
+            return new Lookup(key, null, urls, limit, null, false, true);
         }
 
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit) {
@@ -216,9 +231,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                               PostingPack postings,
                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) int matched,
                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean truncated,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held) {
+                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] scores) {
         public KeyPostings {
             postings = postings == null ? PostingPack.EMPTY : postings;
+        }
+
+        public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated, byte[] held) {
+            this(key, postings, matched, truncated, held, null);
         }
 
         public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated) {
@@ -844,6 +864,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     bad = Optional.of("URL set larger than " + settings.maxPostingsPerMessage());
                 } else if (l.presence() && (l.urls() == null || l.filter() != null || l.join() != null)) {
                     bad = Optional.of("a presence lookup has a URL set and no filter or join");
+                } else if (l.scores() && (l.presence() || l.filter() != null || l.join() != null)) {
+                    bad = Optional.of("a score lookup has no filter or join and is no presence lookup");
                 } else if (l.join() != null && (l.join().isEmpty() || l.join().size() > MAX_JOIN_WORDS
                         || !l.join().contains(l.key().word()) || l.filter() != null || l.urls() != null)) {
                     bad = Optional.of("a join lookup names 1.." + MAX_JOIN_WORDS + " words, its key's among them, "
@@ -879,7 +901,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     continue;
                 }
                 KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)), m.keyed() && !l.presence());
-                budget -= kp.postings().count();
+                budget -= kp.postings().count() + (kp.scores() == null ? 0 : ScoreList.count(kp.scores()));
                 out.add(l.presence() ? presence(kp, l.urls()) : kp);
             }
             byte[] held = null;
@@ -908,7 +930,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         if (lookups == null) return null;
         List<Lookup> out = new ArrayList<>(lookups.size());
         for (Lookup l : lookups) {
-            out.add(l == null || l.join() == null ? l : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), null, l.presence()));
+            out.add(l == null || l.join() == null ? l
+                    : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), null, l.presence(), l.scores()));
         }
         return out;
     }
@@ -970,6 +993,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         ranked.sort(Scored.WORST_FIRST.reversed());
         List<Posting> best = new ArrayList<>(ranked.size());
         for (Scored x : ranked) best.add(x.posting());
+        if (l.scores()) {
+            return new KeyPostings(l.key(), PostingPack.NONE, matched[0], matched[0] > best.size(), null,
+                    ScoreList.of(best));
+        }
         return new KeyPostings(l.key(), PostingPack.of(best, keyed), matched[0], matched[0] > best.size());
     }
 

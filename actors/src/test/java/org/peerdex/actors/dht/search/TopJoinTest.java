@@ -79,17 +79,19 @@ class TopJoinTest {
                         r.asking(ask);
                         ask.forEach((k, urls) -> r.add(k, lists.get(k.word()).stream()
                                 .filter(x -> urls.contains(x.url())).toList()));
-                        TopJoin.Outcome o = TopJoin.decide(words, List.of(p), r, wanted, Map.of());
+                        TopJoin.Outcome o = TopJoin.decide(words, List.of(p), r, wanted);
                         if (o.undecided().contains(p)) {
                             open++;
                             continue;
                         }
                         certain++;
-                        List<Double> found = o.candidates().stream().map(RemoteCandidate::partialScore)
+                        List<RemoteCandidate> cs = TopJoin.candidates(words, List.copyOf(o.found().keySet()), r,
+                                PARTITIONS::partitionOf, Map.of());
+                        assertEquals(o.found().size(), cs.size(), "every URL found has every word's posting");
+                        List<Double> found = cs.stream().map(RemoteCandidate::partialScore)
                                 .sorted(Comparator.reverseOrder()).limit(wanted).toList();
                         assertEquals(exhaustive(lists, words, wanted), found,
                                 q + " partition " + p + " wanted " + wanted + " depth " + depth);
-                        for (RemoteCandidate c : o.candidates()) assertEquals(words.size(), c.postings().size());
                     }
                 }
             }
@@ -141,9 +143,8 @@ class TopJoinTest {
                     r.asking(ask);
                     ask.forEach((k, urls) -> r.add(k, byPartition.get(k.partition()).get(k.word()).stream()
                             .filter(x -> urls.contains(x.url())).toList()));
-                    TopJoin.Outcome together = TopJoin.decide(words, all, all, r, wanted, Map.of());
-                    Set<UrlHash> found = new HashSet<>();
-                    for (RemoteCandidate c : together.candidates()) found.add(c.url());
+                    TopJoin.Outcome together = TopJoin.decide(words, all, all, r, wanted);
+                    Set<UrlHash> found = new HashSet<>(together.found().keySet());
                     for (UrlHash u : best) {
                         if (together.undecided().contains(PARTITIONS.partitionOf(u))) continue;
                         assertTrue(found.contains(u), q + " wanted " + wanted + " depth " + depth + ": " + u);

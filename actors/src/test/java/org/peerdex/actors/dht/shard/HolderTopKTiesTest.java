@@ -152,6 +152,30 @@ class HolderTopKTiesTest {
             ShardOwner.LookupReply sub = probe.receiveMessage(Duration.ofSeconds(10));
             assertEquals(some, sub.results().get(0).postings().postings().stream().map(Posting::url).toList());
             assertEquals(skipped, stats.lookupPostingsSkipped.get());
+
+            // a score lookup: the same best, in the same order, as URLs and scores rounded up, no postings
+            owner.tell(new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.scores(new RangeKey(word, 0), null,
+                    limit), ShardOwner.Lookup.scores(new RangeKey(word, 0), some.subList(1, 3), 2)), probe.getRef(), true));
+            ShardOwner.LookupReply scored = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", scored.error());
+            ShardOwner.KeyPostings best = scored.results().get(0);
+            assertTrue(best.postingList().isEmpty());
+            assertEquals(all.size() - 1, best.matched());
+            assertTrue(best.truncated());
+            List<ScoreList.Entry> entries = ScoreList.read(best.scores());
+            assertEquals(expected, entries.stream().map(ScoreList.Entry::url).toList());
+            for (ScoreList.Entry e : entries) {
+                Posting p = all.stream().filter(x -> x.url().equals(e.url())).findFirst().orElseThrow();
+                double exact = PartialScore.of(p);
+                assertTrue(e.score() >= exact && e.score() - exact < 1.0 / ScoreList.UNITS, e + " for " + exact);
+            }
+            assertEquals(some.subList(1, 3), ScoreList.read(scored.results().get(1).scores()).stream()
+                    .map(ScoreList.Entry::url).toList());
+            // a score lookup with a filter is refused
+            owner.tell(new ShardOwner.LookupRequest(4, List.of(new ShardOwner.Lookup(new RangeKey(word, 0),
+                    org.peerdex.protocol.filter.BloomFilter.of(List.of(some.get(0).value()), 10), null, limit, null,
+                    false, true)), probe.getRef()));
+            assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).error().contains("score lookup"));
         }
     }
 }
