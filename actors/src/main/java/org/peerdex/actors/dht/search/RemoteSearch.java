@@ -982,6 +982,12 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     }
 
     private static final int TOP_SHARE = 8;
+    /**
+     * Of the URLs the top lookups found with every word, the best this many times the limit by the weighted sum get
+     * their postings and are candidates. Simulated (10,000 peers, 100,000 documents, 200 queries of 2-3 words),
+     * 8 × gave recall@10 0.982, 32 × 0.994, as did every URL found.
+     */
+    private static final int TOP_CANDIDATES = 32;
 
     /**
      * How many of the query's best URLs by the weighted sum, over all the partitions of the top lookups together,
@@ -1000,7 +1006,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /**
      * The second round of top lookups, for partitions the first left open, asks this many times deeper; what it
-     * leaves open stands as found (taking the filters there instead kept the mean bytes near the filters' alone).
+     * leaves open stands as found, unless the query's lists joined sparsely at their tops (fewer than
+     * {@link #topBest} found with every word): then it takes the filters (over a million documents, letting it stand
+     * there found fewer than ten pages with every word for some queries).
      */
     private static final int DEEPER = 4;
     /**
@@ -1015,8 +1023,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /**
      * The partitions whose best the top lookups made certain give the URLs found there with every word; a partition
-     * left open is asked once more, deeper, and then gives what it found. Of all these, the query's best
-     * {@link #topBest} by the weighted sum are the candidates: their postings are asked where only their scores came.
+     * left open is asked once more, deeper, and then gives what it found or takes the filters. Of the URLs given, the
+     * query's best {@value #TOP_CANDIDATES} × limit by the weighted sum are the candidates: their postings are asked
+     * where only their scores came.
      */
     private Behavior<Command> afterTopLookups() {
         TopJoin.Outcome o = TopJoin.decide(request.words(), topPartitions, topRanked, top, topBest());
@@ -1027,9 +1036,19 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             startTop(new ArrayList<>(o.undecided()), 1);
             return maybeAdvance();
         }
-        // still open after the deeper round: the URLs found with every word stand
-        topFound.putAll(TopJoin.found(request.words(), o.undecided(), top));
-        topBestFound = TopJoin.best(topFound, topBest());
+        // still open after the deeper round: what it found stands where the query's tops met (the lists join
+        // densely there, and the best found are as good as the margin asks); where fewer than that were found with
+        // every word, the lists join sparsely at their tops and the open partitions take the filters, exact, whose
+        // bytes follow the few matches
+        Map<UrlHash, Double> open = TopJoin.found(request.words(), o.undecided(), top);
+        if (topFound.size() + open.size() >= topBest()) {
+            topFound.putAll(open);
+        } else if (!o.undecided().isEmpty()) {
+            List<Integer> toFilters = new ArrayList<>(filterPartitions);
+            toFilters.addAll(o.undecided());
+            filterPartitions = toFilters;
+        }
+        topBestFound = TopJoin.best(topFound, TOP_CANDIDATES * request.limit());
         fullUrlSets = TopJoin.postingsMissing(request.words(), topBestFound, top, placement.partitions()::partitionOf);
         phase = Phase.FULL;
         if (fullUrlSets.isEmpty()) return maybeAdvance();
