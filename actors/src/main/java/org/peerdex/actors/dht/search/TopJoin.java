@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.ToIntFunction;
 import org.peerdex.actors.dht.RangeKey;
 import org.peerdex.actors.dht.search.RemoteSearch.RemoteCandidate;
 import org.peerdex.actors.dht.shard.PartialScore;
@@ -170,14 +171,24 @@ final class TopJoin {
         return new Partition(complete, open, anyAll ? Double.NEGATIVE_INFINITY : unseen);
     }
 
+    /** The state of every partition of {@code ranked} and {@code partitions}, each computed once. */
+    private static Map<Integer, Partition> states(List<WordHash> words, Iterable<Integer> ranked,
+                                                  Iterable<Integer> partitions, Received r) {
+        Map<Integer, Partition> out = new HashMap<>();
+        for (int p : ranked) out.computeIfAbsent(p, x -> state(words, x, r));
+        for (int p : partitions) out.computeIfAbsent(p, x -> state(words, x, r));
+        return out;
+    }
+
     /**
-     * The {@code wanted}-th best sum of URLs found with every word, over these partitions together, less what the
-     * scores' rounding up may have added to it (a unit a word, weighted): a URL whose bound does not pass it cannot
-     * pass the {@code wanted}-th best of the exact sums.
+     * The {@code wanted}-th best sum of URLs found with every word, over the partitions of {@code ranked} together,
+     * less what the scores' rounding up may have added to it (a unit a word, weighted): a URL whose bound does not
+     * pass it cannot pass the {@code wanted}-th best of the exact sums.
      */
-    private static double bar(List<WordHash> words, Iterable<Integer> partitions, Received r, int wanted) {
+    private static double bar(List<WordHash> words, Iterable<Integer> ranked, Map<Integer, Partition> states,
+                              Received r, int wanted) {
         Map<UrlHash, Double> all = new HashMap<>();
-        for (int p : partitions) all.putAll(state(words, p, r).complete());
+        for (int p : ranked) all.putAll(states.get(p).complete());
         double rounding = 0;
         for (WordHash w : words) rounding += r.weight(w) / ScoreList.UNITS;
         return threshold(all, wanted) - rounding;
@@ -207,9 +218,10 @@ final class TopJoin {
     static Map<RangeKey, List<UrlHash>> completions(List<WordHash> words, Iterable<Integer> partitions,
                                                     Iterable<Integer> ranked, Received r, int wanted, int maxPerKey) {
         Map<RangeKey, List<UrlHash>> out = new LinkedHashMap<>();
-        double bar = bar(words, ranked, r, wanted);
+        Map<Integer, Partition> states = states(words, ranked, partitions, r);
+        double bar = bar(words, ranked, states, r, wanted);
         for (int p : partitions) {
-            Partition s = state(words, p, r);
+            Partition s = states.get(p);
             Map<RangeKey, List<UrlHash>> here = new LinkedHashMap<>();
             for (var e : s.open().entrySet()) {
                 if (e.getValue() < bar) continue;
@@ -250,9 +262,10 @@ final class TopJoin {
                           int wanted) {
         Map<UrlHash, Double> found = new LinkedHashMap<>();
         Set<Integer> undecided = new TreeSet<>();
-        double bar = bar(words, ranked, r, wanted);
+        Map<Integer, Partition> states = states(words, ranked, partitions, r);
+        double bar = bar(words, ranked, states, r, wanted);
         for (int p : partitions) {
-            Partition s = state(words, p, r);
+            Partition s = states.get(p);
             boolean certain = s.unseen() <= bar && s.open().values().stream().allMatch(v -> v <= bar);
             if (!certain) {
                 undecided.add(p);
@@ -280,7 +293,7 @@ final class TopJoin {
 
     /** Per key, the URLs of {@code urls} whose posting of its word is not in yet (their scores are). */
     static Map<RangeKey, List<UrlHash>> postingsMissing(List<WordHash> words, List<UrlHash> urls, Received r,
-                                                        java.util.function.ToIntFunction<UrlHash> partitionOf) {
+                                                        ToIntFunction<UrlHash> partitionOf) {
         Map<RangeKey, List<UrlHash>> out = new LinkedHashMap<>();
         for (UrlHash u : urls) {
             int p = partitionOf.applyAsInt(u);
@@ -294,7 +307,7 @@ final class TopJoin {
 
     /** The candidates of these URLs that have every word's posting in (postings in the query's word order). */
     static List<RemoteCandidate> candidates(List<WordHash> words, List<UrlHash> urls, Received r,
-                                            java.util.function.ToIntFunction<UrlHash> partitionOf,
+                                            ToIntFunction<UrlHash> partitionOf,
                                             Map<UrlHash, PeerId> answeredBy) {
         List<RemoteCandidate> out = new ArrayList<>();
         for (UrlHash u : urls) {

@@ -3,6 +3,7 @@ package org.peerdex.actors.dht.shard;
 import java.util.ArrayList;
 import java.util.List;
 import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.wire.V1;
 import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
 
@@ -16,7 +17,8 @@ import org.peerdex.storage.rwi.Posting;
 public final class ScoreList {
     /** Units of a point: partial scores run from 0 to about 35 under the default profile. */
     public static final int UNITS = 1024;
-    private static final int ENTRY = HashBytes.PACKED + 2;
+    /** {@code url[9] score[2]}, as the protocol's {@link V1.KeyPostings#scores} reads it */
+    private static final int ENTRY = V1.KeyPostings.SCORE_ENTRY;
     private static final int MAX = 0xffff;
 
     private ScoreList() {}
