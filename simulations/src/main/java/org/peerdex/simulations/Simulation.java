@@ -1297,6 +1297,7 @@ public final class Simulation implements AutoCloseable {
         traffic.put("totalBytes", net.traffic().totalBytes());
         traffic.put("searchMessagesPerQuery", net.traffic().get("search").messages / (double) Math.max(1, results.size()));
         traffic.put("searchBytesPerQuery", net.traffic().get("search").bytes / (double) Math.max(1, results.size()));
+        traffic.put("searchByKind", searchByKind());
         m.put("traffic", traffic);
         long replicated = 0;
         long repaired = 0;
@@ -1371,6 +1372,27 @@ public final class Simulation implements AutoCloseable {
      * operator's counters, and the share of fake results on the pages served (a result that is no document of the
      * corpus, or a document without every query word, per the oracle).
      */
+    /**
+     * The searches' messages and bytes by kind of exchange (count, filter, top, complete, full, metadata, confirm and
+     * their replies), as the querying peers tallied them, in name order so that the file replays byte for byte.
+     */
+    private Map<String, Object> searchByKind() {
+        Map<String, long[]> sum = new java.util.TreeMap<>();
+        for (var p : peers) {
+            if (p == null) continue;
+            p.stats().searchTraffic.forEach((kind, t) -> sum.merge(kind, t.clone(),
+                    (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]}));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        sum.forEach((kind, t) -> {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("messages", t[0]);
+            one.put("bytes", t[1]);
+            out.put(kind, one);
+        });
+        return out;
+    }
+
     private Map<String, Object> hostileFigures() {
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("share", sc.hostile().share());

@@ -12,7 +12,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                           Duration rebalanceDelay, Duration repairInterval, Duration lookupTimeout,
                           Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
                           boolean cacheRemoteResults, boolean independentMetadata, boolean confirmPostings,
-                          boolean joinLookups, boolean topLookups, boolean presenceTables) {
+                          boolean joinLookups, boolean topLookups, boolean presenceTables, boolean urlPrefixes) {
 
     public static DhtSettings from(Config root) {
         Config c = root.getConfig("peerdex.dht");
@@ -27,8 +27,9 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 onOffAuto(c, "independent-metadata", c.getBoolean("open-network")),
                 onOffAuto(c, "confirm-postings", c.getBoolean("open-network")),
                 !c.hasPath("join-lookups") || c.getBoolean("join-lookups"),
-                c.hasPath("top-lookups") && c.getBoolean("top-lookups"),
-                !c.hasPath("presence-tables") || c.getBoolean("presence-tables"));
+                !c.hasPath("top-lookups") || c.getBoolean("top-lookups"),
+                !c.hasPath("presence-tables") || c.getBoolean("presence-tables"),
+                !c.hasPath("url-prefixes") || c.getBoolean("url-prefixes"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */
@@ -47,7 +48,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget, ackTimeout,
                 retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval, lookupTimeout,
                 searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata,
-                confirmPostings, joinLookups, topLookups, presenceTables);
+                confirmPostings, joinLookups, topLookups, presenceTables, urlPrefixes);
     }
 
     public DhtSettings withJoinLookups(boolean on) {
@@ -55,7 +56,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, on, topLookups, presenceTables);
+                independentMetadata, confirmPostings, on, topLookups, presenceTables, urlPrefixes);
     }
 
     public DhtSettings withTopLookups(boolean on) {
@@ -63,7 +64,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, joinLookups, on, presenceTables);
+                independentMetadata, confirmPostings, joinLookups, on, presenceTables, urlPrefixes);
     }
 
     public DhtSettings withConfirmPostings(boolean on) {
@@ -71,6 +72,14 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, on, joinLookups, topLookups, presenceTables);
+                independentMetadata, on, joinLookups, topLookups, presenceTables, urlPrefixes);
+    }
+
+    public DhtSettings withUrlPrefixes(boolean on) {
+        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
+                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
+                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
+                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
+                independentMetadata, confirmPostings, joinLookups, topLookups, presenceTables, on);
     }
 }

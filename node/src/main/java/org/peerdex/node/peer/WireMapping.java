@@ -50,7 +50,8 @@ final class WireMapping {
         List<V1.Lookup> out = new ArrayList<>(l.lookups().size());
         for (ShardOwner.Lookup k : l.lookups()) {
             out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit(),
-                    k.join() == null ? null : k.join().stream().map(WordHash::value).toList(), k.presence(), k.scores()));
+                    k.join() == null ? null : k.join().stream().map(WordHash::value).toList(), k.presence(), k.scores(),
+                    k.prefixes()));
         }
         V1.Joins joins = l.joins() == null ? null : new V1.Joins(l.joins().words().stream().map(WordHash::value).toList(),
                 l.joins().partitions(), l.joins().limit());
@@ -90,7 +91,7 @@ final class WireMapping {
         for (V1.Lookup k : l.lookups()) {
             out.add(new ShardOwner.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()),
                     urlHashes(k.urls()), k.limit(), k.join() == null ? null : k.join().stream().map(WordHash::new).toList(),
-                    k.presence(), k.scores()));
+                    k.presence(), k.scores(), k.prefixes()));
         }
         ShardOwner.Joins joins = l.joins() == null ? null
                 : new ShardOwner.Joins(l.joins().words().stream().map(WordHash::new).toList(), l.joins().partitions(),
@@ -145,7 +146,7 @@ final class WireMapping {
 
     private static V1.KeyPostings keyPostings(ShardOwner.KeyPostings kp) {
         V1.Postings ps = kp.postings().omitted() ? V1.Postings.NONE : postings(kp.postings(), kp.key().word());
-        return new V1.KeyPostings(key(kp.key()), ps, kp.matched(), kp.truncated(), kp.held(), kp.scores());
+        return new V1.KeyPostings(key(kp.key()), ps, kp.matched(), kp.truncated(), kp.held(), kp.scores(), kp.prefixed());
     }
 
     /**
@@ -199,7 +200,7 @@ final class WireMapping {
 
     static ShardOwner.KeyPostings keyPostings(V1.KeyPostings kp) {
         return new ShardOwner.KeyPostings(key(kp.key()), postings(kp.postings(), new WordHash(kp.key().word())), kp.matched(),
-                kp.truncated(), kp.held(), kp.scores());
+                kp.truncated(), kp.held(), kp.scores(), kp.prefixed());
     }
 
     /** The differing ranges of a digest reply, each with the hashes its responder listed as held (sorted here). */

@@ -187,6 +187,32 @@ class WireMappingTest {
     }
 
     @Test
+    void aLookupByUrlPrefixesCrossesTheWireIn45BytesAUrlAndItsAnswerSaysItReadThem() throws Exception {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        RangeKey key = new RangeKey(vacuum, 5);
+        List<UrlHash> urls = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) urls.add(UrlHash.of("http://prefix.test/" + i));
+        ShardOwner.LookupRequest byUrls = new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.scores(key, urls,
+                40)), null, true);
+        ShardOwner.LookupRequest byPrefixes = new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.byPrefixes(key,
+                urls, true)), null, true);
+        byte[] wire = codec.write(WireMapping.lookup(byPrefixes));
+        ShardOwner.Lookup back = WireMapping.lookup(codec.read(wire, V1.LookupRequest.class), null).lookups().get(0);
+        assertTrue(back.scores() && back.urls() == null);
+        java.util.Set<String> expected = new java.util.HashSet<>();
+        for (UrlHash u : urls) expected.add(org.peerdex.protocol.wire.UrlPrefixes.of(u.value()));
+        assertEquals(expected, org.peerdex.protocol.wire.UrlPrefixes.read(back.prefixes(), 40));
+        int saved = codec.write(WireMapping.lookup(byUrls)).length - wire.length;
+        assertTrue(saved >= 40 * 8, "40 URLs by prefixes save " + saved + " bytes");
+        ShardOwner.LookupReply lr = new ShardOwner.LookupReply(9, new PeerId("Responder123"), List.of(
+                new ShardOwner.KeyPostings(key, PostingPack.NONE, 0, false, null, null, true)), "");
+        assertTrue(WireMapping.keyPostings(codec.read(codec.write(WireMapping.reply(lr)), V1.LookupReply.class)
+                .results().get(0)).prefixed());
+        assertFalse(new String(codec.write(WireMapping.lookup(byUrls)), java.nio.charset.StandardCharsets.ISO_8859_1)
+                .contains("prefixes"));
+    }
+
+    @Test
     void aKeyedLookupAndItsKeyedAnswerCrossTheWireAsTheSamePostings() throws Exception {
         var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
         RangeKey key = new RangeKey(vacuum, 5);

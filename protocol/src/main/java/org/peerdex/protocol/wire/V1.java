@@ -232,18 +232,26 @@ public final class V1 {
      * {@link KeyPostings#held}, without postings (docs/protocol.md, "Confirmation"). With {@code scores} (true;
      * absent: false, and then not written): the same best {@code limit}, as their URLs and partial scores only, in
      * {@link KeyPostings#scores} (docs/protocol.md, "Top lookups"); a peer that predates it sends the postings.
+     * With {@code prefixes} ({@link UrlPrefixes}; absent: not written) instead of {@code urls}: only URLs that begin
+     * with one of them, and the answer says it read them ({@link KeyPostings#prefixed}); a peer that predates them
+     * answers as if no URL set were given, and does not say so, and the asker asks it again with {@code urls}.
      */
     public record Lookup(@JsonProperty("key") Key key, @JsonProperty("filter") Bloom filter,
                          @JsonProperty("urls") List<String> urls, @JsonProperty("limit") int limit,
                          @JsonProperty("join") @JsonInclude(JsonInclude.Include.NON_NULL) List<String> join,
                          @JsonProperty("presence") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence,
-                         @JsonProperty("scores") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores) {
+                         @JsonProperty("scores") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores,
+                         @JsonProperty("prefixes") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixes) {
         public Lookup {
             if (key == null) throw new IllegalArgumentException("lookup needs a key");
             if (urls != null) {
                 urls = List.copyOf(urls);
                 for (String u : urls) hash(u, "URL");
             }
+            if (prefixes != null && prefixes.length % 9 != 0) {
+                throw new IllegalArgumentException("URL prefixes must be whole 9-byte pairs");
+            }
+            if (prefixes != null && urls != null) throw new IllegalArgumentException("URLs or their prefixes, not both");
             if (limit < 0) throw new IllegalArgumentException("negative limit");
             if (join != null) {
                 join = List.copyOf(join);
@@ -252,15 +260,20 @@ public final class V1 {
         }
 
         public Lookup(Key key, Bloom filter, List<String> urls, int limit) {
-            this(key, filter, urls, limit, null, false, false);
+            this(key, filter, urls, limit, null, false, false, null);
         }
 
         public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join) {
-            this(key, filter, urls, limit, join, false, false);
+            this(key, filter, urls, limit, join, false, false, null);
         }
 
         public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join, boolean presence) {
-            this(key, filter, urls, limit, join, presence, false);
+            this(key, filter, urls, limit, join, presence, false, null);
+        }
+
+        public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join, boolean presence,
+                      boolean scores) {
+            this(key, filter, urls, limit, join, presence, scores, null);
         }
     }
 
@@ -271,7 +284,8 @@ public final class V1 {
      * {@code postings} ({@link Postings#NONE}); a zero {@code matched} and a false {@code truncated} are not
      * written either: an absent key reads as its default, so every v1 peer reads them as before. For a score
      * lookup, {@code scores} instead of postings: {@code (url[9] score[2])*}, the partial score in units of 1/1024
-     * rounded up (absent for other lookups, and then not written).
+     * rounded up (absent for other lookups, and then not written). {@code prefixed}: the lookup's URL prefixes were
+     * read and applied (absent, false, for every other lookup).
      */
     public record KeyPostings(@JsonProperty("key") Key key,
                               @JsonProperty("postings")
@@ -280,7 +294,8 @@ public final class V1 {
                               @JsonProperty("matched") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int matched,
                               @JsonProperty("truncated") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean truncated,
                               @JsonProperty("held") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held,
-                              @JsonProperty("scores") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] scores) {
+                              @JsonProperty("scores") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] scores,
+                              @JsonProperty("prefixed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean prefixed) {
         public KeyPostings {
             if (key == null) throw new IllegalArgumentException("key postings need a key");
             postings = postings == null ? Postings.EMPTY : postings;
@@ -297,11 +312,15 @@ public final class V1 {
         public static final int MAX_SCORES = 65_536;
 
         public KeyPostings(Key key, Postings postings, int matched, boolean truncated) {
-            this(key, postings, matched, truncated, null, null);
+            this(key, postings, matched, truncated, null, null, false);
         }
 
         public KeyPostings(Key key, Postings postings, int matched, boolean truncated, byte[] held) {
-            this(key, postings, matched, truncated, held, null);
+            this(key, postings, matched, truncated, held, null, false);
+        }
+
+        public KeyPostings(Key key, Postings postings, int matched, boolean truncated, byte[] held, byte[] scores) {
+            this(key, postings, matched, truncated, held, scores, false);
         }
     }
 

@@ -544,7 +544,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                         r -> ShardOwner.LookupRequest.joins(queryId, joins, r));
             }
             default -> {
-                List<ShardOwner.Lookup> ls = lookups(keys, urlSets);
+                boolean byPrefixes = settings.urlPrefixes() && !unprefixed.contains(peer);
+                List<ShardOwner.Lookup> ls = lookups(keys, urlSets, byPrefixes);
+                if (ls.stream().anyMatch(l -> l.prefixes() != null)) prefixedRequests.add(id);
                 ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
                         r -> new ShardOwner.LookupRequest(queryId, ls, r, true));
             }
@@ -605,14 +607,23 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         return new ShardOwner.Lookup(key, null, urls, Math.max(1, urls.size()));
     }
 
-    private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets) {
+    /**
+     * The lookups of these keys in the current phase; an exact URL set goes by its URLs' prefixes
+     * ({@link ShardOwner.Lookup#byPrefixes}: 4.5 bytes a URL instead of 13) when {@code byPrefixes} and it fits a
+     * message with their slack.
+     */
+    private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets,
+                                            boolean byPrefixes) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
         for (RangeKey k : keys) {
+            List<UrlHash> set = urlSets == null ? null : urlSets.get(k);
+            boolean prefixed = byPrefixes && set != null
+                    && set.size() + ShardOwner.Lookup.PREFIX_SLACK <= settings.maxPostingsPerMessage();
             if (phase == Phase.RAREST || phase == Phase.FULL) {
-                out.add(exactLookup(k, urlSets.get(k)));
+                out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, false) : exactLookup(k, set));
             } else if (phase == Phase.COMPLETE) {
-                List<UrlHash> urls = urlSets.get(k);
-                out.add(ShardOwner.Lookup.scores(k, urls, Math.max(1, urls.size())));
+                out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, true)
+                        : ShardOwner.Lookup.scores(k, set, Math.max(1, set.size())));
             } else if (phase == Phase.TOP) {
                 out.add(ShardOwner.Lookup.scores(k, null, topDepth(topRound)));
             } else if (request.words().size() == 1) {
@@ -634,6 +645,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     // ---- receiving
 
     private Behavior<Command> onTimedOut(TimedOut m) {
+        prefixedRequests.remove(m.requestId());
         Confirming c = confirming.remove(m.requestId());
         if (c != null) {
             timeouts++;
@@ -662,6 +674,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (o == null) return this; // late answer after a retry: ignored
         if (!o.peer().equals(view.self())) tally(o.kind() + "-reply", m.reply());
         answered.add(o.peer());
+        if (prefixedRequests.remove(m.requestId()) && m.reply() instanceof ShardOwner.LookupReply r
+                && r.error().isEmpty() && !r.results().stream().allMatch(kp -> kp != null && kp.prefixed())) {
+            // a holder that predates URL prefixes read none: it sent its best instead; asked again by URLs
+            ctx.getLog().debug("holder {} did not read URL prefixes; asking it by URLs", o.peer());
+            unprefixed.add(o.peer());
+            if (o.isExtra()) dispatchExtra(o.keys(), urlSets(), o.extra());
+            else dispatch(o.keys(), urlSets(), o.attempt());
+            return maybeAdvance();
+        }
         if (m.reply() instanceof ShardOwner.CountReply r) {
             if (!r.error().isEmpty() || r.counts().size() != o.keys().size()) return retry(o, r.error());
             for (int i = 0; i < o.keys().size(); i++) {
@@ -967,6 +988,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<UrlHash> topBestFound = List.of();
     /** per key, the URLs of those whose postings its holder is asked for */
     private Map<RangeKey, List<UrlHash>> fullUrlSets = Map.of();
+    /** requests whose lookups name URLs by prefixes, and the peers that did not read them (asked by URLs since) */
+    private final Set<Long> prefixedRequests = new HashSet<>();
+    private final Set<PeerId> unprefixed = new HashSet<>();
 
     /**
      * Per partition, how many of its best URLs by the weighted sum of partial scores the top lookups must be certain

@@ -47,6 +47,7 @@ import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.wire.JoinTable;
 import org.peerdex.protocol.wire.LeftOut;
 import org.peerdex.protocol.wire.PresenceTable;
+import org.peerdex.protocol.wire.UrlPrefixes;
 import org.peerdex.protocol.wire.V1;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.blacklist.BlacklistRule;
@@ -113,9 +114,15 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     public record Lookup(RangeKey key, @JsonInclude(JsonInclude.Include.NON_NULL) BloomFilter filter,
                          List<UrlHash> urls, int limit, @JsonInclude(JsonInclude.Include.NON_NULL) List<WordHash> join,
                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence,
-                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores) {
+                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixes) {
         public Lookup {
             join = join == null ? null : List.copyOf(join);
+        }
+
+        public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
+                      boolean presence, boolean scores) {
+            this(key, filter, urls, limit, join, presence, scores, null);
         }
 
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
@@ -131,6 +138,21 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         public static Lookup scores(RangeKey key, List<UrlHash> urls, int limit) {
             return new Lookup(key, null, urls, limit, null, false, true);
         }
+
+        /**
+         * The key's postings (or, with {@code scores}, scores) of these URLs, named by their prefixes
+         * ({@link UrlPrefixes}): the holder sends those of every URL beginning with one, a few more than asked
+         * at most by chance, so the limit leaves room for them.
+         */
+        public static Lookup byPrefixes(RangeKey key, List<UrlHash> urls, boolean scores) {
+            List<String> hashes = new ArrayList<>(urls.size());
+            for (UrlHash u : urls) hashes.add(u.value());
+            int limit = Math.max(1, urls.size() + PREFIX_SLACK);
+            return new Lookup(key, null, null, limit, null, false, scores, UrlPrefixes.pack(hashes));
+        }
+
+        /** What a lookup by prefixes asks beyond its URLs, for other URLs of the key that share a prefix. */
+        public static final int PREFIX_SLACK = 4;
 
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit) {
             this(key, filter, urls, limit, null, false);
@@ -232,9 +254,15 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) int matched,
                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean truncated,
                               @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held,
-                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] scores) {
+                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] scores,
+                              @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean prefixed) {
         public KeyPostings {
             postings = postings == null ? PostingPack.EMPTY : postings;
+        }
+
+        public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated, byte[] held,
+                           byte[] scores) {
+            this(key, postings, matched, truncated, held, scores, false);
         }
 
         public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated, byte[] held) {
@@ -837,6 +865,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
         if (given == null) given = List.of();
         if (!settings.joinLookups()) given = withoutJoins(given);
+        if (!settings.urlPrefixes()) given = withoutPrefixes(given);
         Optional<String> bad = Optional.empty();
         List<Lookup> asked = List.of(); // the presence table's questions, as presence lookups
         PresenceTable questions = null;
@@ -862,6 +891,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     bad = Optional.of("limit must be 1.." + settings.maxPostingsPerMessage());
                 } else if (l.urls() != null && l.urls().size() > settings.maxPostingsPerMessage()) {
                     bad = Optional.of("URL set larger than " + settings.maxPostingsPerMessage());
+                } else if (l.prefixes() != null && (l.urls() != null || l.filter() != null || l.join() != null
+                        || l.presence())) {
+                    bad = Optional.of("a lookup by URL prefixes has no URL set, filter or join and is no presence lookup");
+                } else if (l.prefixes() != null && !readable(l.prefixes())) {
+                    bad = Optional.of("malformed URL prefixes, or more than " + settings.maxPostingsPerMessage());
                 } else if (l.presence() && (l.urls() == null || l.filter() != null || l.join() != null)) {
                     bad = Optional.of("a presence lookup has a URL set and no filter or join");
                 } else if (l.scores() && (l.presence() || l.filter() != null || l.join() != null)) {
@@ -931,9 +965,34 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         List<Lookup> out = new ArrayList<>(lookups.size());
         for (Lookup l : lookups) {
             out.add(l == null || l.join() == null ? l
-                    : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), null, l.presence(), l.scores()));
+                    : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), null, l.presence(), l.scores(), l.prefixes()));
         }
         return out;
+    }
+
+    /**
+     * The lookups as a peer that predates URL prefixes reads them (with {@code url-prefixes} off this peer is one): a
+     * lookup by prefixes is a lookup of the key's best, the prefixes unread, and its answer does not say it read
+     * them, so the asker asks again by URLs.
+     */
+    private static List<Lookup> withoutPrefixes(List<Lookup> lookups) {
+        if (lookups == null) return null;
+        List<Lookup> out = new ArrayList<>(lookups.size());
+        for (Lookup l : lookups) {
+            out.add(l == null || l.prefixes() == null ? l
+                    : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), l.join(), l.presence(), l.scores(), null));
+        }
+        return out;
+    }
+
+    /** Whether a lookup's URL prefixes are whole pairs and at most a message's bound of them. */
+    private boolean readable(byte[] prefixes) {
+        try {
+            UrlPrefixes.read(prefixes, settings.maxPostingsPerMessage());
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** A presence lookup's answer: which of the URLs asked the postings found are of, as bits, and no postings. */
@@ -959,6 +1018,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     /** {@link #lookup(Lookup, int)}, its postings in a keyed pack when {@code keyed}. */
     KeyPostings lookup(Lookup l, int limit, boolean keyed) {
         Set<String> urlSet = l.urls() == null ? null : new HashSet<>(l.urls().stream().map(UrlHash::value).toList());
+        // checked when the request came: whole pairs, within the bound
+        Set<String> prefixes = l.prefixes() == null ? null : UrlPrefixes.read(l.prefixes(), Integer.MAX_VALUE);
         // each posting is scored once: the partial score is the querying peer's whole one-word score
         PriorityQueue<Scored> top = new PriorityQueue<>(Scored.WORST_FIRST);
         DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
@@ -966,7 +1027,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         // a plain lookup (no filter, no URL set) passes over a block none of whose postings can enter a full top:
         // blocks store their highest score under the very function postings are ranked by here; every posting of a
         // skipped block matches (none is a cached copy, by its ceiling), so the count stays exact
-        ReverseWordIndex.BlockSkip skip = urlSet != null || l.filter() != null || limit <= 0 ? null : (max, ceiling, left) -> {
+        ReverseWordIndex.BlockSkip skip = urlSet != null || prefixes != null || l.filter() != null || limit <= 0 ? null
+                : (max, ceiling, left) -> {
             if (top.size() < limit || max >= top.peek().score() || (ceiling.flags() & Posting.CACHED) != 0) return false;
             matched[0] += left;
             stats.lookupPostingsSkipped.addAndGet(left);
@@ -975,6 +1037,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         storage.rwi().scan(l.key().word(), l.key().partition(), PartialScore.BLOCKS.revision(), skip, p -> {
             if (p.has(Posting.CACHED)) return;
             if (urlSet != null && !urlSet.contains(p.url().value())) return;
+            if (prefixes != null && !prefixes.contains(UrlPrefixes.of(p.url().value()))) return;
             if (l.filter() != null && !l.filter().mightContain(p.url().value())) return;
             matched[0]++;
             if (limit <= 0) return;
@@ -993,11 +1056,13 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         ranked.sort(Scored.WORST_FIRST.reversed());
         List<Posting> best = new ArrayList<>(ranked.size());
         for (Scored x : ranked) best.add(x.posting());
+        boolean prefixed = prefixes != null;
         if (l.scores()) {
             return new KeyPostings(l.key(), PostingPack.NONE, matched[0], matched[0] > best.size(), null,
-                    ScoreList.of(best));
+                    ScoreList.of(best), prefixed);
         }
-        return new KeyPostings(l.key(), PostingPack.of(best, keyed), matched[0], matched[0] > best.size());
+        return new KeyPostings(l.key(), PostingPack.of(best, keyed), matched[0], matched[0] > best.size(), null, null,
+                prefixed);
     }
 
     /**

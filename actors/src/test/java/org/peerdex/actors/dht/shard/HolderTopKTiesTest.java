@@ -176,6 +176,32 @@ class HolderTopKTiesTest {
                     org.peerdex.protocol.filter.BloomFilter.of(List.of(some.get(0).value()), 10), null, limit, null,
                     false, true)), probe.getRef()));
             assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).error().contains("score lookup"));
+
+            // by URL prefixes: the postings (or scores) of exactly the URLs asked, marked as read by prefixes; a URL
+            // the key lacks here is not answered
+            UrlHash absent = UrlHash.of("http://elsewhere.test/none");
+            List<UrlHash> asked = new ArrayList<>(List.of(all.get(2999).url(), all.get(7).url(), all.get(1500).url(),
+                    absent));
+            owner.tell(new ShardOwner.LookupRequest(5, List.of(ShardOwner.Lookup.byPrefixes(new RangeKey(word, 0), asked,
+                    false), ShardOwner.Lookup.byPrefixes(new RangeKey(word, 0), asked, true)), probe.getRef(), true));
+            ShardOwner.LookupReply prefixed = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", prefixed.error());
+            java.util.Set<UrlHash> present = java.util.Set.copyOf(asked.subList(0, 3));
+            assertTrue(prefixed.results().stream().allMatch(ShardOwner.KeyPostings::prefixed));
+            assertEquals(present, java.util.Set.copyOf(prefixed.results().get(0).postingList().stream()
+                    .map(Posting::url).toList()));
+            assertEquals(present, java.util.Set.copyOf(ScoreList.read(prefixed.results().get(1).scores()).stream()
+                    .map(ScoreList.Entry::url).toList()));
+            assertEquals(3, prefixed.results().get(0).matched());
+            // a plain lookup is not marked; prefixes beside a URL set, or torn, are refused
+            assertTrue(!reply.results().get(0).prefixed());
+            byte[] packed = ShardOwner.Lookup.byPrefixes(new RangeKey(word, 0), asked, false).prefixes();
+            owner.tell(new ShardOwner.LookupRequest(6, List.of(new ShardOwner.Lookup(new RangeKey(word, 0), null, some,
+                    limit, null, false, false, packed)), probe.getRef()));
+            assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).error().contains("URL prefixes"));
+            owner.tell(new ShardOwner.LookupRequest(7, List.of(new ShardOwner.Lookup(new RangeKey(word, 0), null, null,
+                    limit, null, false, false, java.util.Arrays.copyOf(packed, packed.length - 1))), probe.getRef()));
+            assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).error().contains("malformed URL prefixes"));
         }
     }
 }
