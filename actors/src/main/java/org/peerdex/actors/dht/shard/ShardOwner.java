@@ -109,7 +109,9 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * ({@code scores}, with or without a URL set, no filter, no join) asks for the same best {@code limit} as a plain
      * one, but only their URLs and partial scores: the reply's {@link KeyPostings#scores} (a {@link ScoreList}), no
      * postings. A holder that predates it ignores the flag and sends the postings, from which the asker takes the
-     * scores itself.
+     * scores itself. A lookup by URL prefixes ({@code prefixes}, a {@link UrlPrefixes} pack, instead of a URL set;
+     * no filter, join or presence) asks as a URL set does, for every URL of the key that begins with one of them;
+     * the answer's {@link KeyPostings#prefixed} says the holder read them (one that predates them does not).
      */
     public record Lookup(RangeKey key, @JsonInclude(JsonInclude.Include.NON_NULL) BloomFilter filter,
                          List<UrlHash> urls, int limit, @JsonInclude(JsonInclude.Include.NON_NULL) List<WordHash> join,
@@ -247,6 +249,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * presence lookup, no postings and {@code held}: bit i (of byte i / 8, lowest bit first) set when the i-th URL
      * asked has a posting here (null for every other lookup). Fields at their defaults (a presence answer's
      * {@link PostingPack#NONE}, no match count, not truncated) are not written; they read back as those defaults.
+     * {@code prefixed}: the lookup's URL prefixes were read (false, and not written, for every other lookup).
      */
     public record KeyPostings(RangeKey key,
                               @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = LeftOut.Filter.class)
