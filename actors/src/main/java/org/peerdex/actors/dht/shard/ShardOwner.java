@@ -605,18 +605,23 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         return this;
     }
 
-    /** Runs blocking lookup work on the search dispatcher, counted against the in-flight bound. */
-    private void runLookup(Runnable work) {
-        runLookup(work, lookups);
+    /**
+     * Runs blocking lookup work for request {@code m} on the search dispatcher, counted against the in-flight bound;
+     * work that fails (a store closing under it, a bug) answers {@code m} with an error, so the asker tries another
+     * holder at once instead of waiting for its timeout.
+     */
+    private void runLookup(Object m, Runnable work) {
+        runLookup(m, work, lookups);
     }
 
-    private void runLookup(Runnable work, Executor on) {
+    private void runLookup(Object m, Runnable work, Executor on) {
         lookupsInFlight.incrementAndGet();
         CompletableFuture.runAsync(() -> {
             try {
                 work.run();
             } catch (RuntimeException e) {
                 stats.failedMessages.incrementAndGet();
+                error(m, "lookup failed: " + e.getClass().getSimpleName());
             } finally {
                 lookupsInFlight.decrementAndGet();
             }
@@ -817,7 +822,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             m.replyTo().tell(new CountReply(m.queryId(), self, List.of(), bad.get()));
             return this;
         }
-        runLookup(() -> {
+        runLookup(m, () -> {
             List<Integer> counts = new ArrayList<>(m.keys().size());
             for (RangeKey k : m.keys()) {
                 int[] n = {0};
@@ -840,7 +845,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             m.replyTo().tell(new FilterReply(m.queryId(), self, List.of(), List.of(), bad.get()));
             return this;
         }
-        runLookup(() -> {
+        runLookup(m, () -> {
             List<BloomFilter> filters = new ArrayList<>();
             List<Integer> counts = new ArrayList<>();
             for (RangeKey k : m.keys()) {
@@ -918,7 +923,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         PresenceTable presenceTable = questions;
         List<Lookup> presenceAsked = asked;
         List<Lookup> plain = given;
-        runLookup(() -> {
+        runLookup(m, () -> {
             List<Lookup> lookups = plain;
             int budget = settings.maxPostingsPerMessage();
             List<Lookup> joins = lookups.stream().filter(l -> l.join() != null).toList();
@@ -1167,7 +1172,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     "1.." + settings.maxMetadataPerMessage() + " URL hashes per request"));
             return this;
         }
-        runLookup(() -> {
+        runLookup(m, () -> {
             List<UrlMetadata> out = new ArrayList<>();
             DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
             for (UrlHash u : m.urls()) {
@@ -1204,7 +1209,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             return this;
         }
         PeerView v = view;
-        runLookup(() -> {
+        runLookup(m, () -> {
             DigestIndex index = digestIndex();
             m.replyTo().tell(new DigestReply(m.exchangeId(), self,
                     index.differing(m.digests(), self, m.from(), placement, v == null ? null : v.ring(), heldHashes,
