@@ -872,8 +872,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             return this;
         }
         if (given == null) given = List.of();
-        if (!settings.joinLookups()) given = withoutJoins(given);
-        if (!settings.urlPrefixes()) given = withoutPrefixes(given);
+        given = asOlderPeer(given, !settings.joinLookups(), !settings.urlPrefixes());
         Optional<String> bad = Optional.empty();
         List<Lookup> asked = List.of(); // the presence table's questions, as presence lookups
         PresenceTable questions = null;
@@ -964,31 +963,19 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     }
 
     /**
-     * The lookups as a peer that predates join lookups reads them (with {@code join-lookups} off this peer is one):
-     * a join lookup is a plain lookup of its key, the other words unread, so the asker sees an incomplete join and
-     * asks elsewhere or the older way.
+     * The lookups as a peer that predates join lookups ({@code joins}) or URL prefixes ({@code prefixes}) reads them
+     * (with {@code join-lookups} or {@code url-prefixes} off this peer is one): a join lookup is a plain lookup of its
+     * key, the other words unread, so the asker sees an incomplete join and asks elsewhere or the older way; a lookup
+     * by prefixes is a lookup of the key's best, the prefixes unread, and its answer does not say it read them, so
+     * the asker asks again by URLs.
      */
-    private static List<Lookup> withoutJoins(List<Lookup> lookups) {
-        if (lookups == null) return null;
+    private static List<Lookup> asOlderPeer(List<Lookup> lookups, boolean joins, boolean prefixes) {
+        if (lookups == null || !joins && !prefixes) return lookups;
         List<Lookup> out = new ArrayList<>(lookups.size());
         for (Lookup l : lookups) {
-            out.add(l == null || l.join() == null ? l
-                    : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), null, l.presence(), l.scores(), l.prefixes()));
-        }
-        return out;
-    }
-
-    /**
-     * The lookups as a peer that predates URL prefixes reads them (with {@code url-prefixes} off this peer is one): a
-     * lookup by prefixes is a lookup of the key's best, the prefixes unread, and its answer does not say it read
-     * them, so the asker asks again by URLs.
-     */
-    private static List<Lookup> withoutPrefixes(List<Lookup> lookups) {
-        if (lookups == null) return null;
-        List<Lookup> out = new ArrayList<>(lookups.size());
-        for (Lookup l : lookups) {
-            out.add(l == null || l.prefixes() == null ? l
-                    : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), l.join(), l.presence(), l.scores(), null));
+            boolean unread = l != null && (joins && l.join() != null || prefixes && l.prefixes() != null);
+            out.add(!unread ? l : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), joins ? null : l.join(),
+                    l.presence(), l.scores(), prefixes ? null : l.prefixes()));
         }
         return out;
     }
