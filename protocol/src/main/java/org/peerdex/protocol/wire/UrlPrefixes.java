@@ -50,6 +50,13 @@ public final class UrlPrefixes {
         return out.toByteArray();
     }
 
+    /** IllegalArgumentException unless the pack is whole pairs (what the wire's record checks when read). */
+    static void checkPairs(byte[] packed) {
+        if (packed.length % PAIR_BYTES != 0) {
+            throw new IllegalArgumentException("URL prefixes must be whole " + PAIR_BYTES + "-byte pairs");
+        }
+    }
+
     /** How many prefixes a pack of this many bytes may hold at most (two a pair). */
     public static int capacity(byte[] packed) {
         return packed.length / PAIR_BYTES * 2;
@@ -60,7 +67,7 @@ public final class UrlPrefixes {
      * (a pair whose two are the same counts once, as an odd count's last is written).
      */
     public static Set<String> read(byte[] packed, int max) {
-        if (packed.length % PAIR_BYTES != 0) throw new IllegalArgumentException("URL prefixes must be whole pairs");
+        checkPairs(packed);
         if (capacity(packed) > (long) max + 1) throw new IllegalArgumentException("more than " + max + " URL prefixes");
         PackedBytes.Reader r = new PackedBytes.Reader(packed, "URL prefixes");
         Set<String> out = new HashSet<>();

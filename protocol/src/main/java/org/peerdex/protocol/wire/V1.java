@@ -248,9 +248,7 @@ public final class V1 {
                 urls = List.copyOf(urls);
                 for (String u : urls) hash(u, "URL");
             }
-            if (prefixes != null && prefixes.length % 9 != 0) {
-                throw new IllegalArgumentException("URL prefixes must be whole 9-byte pairs");
-            }
+            if (prefixes != null) UrlPrefixes.checkPairs(prefixes);
             if (prefixes != null && urls != null) throw new IllegalArgumentException("URLs or their prefixes, not both");
             if (limit < 0) throw new IllegalArgumentException("negative limit");
             if (join != null) {

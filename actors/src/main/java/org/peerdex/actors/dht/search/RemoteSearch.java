@@ -549,7 +549,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             default -> {
                 boolean byPrefixes = settings.urlPrefixes() && !unprefixed.contains(peer);
                 List<ShardOwner.Lookup> ls = lookups(keys, urlSets, byPrefixes);
-                if (ls.stream().anyMatch(l -> l.prefixes() != null)) prefixedRequests.add(id);
+                Set<RangeKey> byPrefix = new HashSet<>();
+                for (ShardOwner.Lookup l : ls) if (l.prefixes() != null) byPrefix.add(l.key());
+                if (!byPrefix.isEmpty()) prefixedRequests.put(id, byPrefix);
                 ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
                         r -> new ShardOwner.LookupRequest(queryId, ls, r, true));
             }
@@ -706,9 +708,11 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (o == null) return this; // late answer after a retry: ignored
         if (!o.peer().equals(view.self())) tally(o.kind() + "-reply", m.reply());
         answered.add(o.peer());
-        if (prefixedRequests.remove(m.requestId()) && m.reply() instanceof ShardOwner.LookupReply r
-                && r.error().isEmpty() && !r.results().stream().allMatch(kp -> kp != null && kp.prefixed())) {
-            // a holder that predates URL prefixes read none: it sent its best instead; asked again by URLs
+        Set<RangeKey> byPrefix = prefixedRequests.remove(m.requestId());
+        if (byPrefix != null && m.reply() instanceof ShardOwner.LookupReply r && r.error().isEmpty()
+                && r.results().stream().anyMatch(kp -> kp != null && byPrefix.contains(kp.key()) && !kp.prefixed())) {
+            // a holder that predates URL prefixes read none: it sent its best instead; asked again by URLs (a key
+            // of the request whose URL set was too long for prefixes went by URLs and says nothing of the holder)
             ctx.getLog().debug("holder {} did not read URL prefixes; asking it by URLs", o.peer());
             unprefixed.add(o.peer());
             if (o.isExtra()) dispatchExtra(o.keys(), urlSets(), o.extra());
@@ -1020,8 +1024,11 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<UrlHash> topBestFound = List.of();
     /** per key, the URLs of those whose postings its holder is asked for */
     private Map<RangeKey, List<UrlHash>> fullUrlSets = Map.of();
-    /** requests whose lookups name URLs by prefixes, and the peers that did not read them (asked by URLs since) */
-    private final Set<Long> prefixedRequests = new HashSet<>();
+    /**
+     * per request whose lookups name URLs by prefixes, the keys asked so; and the peers that did not read them (asked
+     * by URLs since)
+     */
+    private final Map<Long, Set<RangeKey>> prefixedRequests = new HashMap<>();
     private final Set<PeerId> unprefixed = new HashSet<>();
 
     /**
