@@ -12,7 +12,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                           Duration rebalanceDelay, Duration repairInterval, Duration lookupTimeout,
                           Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
                           boolean cacheRemoteResults, boolean independentMetadata, boolean confirmPostings,
-                          boolean joinLookups, boolean topLookups, boolean presenceTables, boolean urlPrefixes) {
+                          boolean joinLookups, boolean topLookups, boolean presenceTables, boolean urlPrefixes,
+                          boolean scoredFilters) {
 
     public static DhtSettings from(Config root) {
         Config c = root.getConfig("peerdex.dht");
@@ -29,7 +30,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 !c.hasPath("join-lookups") || c.getBoolean("join-lookups"),
                 !c.hasPath("top-lookups") || c.getBoolean("top-lookups"),
                 !c.hasPath("presence-tables") || c.getBoolean("presence-tables"),
-                !c.hasPath("url-prefixes") || c.getBoolean("url-prefixes"));
+                !c.hasPath("url-prefixes") || c.getBoolean("url-prefixes"),
+                !c.hasPath("scored-filters") || c.getBoolean("scored-filters"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */
@@ -48,7 +50,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget, ackTimeout,
                 retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval, lookupTimeout,
                 searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata,
-                confirmPostings, joinLookups, topLookups, presenceTables, urlPrefixes);
+                confirmPostings, joinLookups, topLookups, presenceTables, urlPrefixes, scoredFilters);
     }
 
     public DhtSettings withJoinLookups(boolean on) {
@@ -56,7 +58,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, on, topLookups, presenceTables, urlPrefixes);
+                independentMetadata, confirmPostings, on, topLookups, presenceTables, urlPrefixes, scoredFilters);
     }
 
     public DhtSettings withTopLookups(boolean on) {
@@ -64,7 +66,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, joinLookups, on, presenceTables, urlPrefixes);
+                independentMetadata, confirmPostings, joinLookups, on, presenceTables, urlPrefixes, scoredFilters);
     }
 
     public DhtSettings withConfirmPostings(boolean on) {
@@ -72,7 +74,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, on, joinLookups, topLookups, presenceTables, urlPrefixes);
+                independentMetadata, on, joinLookups, topLookups, presenceTables, urlPrefixes, scoredFilters);
     }
 
     public DhtSettings withUrlPrefixes(boolean on) {
@@ -80,6 +82,14 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, joinLookups, topLookups, presenceTables, on);
+                independentMetadata, confirmPostings, joinLookups, topLookups, presenceTables, on, scoredFilters);
+    }
+
+    public DhtSettings withScoredFilters(boolean on) {
+        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
+                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
+                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
+                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
+                independentMetadata, confirmPostings, joinLookups, topLookups, presenceTables, urlPrefixes, on);
     }
 }

@@ -232,6 +232,8 @@ public final class V1 {
      * {@link KeyPostings#held}, without postings (docs/protocol.md, "Confirmation"). With {@code scores} (true;
      * absent: false, and then not written): the same best {@code limit}, as their URLs and partial scores only, in
      * {@link KeyPostings#scores} (docs/protocol.md, "Top lookups"); a peer that predates it sends the postings.
+     * With {@code scores} and {@code filter}: the best {@code limit} passing the filter, as scores (docs/protocol.md,
+     * "Scored filters"); a peer that predates them refuses the request as malformed.
      * With {@code prefixes} ({@link UrlPrefixes}; absent: not written) instead of {@code urls}: only URLs that begin
      * with one of them, and the answer says it read them ({@link KeyPostings#prefixed}); a peer that predates them
      * answers as if no URL set were given, and does not say so, and the asker asks it again with {@code urls}.

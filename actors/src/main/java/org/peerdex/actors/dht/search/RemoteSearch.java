@@ -548,10 +548,11 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             default -> {
                 boolean byPrefixes = settings.urlPrefixes() && !unprefixed.contains(peer);
-                List<ShardOwner.Lookup> ls = lookups(keys, urlSets, byPrefixes);
+                List<ShardOwner.Lookup> ls = lookups(keys, urlSets, byPrefixes, !unscored.contains(peer));
                 Set<RangeKey> byPrefix = new HashSet<>();
                 for (ShardOwner.Lookup l : ls) if (l.prefixes() != null) byPrefix.add(l.key());
                 if (!byPrefix.isEmpty()) prefixedRequests.put(id, byPrefix);
+                if (ls.stream().anyMatch(l -> l.scores() && l.filter() != null)) scoredRequests.add(id);
                 ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
                         r -> new ShardOwner.LookupRequest(queryId, ls, r, true));
             }
@@ -626,8 +627,10 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 if (!w.equals(k.word())) others += counts.getOrDefault(new RangeKey(w, k.partition()), 0);
             }
             if (others == 0) continue;
+            double perFalse = scoredFilters.contains(k.partition()) ? ScoreList.ENTRY_BYTES
+                    : FILTERED_POSTING_BYTES;
             double best = Math.log(request.words().size() * n
-                    / (8 * Math.log(1 / 0.6185) * FILTERED_POSTING_BYTES * others)) / Math.log(0.6185);
+                    / (8 * Math.log(1 / 0.6185) * perFalse * others)) / Math.log(0.6185);
             bits = Math.max(bits, (int) Math.min(32, Math.ceil(best)));
         }
         return bits;
@@ -644,16 +647,20 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     /**
      * The lookups of these keys in the current phase; an exact URL set goes by its URLs' prefixes
      * ({@link ShardOwner.Lookup#byPrefixes}: 4.5 bytes a URL instead of 13) when {@code byPrefixes} and it fits a
-     * message with their slack.
+     * message with their slack. A filtered lookup of a scored partition asks for scores unless not {@code scored}
+     * (the holder refused them before).
      */
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets,
-                                            boolean byPrefixes) {
+                                            boolean byPrefixes, boolean scored) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
         for (RangeKey k : keys) {
             List<UrlHash> set = urlSets == null ? null : urlSets.get(k);
             boolean prefixed = byPrefixes && set != null
                     && set.size() + ShardOwner.Lookup.PREFIX_SLACK <= settings.maxPostingsPerMessage();
-            if (phase == Phase.RAREST || phase == Phase.FULL) {
+            if (phase == Phase.RAREST && scoredFilters.contains(k.partition())) {
+                out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, true)
+                        : ShardOwner.Lookup.scores(k, set, Math.max(1, set.size())));
+            } else if (phase == Phase.RAREST || phase == Phase.FULL) {
                 out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, false) : exactLookup(k, set));
             } else if (phase == Phase.COMPLETE) {
                 out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, true)
@@ -670,7 +677,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 int here = counts.getOrDefault(k, 0);
                 int passing = Math.min(here, inFilter + here / 50 + 10);
                 int limit = Math.min(settings.maxPostingsPerMessage(), Math.max(settings.topK(), passing));
-                out.add(new ShardOwner.Lookup(k, filters.get(k.partition()), null, limit));
+                out.add(scored && scoredFilters.contains(k.partition())
+                        ? ShardOwner.Lookup.filteredScores(k, filters.get(k.partition()), limit)
+                        : new ShardOwner.Lookup(k, filters.get(k.partition()), null, limit));
             }
         }
         return out;
@@ -680,6 +689,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     private Behavior<Command> onTimedOut(TimedOut m) {
         prefixedRequests.remove(m.requestId());
+        scoredRequests.remove(m.requestId());
         Confirming c = confirming.remove(m.requestId());
         if (c != null) {
             timeouts++;
@@ -708,6 +718,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (o == null) return this; // late answer after a retry: ignored
         if (!o.peer().equals(view.self())) tally(o.kind() + "-reply", m.reply());
         answered.add(o.peer());
+        if (scoredRequests.remove(m.requestId()) && m.reply() instanceof ShardOwner.LookupReply r
+                && !r.error().isEmpty() && unscored.add(o.peer())) {
+            // a holder that predates scored filters refuses them as malformed: asked again, for postings
+            ctx.getLog().debug("holder {} refused scored filters ({}); asking it for postings", o.peer(), r.error());
+            prefixedRequests.remove(m.requestId());
+            if (o.isExtra()) dispatchExtra(o.keys(), urlSets(), o.extra());
+            else dispatch(o.keys(), urlSets(), o.attempt());
+            return maybeAdvance();
+        }
         Set<RangeKey> byPrefix = prefixedRequests.remove(m.requestId());
         if (byPrefix != null && m.reply() instanceof ShardOwner.LookupReply r && r.error().isEmpty()
                 && r.results().stream().anyMatch(kp -> kp != null && byPrefix.contains(kp.key()) && !kp.prefixed())) {
@@ -828,6 +847,11 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         } else if (m.reply() instanceof ShardOwner.LookupReply r) {
             if (!r.error().isEmpty()) return retry(o, r.error());
             for (ShardOwner.KeyPostings kp : r.results()) {
+                if (kp != null && request.words().size() > 1 && scoredFilters.contains(kp.key().partition())) {
+                    Optional<String> bad = scored(o, r, kp);
+                    if (bad.isPresent()) return retry(o, bad.get());
+                    continue;
+                }
                 List<Posting> ps;
                 try {
                     ps = kp.postingList();
@@ -875,6 +899,43 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             if (!found.isEmpty()) emit(found);
         }
         return maybeAdvance();
+    }
+
+    /**
+     * One key's answer of a scored partition (a filtered lookup's, or the rarest word's exact URL set's): its scores,
+     * or the postings of a holder that predates score lists (their scores taken from them), of the key's own word and
+     * partition and (for the rarest word) the URLs asked only; kept as the top lookups' are. A problem, if the
+     * answer is malformed.
+     */
+    private Optional<String> scored(Outstanding o, ShardOwner.LookupReply r, ShardOwner.KeyPostings kp) {
+        RangeKey k = kp.key();
+        if (!o.keys().contains(k)) return Optional.empty();
+        Set<UrlHash> wanted = phase == Phase.RAREST ? new HashSet<>(rarestUrlSets.getOrDefault(k, List.of())) : null;
+        try {
+            if (kp.scores() != null) {
+                List<ScoreList.Entry> es = new ArrayList<>();
+                for (ScoreList.Entry e : ScoreList.read(kp.scores())) {
+                    if (placement.partitions().partitionOf(e.url()) == k.partition()
+                            && (wanted == null || wanted.contains(e.url()))) es.add(e);
+                }
+                top.addScores(k, es);
+                return Optional.empty();
+            }
+            List<Posting> ps = new ArrayList<>();
+            for (Posting p : kp.postingList()) {
+                if (p.word().equals(k.word()) && placement.partitions().partitionOf(p.url()) == k.partition()
+                        && (wanted == null || wanted.contains(p.url()))) ps.add(p);
+            }
+            postingBytes += kp.postings().byteSize();
+            postingsReceived += ps.size();
+            top.add(k, ps);
+            Map<UrlHash, Set<PeerId>> senders = sentBy.computeIfAbsent(k, x -> new HashMap<>());
+            for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(o.peer());
+            for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
+            return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.of(e.getMessage());
+        }
     }
 
     /** A holder's count of a key: two holders during hand-off, the one that has more (a new one may have nothing yet). */
@@ -941,7 +1002,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                         placement.partitions()::partitionOf, answeredBy)) {
                     candidates.putIfAbsent(c.url(), c);
                 }
-                return startFilters(filterPartitions);
+                return fetchMetadata();
             }
             case COUNT -> {
                 counted(counts);
@@ -983,8 +1044,11 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     }
                     return fetchMetadata();
                 }
-                Map<RangeKey, List<UrlHash>> urlSets = PartitionJoin.candidateUrls(request.words(), rarest, postings,
-                        settings.maxPostingsPerMessage());
+                Map<Integer, WordHash> plain = new HashMap<>(rarest);
+                plain.keySet().removeAll(scoredFilters);
+                Map<RangeKey, List<UrlHash>> urlSets = new HashMap<>(PartitionJoin.candidateUrls(request.words(),
+                        plain, postings, settings.maxPostingsPerMessage()));
+                urlSets.putAll(scoredRarestUrls());
                 phase = Phase.RAREST;
                 rarestUrlSets = urlSets;
                 if (urlSets.isEmpty()) return endOfMatching();
@@ -994,7 +1058,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 for (RemoteCandidate c : PartitionJoin.join(request.words(), rarest, rarestUrlSets, postings, answeredBy)) {
                     candidates.put(c.url(), c);
                 }
-                return fetchMetadata();
+                // the scored filters' matches: every URL with a score of each word there
+                if (!scoredFilters.isEmpty()) topFound.putAll(TopJoin.found(request.words(), scoredFilters, top));
+                return startFull();
             }
             case METADATA -> {
                 return finish();
@@ -1030,6 +1096,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      */
     private final Map<Long, Set<RangeKey>> prefixedRequests = new HashMap<>();
     private final Set<PeerId> unprefixed = new HashSet<>();
+    /**
+     * the partitions of the filters whose other words' holders answer with score lists, and whose rarest word's
+     * holder sends the scores of the URLs they all had (see {@link #startFilters}); their matches compete with the
+     * top lookups' for the candidates' postings
+     */
+    private final Set<Integer> scoredFilters = new TreeSet<>();
+    /** requests with scored filters, and the peers that refused them (they predate them: asked for postings since) */
+    private final Set<Long> scoredRequests = new HashSet<>();
+    private final Set<PeerId> unscored = new HashSet<>();
 
     /**
      * Per partition, how many of its best URLs by the weighted sum of partial scores the top lookups must be certain
@@ -1111,6 +1186,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             toFilters.addAll(o.undecided());
             filterPartitions = toFilters;
         }
+        return filterPartitions.isEmpty() ? startFull() : startFilters(filterPartitions);
+    }
+
+    /**
+     * Of the URLs found with every word (by the top lookups, and by the scored filters), the query's best
+     * {@value #TOP_CANDIDATES} × limit by the weighted sum are the candidates: their postings are asked where only
+     * their scores came.
+     */
+    private Behavior<Command> startFull() {
         topBestFound = TopJoin.best(topFound, TOP_CANDIDATES * request.limit());
         fullUrlSets = TopJoin.postingsMissing(request.words(), topBestFound, top, placement.partitions()::partitionOf);
         phase = Phase.FULL;
@@ -1123,6 +1207,14 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private Behavior<Command> startFilters(Collection<Integer> partitions) {
         rarest.putAll(PartitionJoin.rarestPerPartition(request.words(), placement.partitions().count(), counts));
         rarest.keySet().retainAll(new HashSet<>(partitions));
+        long canMatch = 0;
+        for (var e : rarest.entrySet()) canMatch += counts.getOrDefault(new RangeKey(e.getValue(), e.getKey()), 0);
+        if (settings.topLookups() && settings.scoredFilters()
+                && canMatch > SCORED_MATCHES * TOP_CANDIDATES * request.limit()) {
+            rarest.forEach((p, rare) -> {
+                if (counts.getOrDefault(new RangeKey(rare, p), 0) > scoredFilterMin()) scoredFilters.add(p);
+            });
+        }
         List<RangeKey> filterKeys = new ArrayList<>();
         rarest.forEach((p, rare) -> filterKeys.add(new RangeKey(rare, p)));
         phase = Phase.FILTER;
@@ -1137,9 +1229,57 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 : phase == Phase.FULL ? fullUrlSets : null;
     }
 
-    /** No (more) candidates to match: the metadata of those the join phase found, if any, or the end. */
+    /**
+     * No (more) matches to look for: the candidates' postings where only their scores came, then the metadata of the
+     * best (with those of the join phase and the filters), if any, or the end.
+     */
     private Behavior<Command> endOfMatching() {
-        return candidates.isEmpty() ? finish() : fetchMetadata();
+        return startFull();
+    }
+
+    /**
+     * A partition of the filters is scored when its rarest word has more postings there than its share of the
+     * candidates ({@value #TOP_CANDIDATES} × limit over the partitions): then more may match than get postings, and a
+     * score (11 bytes) is what ranks them, not a posting (35 or more). Where fewer can match, every match would get
+     * its postings anyway, at the cost of the scores and a round trip more.
+     */
+    private int scoredFilterMin() {
+        return (int) Math.ceil((double) TOP_CANDIDATES * request.limit() / placement.partitions().count());
+    }
+
+    /**
+     * Scored filters only where the rarest words' lists together exceed this many times the candidates: a match
+     * that becomes a candidate costs more scored (its scores, then its postings) than with its postings at once,
+     * one that does not costs a third; about where three in five matches are candidates they cost the same.
+     */
+    private static final int SCORED_MATCHES = 3;
+
+    /**
+     * Per scored partition, the URLs every word but the rarest had (from the scored filters, or the top lookups
+     * before them), whose rarest word's score is not in yet, in hash order, at most a message's bound: the rarest
+     * word's holder is asked for exactly their scores. Keyed by the rarest word's range.
+     */
+    private Map<RangeKey, List<UrlHash>> scoredRarestUrls() {
+        Map<RangeKey, List<UrlHash>> out = new HashMap<>();
+        for (int p : scoredFilters) {
+            WordHash rare = rarest.get(p);
+            if (rare == null || !filters.containsKey(p)) continue;
+            Set<UrlHash> common = null;
+            for (WordHash w : request.words()) {
+                if (w.equals(rare)) continue;
+                Set<UrlHash> s = new TreeSet<>(top.of(new RangeKey(w, p)).keySet());
+                if (common == null) common = s;
+                else common.retainAll(s);
+            }
+            RangeKey rareKey = new RangeKey(rare, p);
+            if (common == null) continue;
+            common.removeAll(top.of(rareKey).keySet());
+            if (common.isEmpty()) continue;
+            List<UrlHash> urls = new ArrayList<>(common);
+            out.put(rareKey, urls.size() > settings.maxPostingsPerMessage()
+                    ? List.copyOf(urls.subList(0, settings.maxPostingsPerMessage())) : urls);
+        }
+        return out;
     }
 
     /** Sums the holders' counts per word into document frequencies and tells the caller. */

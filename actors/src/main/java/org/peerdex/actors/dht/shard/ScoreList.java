@@ -17,8 +17,9 @@ import org.peerdex.storage.rwi.Posting;
 public final class ScoreList {
     /** Units of a point: partial scores run from 0 to about 35 under the default profile. */
     public static final int UNITS = 1024;
-    /** {@code url[9] score[2]}, as the protocol's {@link V1.KeyPostings#scores} reads it */
-    private static final int ENTRY = V1.KeyPostings.SCORE_ENTRY;
+    /** Bytes of an entry, {@code url[9] score[2]}, as the protocol's {@link V1.KeyPostings#scores} reads it. */
+    public static final int ENTRY_BYTES = V1.KeyPostings.SCORE_ENTRY;
+    private static final int ENTRY = ENTRY_BYTES;
     private static final int MAX = 0xffff;
 
     private ScoreList() {}

@@ -106,10 +106,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * A presence lookup ({@code presence}, with a URL set and nothing else) asks only which of the URLs have a posting
      * of the key here: the reply's {@link KeyPostings#held} marks them, one bit per URL in the order asked, and
      * carries no postings (what a confirmation needs, at a bit a URL instead of a posting). A score lookup
-     * ({@code scores}, with or without a URL set, no filter, no join) asks for the same best {@code limit} as a plain
-     * one, but only their URLs and partial scores: the reply's {@link KeyPostings#scores} (a {@link ScoreList}), no
-     * postings. A holder that predates it ignores the flag and sends the postings, from which the asker takes the
-     * scores itself. A lookup by URL prefixes ({@code prefixes}, a {@link UrlPrefixes} pack, instead of a URL set;
+     * ({@code scores}, with or without a URL set or a filter, no join) asks for the same best {@code limit} as a
+     * plain one, but only their URLs and partial scores: the reply's {@link KeyPostings#scores} (a {@link ScoreList}),
+     * no postings. A holder that predates it ignores the flag and sends the postings, from which the asker takes the
+     * scores itself; one that predates scored filters refuses a score lookup with a filter as malformed. A lookup by URL prefixes ({@code prefixes}, a {@link UrlPrefixes} pack, instead of a URL set;
      * no filter, join or presence) asks as a URL set does, for every URL of the key that begins with one of them;
      * the answer's {@link KeyPostings#prefixed} says the holder read them (one that predates them does not).
      */
@@ -158,6 +158,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
 
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit) {
             this(key, filter, urls, limit, null, false);
+        }
+
+        /** The best {@code limit} URLs of the key passing the filter, as scores (a scored filter). */
+        public static Lookup filteredScores(RangeKey key, BloomFilter filter, int limit) {
+            return new Lookup(key, filter, null, limit, null, false, true);
         }
 
         /** Which of {@code urls} have a posting of {@code key} at the holder. */
@@ -905,7 +910,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     bad = Optional.of("malformed URL prefixes, or more than " + settings.maxPostingsPerMessage());
                 } else if (l.presence() && (l.urls() == null || l.filter() != null || l.join() != null)) {
                     bad = Optional.of("a presence lookup has a URL set and no filter or join");
-                } else if (l.scores() && (l.presence() || l.filter() != null || l.join() != null)) {
+                } else if (l.scores() && (l.presence() || l.join() != null)) {
+                    bad = Optional.of("a score lookup has no join and is no presence lookup");
+                } else if (l.scores() && l.filter() != null && !settings.scoredFilters()) {
+                    // as a peer before scored filters refused it
                     bad = Optional.of("a score lookup has no filter or join and is no presence lookup");
                 } else if (l.join() != null && (l.join().isEmpty() || l.join().size() > MAX_JOIN_WORDS
                         || !l.join().contains(l.key().word()) || l.filter() != null || l.urls() != null)) {

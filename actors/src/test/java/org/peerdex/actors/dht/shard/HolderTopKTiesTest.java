@@ -171,10 +171,23 @@ class HolderTopKTiesTest {
             }
             assertEquals(some.subList(1, 3), ScoreList.read(scored.results().get(1).scores()).stream()
                     .map(ScoreList.Entry::url).toList());
-            // a score lookup with a filter is refused
-            owner.tell(new ShardOwner.LookupRequest(4, List.of(new ShardOwner.Lookup(new RangeKey(word, 0),
-                    org.peerdex.protocol.filter.BloomFilter.of(List.of(some.get(0).value()), 10), null, limit, null,
-                    false, true)), probe.getRef()));
+            // a score lookup with a filter (a scored filter): the scores of the postings passing it; a holder with
+            // scored-filters off refuses it, as one before them did
+            org.peerdex.protocol.filter.BloomFilter filter = org.peerdex.protocol.filter.BloomFilter.of(
+                    List.of(some.get(0).value(), some.get(2).value()), 16);
+            owner.tell(new ShardOwner.LookupRequest(4, List.of(ShardOwner.Lookup.filteredScores(new RangeKey(word, 0),
+                    filter, limit)), probe.getRef(), true));
+            ShardOwner.LookupReply filtered = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", filtered.error());
+            assertTrue(filtered.results().get(0).postingList().isEmpty());
+            List<UrlHash> passed = ScoreList.read(filtered.results().get(0).scores()).stream()
+                    .map(ScoreList.Entry::url).toList();
+            assertTrue(passed.containsAll(List.of(some.get(0), some.get(2))), passed.toString());
+            for (UrlHash u : passed) assertTrue(filter.mightContain(u.value()), u.toString());
+            ActorRef<ShardOwner.Command> older = KIT.spawn(ShardOwner.create(PeerId.random(new Random(2)), storage,
+                    TestNetwork.PLACEMENT, DhtSettings.from(CONFIG).withScoredFilters(false), new DhtStats()));
+            older.tell(new ShardOwner.LookupRequest(4, List.of(ShardOwner.Lookup.filteredScores(new RangeKey(word, 0),
+                    filter, limit)), probe.getRef(), true));
             assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).error().contains("score lookup"));
 
             // by URL prefixes: the postings (or scores) of exactly the URLs asked, marked as read by prefixes; a URL
