@@ -23,6 +23,8 @@ public final class UrlPrefixes {
     /** Characters of a URL hash a prefix keeps. */
     public static final int CHARS = 6;
     private static final int PAIR_BYTES = PackedBytes.HASH_BYTES;
+    /** What a URL named by its prefix costs in a pack: half a packed hash. */
+    public static final double BYTES_PER_URL = PAIR_BYTES / 2.0;
 
     private UrlPrefixes() {}
 

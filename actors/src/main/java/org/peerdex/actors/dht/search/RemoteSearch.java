@@ -43,6 +43,7 @@ import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.protocol.wire.PresenceTable;
+import org.peerdex.protocol.wire.UrlPrefixes;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.meta.UrlMetadata;
 import org.peerdex.storage.rwi.Posting;
@@ -55,7 +56,10 @@ import org.peerdex.storage.rwi.Posting;
  * frequency, reported as {@link Counted}); then, per partition, the rarest word's holder sends a Bloom filter over
  * its URL hashes, the other words' holders return only postings passing it (as many as the filter lets through,
  * at least top-k, at most a message's bound), and the rarest word's holder returns its postings for the exact
- * surviving URL set; so whole posting lists never travel. URL metadata is fetched once per URL for the best
+ * surviving URL set; so whole posting lists never travel. With top lookups (long lists: each word's best as
+ * scores, completed by exact URL sets, Fagin's threshold test) and scored filters (many matches: the filters answered
+ * with scores), only the query's best 32 × limit URLs by the weighted sum of scores get their postings (docs/protocol.md,
+ * "Top lookups", "Scored filters"). URL metadata is fetched once per URL for the best
  * {@code limit} candidates by the caller's {@link CandidateOrder}, batched per holder; with
  * {@link DhtSettings#confirmPostings()} their postings are at the same time asked of another holder of each
  * (word, partition), by exact URL, and a candidate is kept only when every word's posting is confirmed by a holder
@@ -636,6 +640,33 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         return bits;
     }
 
+    /**
+     * A completion asked as a scored filter: a Bloom filter over the URLs asked, the holder answering with the scores
+     * of its URLs that pass it (the asker keeps those it asked), when that costs less than their prefixes (4.5 bytes
+     * a URL). The bits minimize the filter's bytes plus its false positives' entries (11 bytes each, at the rate
+     * 0.6185^bits over the key's count); the limit leaves room for three times the false positives expected. Null
+     * when the prefixes are cheaper or the key's count is not known.
+     */
+    private ShardOwner.Lookup completionFilter(RangeKey key, List<UrlHash> urls) {
+        long n = counts.getOrDefault(key, 0);
+        int m = urls.size();
+        if (n <= 0 || m < MIN_COMPLETION_FILTER) return null;
+        double best = Math.log(m / (8 * Math.log(1 / 0.6185) * ScoreList.ENTRY_BYTES * (double) n)) / Math.log(0.6185);
+        int bits = (int) Math.max(settings.bloomBitsPerElement(), Math.min(32, Math.ceil(best)));
+        double falsePositives = n * Math.pow(0.6185, bits);
+        // a filter's longs cost up to 9 bytes each in CBOR
+        double filterBytes = Math.ceil(Math.max(64.0, (double) m * bits) / 64) * 9 + 8;
+        int limit = (int) Math.min(settings.maxPostingsPerMessage(), m + Math.ceil(3 * falsePositives) + 8);
+        if (limit < m + 2 * falsePositives) return null;
+        if (filterBytes + falsePositives * ScoreList.ENTRY_BYTES >= m * UrlPrefixes.BYTES_PER_URL) return null;
+        List<String> hashes = new ArrayList<>(m);
+        for (UrlHash u : urls) hashes.add(u.value());
+        return ShardOwner.Lookup.filteredScores(key, BloomFilter.of(hashes, bits), limit);
+    }
+
+    /** Completions of fewer URLs than this go by prefixes (a filter's frame costs more than it saves). */
+    private static final int MIN_COMPLETION_FILTER = 16;
+
     /** What a posting of a filtered lookup's answer costs, about (a keyed pack's posting). */
     private static final double FILTERED_POSTING_BYTES = 35;
 
@@ -663,7 +694,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             } else if (phase == Phase.RAREST || phase == Phase.FULL) {
                 out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, false) : exactLookup(k, set));
             } else if (phase == Phase.COMPLETE) {
-                out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, true)
+                ShardOwner.Lookup filtered = scored && settings.scoredFilters() ? completionFilter(k, set) : null;
+                out.add(filtered != null ? filtered : prefixed ? ShardOwner.Lookup.byPrefixes(k, set, true)
                         : ShardOwner.Lookup.scores(k, set, Math.max(1, set.size())));
             } else if (phase == Phase.TOP) {
                 out.add(ShardOwner.Lookup.scores(k, null, topDepth(topRound)));
@@ -820,6 +852,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                         countAtLeast(k, Math.max(0, kp.matched()));
                     } else if (phase == Phase.COMPLETE) {
                         top.addScores(k, es);
+                        // an answer cut at its limit (URLs sharing a prefix, a filter's false positives) may have left
+                        // out URLs asked: those are not known to lack the word
+                        if (kp.truncated()) top.unasked(k);
                     }
                     continue;
                 }

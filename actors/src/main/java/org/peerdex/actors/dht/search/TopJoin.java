@@ -64,6 +64,12 @@ final class TopJoin {
             urls.forEach((k, us) -> asked.computeIfAbsent(k, x -> new TreeSet<>()).addAll(us));
         }
 
+        /** A completion's answer was cut: of the URLs asked, those it did not give are not known to lack the word. */
+        void unasked(RangeKey key) {
+            Set<UrlHash> a = asked.get(key);
+            if (a != null) a.retainAll(of(key).keySet());
+        }
+
         /** Whether the key's holders were asked for this URL and did not have it. */
         boolean lacks(RangeKey key, UrlHash url) {
             Set<UrlHash> a = asked.get(key);
