@@ -40,6 +40,11 @@ public final class Blacklist {
         return rules;
     }
 
+    /** Whether no rule has this scope (asked on every write a holder takes: no list is made). */
+    public boolean isEmpty(BlacklistRule.Scope scope) {
+        return byScope.get(scope).isEmpty();
+    }
+
     public List<BlacklistRule> rules(BlacklistRule.Scope scope) {
         return byScope.get(scope).stream().map(Compiled::rule).toList();
     }

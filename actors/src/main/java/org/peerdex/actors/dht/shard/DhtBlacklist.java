@@ -54,7 +54,7 @@ public final class DhtBlacklist {
         private Outgoing(PeerStorage storage) {
             this.storage = storage;
             this.blacklist = storage.blacklist();
-            this.active = !blacklist.rules(BlacklistRule.Scope.DHT).isEmpty();
+            this.active = !blacklist.isEmpty(BlacklistRule.Scope.DHT);
         }
 
         /** False when the dht scope has no rules: nothing is blocked, and a caller need not decode to ask. */
@@ -129,7 +129,7 @@ public final class DhtBlacklist {
     static Kept keep(PeerStorage storage, List<Posting> postings, List<UrlMetadata> metadata,
                      Set<UrlHash> seenBlocked) {
         Blacklist bl = storage.blacklist();
-        if (bl.rules(BlacklistRule.Scope.DHT).isEmpty()) return new Kept(postings, metadata, 0, List.of());
+        if (bl.isEmpty(BlacklistRule.Scope.DHT)) return new Kept(postings, metadata, 0, List.of());
         Set<UrlHash> blocked = new HashSet<>();
         List<UrlHash> purge = new ArrayList<>();
         Set<UrlHash> allowed = new HashSet<>();
