@@ -713,12 +713,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         if (!settings.acceptRemoteIndex()) return Optional.of("peer " + self + " is passive and holds no ranges");
         if (view == null || view.ring().isEmpty()) return Optional.of("peer " + self + " has no ring yet");
         long last = -1;
-        // this peer's arcs of the ring: a search among its few dozen arcs instead of the ring's points
-        HeldArcs mine = HeldArcs.of(self, placement, view.ring());
         for (Posting p : postings) {
             long pos = placement.partitions().position(p.word(), p.url());
             // a batch is sorted by word: postings of one word and partition share a position
-            if (pos == last || mine.contains(pos)) {
+            if (pos == last || placement.holds(self, pos, view.ring())) {
                 last = pos;
                 continue;
             }
@@ -727,7 +725,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     + " (holders " + placement.holders(pos, view.ring()) + ")");
         }
         for (UrlMetadata md : metadata) {
-            if (mine.contains(md.urlHash().position())) continue;
+            if (placement.holds(self, md.urlHash().position(), view.ring())) continue;
             return Optional.of("metadata of " + md.urlHash() + " is not in the ranges of " + self
                     + " (holders " + placement.metadataHolders(md.urlHash(), view.ring()) + ")");
         }
