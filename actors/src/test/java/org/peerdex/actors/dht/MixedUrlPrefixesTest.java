@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.peerdex.actors.dht.search.RemoteSearch;
 import org.peerdex.protocol.hash.PeerId;
-import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.rwi.Posting;
@@ -56,10 +54,6 @@ class MixedUrlPrefixesTest {
         if (net != null) net.close();
     }
 
-    private static List<UrlHash> first(RemoteSearch.Finished f, int n) {
-        return f.candidates().stream().limit(n).map(RemoteSearch.RemoteCandidate::url).toList();
-    }
-
     /** Requests of exact URL sets: completions, candidates' postings, the rarest word's postings. */
     private static long exact(RemoteSearch.Finished f) {
         long n = 0;
@@ -72,10 +66,7 @@ class MixedUrlPrefixesTest {
 
     @Test
     void holdersThatDoNotReadPrefixesAreAskedAgainByUrlsAndTheFirstPageIsTheSame() {
-        List<Posting> postings = new ArrayList<>();
-        for (IndexedDocument d : docs) {
-            for (Posting p : d.postings()) if (p.word().equals(LINUX) || p.word().equals(KERNEL)) postings.add(p);
-        }
+        List<Posting> postings = TestCorpus.postingsOf(docs, LINUX, KERNEL);
         TestNetwork.await(Duration.ofSeconds(90), "replication to R holders", () -> net.placed(current, postings));
         DhtSettings tops = searcher.dht().settings().withJoinLookups(false).withTopLookups(true);
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(LINUX, KERNEL), 5);
@@ -83,8 +74,8 @@ class MixedUrlPrefixesTest {
             RemoteSearch.Finished byUrls = TestNetwork.search(searcher, request, s.withUrlPrefixes(false));
             RemoteSearch.Finished byPrefixes = TestNetwork.search(searcher, request, s);
             assertTrue(byUrls.complete() && byPrefixes.complete(), byUrls.cost() + " / " + byPrefixes.cost());
-            assertEquals(5, first(byUrls, 5).size(), byUrls.cost().toString());
-            assertEquals(first(byUrls, 5), first(byPrefixes, 5), "top lookups " + s.topLookups());
+            assertEquals(5, TestNetwork.first(byUrls, 5).size(), byUrls.cost().toString());
+            assertEquals(TestNetwork.first(byUrls, 5), TestNetwork.first(byPrefixes, 5), "top lookups " + s.topLookups());
             assertEquals(s.topLookups(), byPrefixes.cost().byKind().containsKey("complete"), byPrefixes.cost().toString());
             // the older holders' exact lookups were sent twice: by prefixes, then by URLs
             assertTrue(exact(byUrls) > 0 && exact(byPrefixes) > exact(byUrls),

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.peerdex.actors.dht.search.RemoteSearch;
 import org.peerdex.protocol.hash.PeerId;
-import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.storage.index.IndexedDocument;
 import org.peerdex.storage.rwi.Posting;
@@ -57,29 +55,22 @@ class ScoredFiltersTest {
         if (net != null) net.close();
     }
 
-    private static List<UrlHash> first(RemoteSearch.Finished f, int n) {
-        return f.candidates().stream().limit(n).map(RemoteSearch.RemoteCandidate::url).toList();
-    }
-
     private static RemoteSearch.Traffic kind(RemoteSearch.Finished f, String kind) {
         return f.cost().byKind().getOrDefault(kind, new RemoteSearch.Traffic(0, 0));
     }
 
     @Test
     void scoredFiltersFindTheSameFirstPageForFewerBytesAndOlderHoldersAreAskedForPostings() {
-        List<Posting> postings = new ArrayList<>();
-        for (IndexedDocument d : docs) {
-            for (Posting p : d.postings()) if (p.word().equals(LINUX) || p.word().equals(KERNEL)) postings.add(p);
-        }
+        List<Posting> postings = TestCorpus.postingsOf(docs, LINUX, KERNEL);
         TestNetwork.await(Duration.ofSeconds(90), "replication to R holders", () -> net.placed(crawler, postings));
         DhtSettings s = searcher.dht().settings().withJoinLookups(false).withTopLookups(true);
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(KERNEL, LINUX), 10);
         RemoteSearch.Finished plain = TestNetwork.search(searcher, request, s.withScoredFilters(false));
         RemoteSearch.Finished scored = TestNetwork.search(searcher, request, s);
         assertTrue(plain.complete() && scored.complete(), plain.cost() + " / " + scored.cost());
-        assertEquals(10, first(plain, 10).size(), plain.cost().toString());
+        assertEquals(10, TestNetwork.first(plain, 10).size(), plain.cost().toString());
         // the searcher ranks by the sum of partial scores, as the scores do: the best ten are among the candidates
-        assertEquals(first(plain, 10), first(scored, 10), scored.cost().toString());
+        assertEquals(TestNetwork.first(plain, 10), TestNetwork.first(scored, 10), scored.cost().toString());
         assertTrue(kind(scored, "full").messages() > 0, scored.cost().toString());
         // the refusing holders were asked again: more filtered requests than keys' holders asked without scores
         assertTrue(kind(scored, "filtered").messages() > kind(plain, "filtered").messages(),

@@ -46,6 +46,14 @@ public final class TestCorpus {
         return out;
     }
 
+    /** The documents' postings of these words. */
+    public static List<Posting> postingsOf(List<IndexedDocument> docs, org.peerdex.protocol.hash.WordHash... words) {
+        List<org.peerdex.protocol.hash.WordHash> asked = List.of(words);
+        List<Posting> out = new ArrayList<>();
+        for (IndexedDocument d : docs) for (Posting p : d.postings()) if (asked.contains(p.word())) out.add(p);
+        return out;
+    }
+
     /** Writes the documents durably on the peer, then hands them to its Replicator (as the Indexer does). */
     public static void index(TestNetwork.Peer peer, List<IndexedDocument> docs) {
         PeerStorage s = peer.storage();

@@ -178,6 +178,11 @@ public final class TestNetwork implements AutoCloseable {
         }
     }
 
+    /** The URLs of a search's first {@code n} candidates, best first. */
+    public static List<org.peerdex.protocol.hash.UrlHash> first(RemoteSearch.Finished f, int n) {
+        return f.candidates().stream().limit(n).map(RemoteSearch.RemoteCandidate::url).toList();
+    }
+
     /** A search from {@code from} over its current view, each event within 10 s. */
     public static RemoteSearch.Finished search(Peer from, RemoteSearch.Request request, DhtSettings settings) {
         return search(from, request, view(from), List.of(), settings, Duration.ofSeconds(10), e -> { });

@@ -75,16 +75,9 @@ class TopLookupTest {
         return both.stream().limit(n).map(Map.Entry::getKey).toList();
     }
 
-    private static List<UrlHash> first(RemoteSearch.Finished f, int n) {
-        return f.candidates().stream().limit(n).map(RemoteSearch.RemoteCandidate::url).toList();
-    }
-
     @Test
     void topLookupsFindTheFirstPageTheFiltersFindForAFractionOfTheBytes() {
-        List<Posting> postings = new ArrayList<>();
-        for (IndexedDocument d : docs) {
-            for (Posting p : d.postings()) if (p.word().equals(LINUX) || p.word().equals(KERNEL)) postings.add(p);
-        }
+        List<Posting> postings = TestCorpus.postingsOf(docs, LINUX, KERNEL);
         TestNetwork.await(Duration.ofSeconds(90), "replication to R holders", () -> net.placed(crawler, postings));
         DhtSettings noJoins = searcher.dht().settings().withJoinLookups(false).withTopLookups(true);
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(LINUX, KERNEL), 5);
@@ -92,8 +85,8 @@ class TopLookupTest {
         RemoteSearch.Finished tops = TestNetwork.search(searcher, request, noJoins);
         assertTrue(filters.complete() && tops.complete(), filters.cost() + " / " + tops.cost());
         List<UrlHash> central = centralTop(5);
-        assertEquals(central, first(filters, 5), "every match, ranked by the sum of partial scores");
-        assertEquals(central, first(tops, 5), "the top lookups' first page is the same");
+        assertEquals(central, TestNetwork.first(filters, 5), "every match, ranked by the sum of partial scores");
+        assertEquals(central, TestNetwork.first(tops, 5), "the top lookups' first page is the same");
         var kinds = tops.cost().byKind();
         assertTrue(kinds.containsKey("top-reply"), kinds.toString());
         // 3,000 pages have "linux", 2,000 "kernel", about 190 and 125 a partition: each holder sends its best few

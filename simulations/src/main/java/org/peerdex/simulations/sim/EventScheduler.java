@@ -77,6 +77,11 @@ public final class EventScheduler {
 
     private void add(Event e) {
         size++;
+        place(e);
+    }
+
+    /** Puts a pending event where its time belongs: the current slot's heap, its slot of the ring, or beyond. */
+    private void place(Event e) {
         if (e.at < slotEnd) {
             current.add(e);
         } else if (e.at < horizon()) {
@@ -108,16 +113,7 @@ public final class EventScheduler {
                 slot.clear();
             }
             // the slot that just joined the end of the ring takes the far events inside it
-            while (!far.isEmpty() && far.peek().at < horizon()) {
-                Event e = far.poll();
-                if (e.at < slotEnd) {
-                    current.add(e);
-                } else {
-                    int i = (int) ((e.at / SLOT_MICROS) & (SLOTS - 1));
-                    if (ring[i] == null) ring[i] = new ArrayList<>();
-                    ring[i].add(e);
-                }
-            }
+            while (!far.isEmpty() && far.peek().at < horizon()) place(far.poll());
         }
         return current.peek();
     }

@@ -633,9 +633,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             if (others == 0) continue;
             double perFalse = scoredFilters.contains(k.partition()) ? ScoreList.ENTRY_BYTES
                     : FILTERED_POSTING_BYTES;
-            double best = Math.log(request.words().size() * n
-                    / (8 * Math.log(1 / 0.6185) * perFalse * others)) / Math.log(0.6185);
-            bits = Math.max(bits, (int) Math.min(32, Math.ceil(best)));
+            bits = Math.max(bits, leastBytesBits((double) request.words().size() * n, others, perFalse));
         }
         return bits;
     }
@@ -651,8 +649,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         long n = counts.getOrDefault(key, 0);
         int m = urls.size();
         if (n <= 0 || m < MIN_COMPLETION_FILTER) return null;
-        double best = Math.log(m / (8 * Math.log(1 / 0.6185) * ScoreList.ENTRY_BYTES * (double) n)) / Math.log(0.6185);
-        int bits = (int) Math.max(settings.bloomBitsPerElement(), Math.min(32, Math.ceil(best)));
+        int bits = Math.max(settings.bloomBitsPerElement(), leastBytesBits(m, n, ScoreList.ENTRY_BYTES));
         double falsePositives = n * Math.pow(0.6185, bits);
         // a filter's longs cost up to 9 bytes each in CBOR
         double filterBytes = Math.ceil(Math.max(64.0, (double) m * bits) / 64) * 9 + 8;
@@ -662,6 +659,17 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         List<String> hashes = new ArrayList<>(m);
         for (UrlHash u : urls) hashes.add(u.value());
         return ShardOwner.Lookup.filteredScores(key, BloomFilter.of(hashes, bits), limit);
+    }
+
+    /**
+     * The bits a URL of a Bloom filter that cost the least, at most 32 (what a holder accepts): the filter costs
+     * {@code carried} URLs' bits over 8 bytes (its URLs times the legs it travels), and each of the {@code checked}
+     * entries tested against it passes by mistake at 0.6185^bits (optimal hash count) and costs {@code perFalse}
+     * bytes; the sum is least at {@code 0.6185^b = carried / (8 ln(1/0.6185) × perFalse × checked)}.
+     */
+    private static int leastBytesBits(double carried, double checked, double perFalse) {
+        double best = Math.log(carried / (8 * Math.log(1 / 0.6185) * perFalse * checked)) / Math.log(0.6185);
+        return (int) Math.min(32, Math.ceil(best));
     }
 
     /** Completions of fewer URLs than this go by prefixes (a filter's frame costs more than it saves). */
@@ -798,17 +806,12 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             for (ShardOwner.KeyPostings kp : answers) {
                 // only keys asked of this holder, and only postings of the key's own word and partition
                 if (kp == null || !o.keys().contains(kp.key()) || gotCounts.containsKey(kp.key())) continue;
-                List<Posting> ps = new ArrayList<>();
+                List<Posting> ps;
                 try {
-                    for (Posting p : kp.postingList()) {
-                        if (p.word().equals(kp.key().word())
-                                && placement.partitions().partitionOf(p.url()) == kp.key().partition()) ps.add(p);
-                    }
+                    ps = postingsOf(kp, null);
                 } catch (IllegalArgumentException e) {
                     return retry(o, e.getMessage());
                 }
-                postingBytes += kp.postings().byteSize();
-                postingsReceived += ps.size();
                 got.put(kp.key(), ps);
                 gotCounts.put(kp.key(), Math.max(0, kp.matched()));
             }
@@ -819,9 +822,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             });
             got.forEach((k, ps) -> {
                 postings.computeIfAbsent(k, x -> new ArrayList<>()).addAll(ps);
-                Map<UrlHash, Set<PeerId>> senders = sentBy.computeIfAbsent(k, x -> new HashMap<>());
-                for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(o.peer());
-                for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
+                sent(k, ps, o.peer(), r.by());
             });
         } else if (m.reply() instanceof ShardOwner.LookupReply r
                 && (phase == Phase.TOP || phase == Phase.COMPLETE || phase == Phase.FULL)) {
@@ -838,12 +839,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 Set<UrlHash> wanted = phase == Phase.TOP ? null : new HashSet<>(sets.getOrDefault(k, List.of()));
                 if (kp.scores() != null) {
                     // a score list (a holder that predates them sends postings, read below)
-                    List<ScoreList.Entry> es = new ArrayList<>();
+                    List<ScoreList.Entry> es;
                     try {
-                        for (ScoreList.Entry e : ScoreList.read(kp.scores())) {
-                            if (placement.partitions().partitionOf(e.url()) == k.partition()
-                                    && (wanted == null || wanted.contains(e.url()))) es.add(e);
-                        }
+                        es = scoresOf(kp, wanted);
                     } catch (IllegalArgumentException e) {
                         return retry(o, e.getMessage());
                     }
@@ -858,26 +856,19 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     }
                     continue;
                 }
-                List<Posting> ps = new ArrayList<>();
+                List<Posting> ps;
                 try {
-                    for (Posting p : kp.postingList()) {
-                        if (p.word().equals(k.word()) && placement.partitions().partitionOf(p.url()) == k.partition()
-                                && (wanted == null || wanted.contains(p.url()))) ps.add(p);
-                    }
+                    ps = postingsOf(kp, wanted);
                 } catch (IllegalArgumentException e) {
                     return retry(o, e.getMessage());
                 }
-                postingBytes += kp.postings().byteSize();
-                postingsReceived += ps.size();
                 if (phase == Phase.TOP) {
                     top.best(k, ps, kp.truncated());
                     countAtLeast(k, Math.max(0, kp.matched()));
                 } else {
                     top.add(k, ps);
                 }
-                Map<UrlHash, Set<PeerId>> senders = sentBy.computeIfAbsent(k, x -> new HashMap<>());
-                for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(o.peer());
-                for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
+                sent(k, ps, o.peer(), r.by());
             }
         } else if (m.reply() instanceof ShardOwner.LookupReply r) {
             if (!r.error().isEmpty()) return retry(o, r.error());
@@ -900,9 +891,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     matched.merge(kp.key(), kp.matched(), Math::max);
                 }
                 postings.computeIfAbsent(kp.key(), x -> new ArrayList<>()).addAll(ps);
-                Map<UrlHash, Set<PeerId>> senders = sentBy.computeIfAbsent(kp.key(), x -> new HashMap<>());
-                for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(o.peer());
-                for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
+                sent(kp.key(), ps, o.peer(), r.by());
             }
         } else if (m.reply() instanceof ShardOwner.MetadataReply r) {
             if (!r.error().isEmpty()) {
@@ -948,29 +937,52 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         Set<UrlHash> wanted = phase == Phase.RAREST ? new HashSet<>(rarestUrlSets.getOrDefault(k, List.of())) : null;
         try {
             if (kp.scores() != null) {
-                List<ScoreList.Entry> es = new ArrayList<>();
-                for (ScoreList.Entry e : ScoreList.read(kp.scores())) {
-                    if (placement.partitions().partitionOf(e.url()) == k.partition()
-                            && (wanted == null || wanted.contains(e.url()))) es.add(e);
-                }
-                top.addScores(k, es);
-                return Optional.empty();
+                top.addScores(k, scoresOf(kp, wanted));
+            } else {
+                List<Posting> ps = postingsOf(kp, wanted);
+                top.add(k, ps);
+                sent(k, ps, o.peer(), r.by());
             }
-            List<Posting> ps = new ArrayList<>();
-            for (Posting p : kp.postingList()) {
-                if (p.word().equals(k.word()) && placement.partitions().partitionOf(p.url()) == k.partition()
-                        && (wanted == null || wanted.contains(p.url()))) ps.add(p);
-            }
-            postingBytes += kp.postings().byteSize();
-            postingsReceived += ps.size();
-            top.add(k, ps);
-            Map<UrlHash, Set<PeerId>> senders = sentBy.computeIfAbsent(k, x -> new HashMap<>());
-            for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(o.peer());
-            for (Posting p : ps) answeredBy.putIfAbsent(p.url(), r.by());
             return Optional.empty();
         } catch (IllegalArgumentException e) {
             return Optional.of(e.getMessage());
         }
+    }
+
+    /**
+     * A key's score-list entries of its own partition (and of {@code wanted} only, when not null); throws
+     * IllegalArgumentException when the list is malformed.
+     */
+    private List<ScoreList.Entry> scoresOf(ShardOwner.KeyPostings kp, Set<UrlHash> wanted) {
+        List<ScoreList.Entry> es = new ArrayList<>();
+        for (ScoreList.Entry e : ScoreList.read(kp.scores())) {
+            if (placement.partitions().partitionOf(e.url()) == kp.key().partition()
+                    && (wanted == null || wanted.contains(e.url()))) es.add(e);
+        }
+        return es;
+    }
+
+    /**
+     * A key's postings of its own word and partition (and of {@code wanted} only, when not null), counted as
+     * received; throws IllegalArgumentException when the pack is malformed.
+     */
+    private List<Posting> postingsOf(ShardOwner.KeyPostings kp, Set<UrlHash> wanted) {
+        RangeKey k = kp.key();
+        List<Posting> ps = new ArrayList<>();
+        for (Posting p : kp.postingList()) {
+            if (p.word().equals(k.word()) && placement.partitions().partitionOf(p.url()) == k.partition()
+                    && (wanted == null || wanted.contains(p.url()))) ps.add(p);
+        }
+        postingBytes += kp.postings().byteSize();
+        postingsReceived += ps.size();
+        return ps;
+    }
+
+    /** Who sent these postings of the key: the peer asked (a confirmation asks another) and the holder that answered. */
+    private void sent(RangeKey key, List<Posting> ps, PeerId peer, PeerId by) {
+        Map<UrlHash, Set<PeerId>> senders = sentBy.computeIfAbsent(key, x -> new HashMap<>());
+        for (Posting p : ps) senders.computeIfAbsent(p.url(), x -> new HashSet<>(2)).add(peer);
+        for (Posting p : ps) answeredBy.putIfAbsent(p.url(), by);
     }
 
     /** A holder's count of a key: two holders during hand-off, the one that has more (a new one may have nothing yet). */

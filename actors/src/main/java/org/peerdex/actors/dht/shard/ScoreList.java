@@ -19,7 +19,6 @@ public final class ScoreList {
     public static final int UNITS = 1024;
     /** Bytes of an entry, {@code url[9] score[2]}, as the protocol's {@link V1.KeyPostings#scores} reads it. */
     public static final int ENTRY_BYTES = V1.KeyPostings.SCORE_ENTRY;
-    private static final int ENTRY = ENTRY_BYTES;
     private static final int MAX = 0xffff;
 
     private ScoreList() {}
@@ -41,23 +40,25 @@ public final class ScoreList {
 
     /** The postings' URLs and partial scores, in the order given. */
     public static byte[] of(List<Posting> postings) {
-        byte[] out = new byte[postings.size() * ENTRY];
+        byte[] out = new byte[postings.size() * ENTRY_BYTES];
         int pos = 0;
         for (Posting p : postings) {
             HashBytes.packInto(p.url().value(), out, pos);
             int u = units(PartialScore.of(p));
             out[pos + HashBytes.PACKED] = (byte) (u >>> 8);
             out[pos + HashBytes.PACKED + 1] = (byte) u;
-            pos += ENTRY;
+            pos += ENTRY_BYTES;
         }
         return out;
     }
 
     /** Every entry; throws IllegalArgumentException when the bytes are no whole number of entries or a hash is bad. */
     public static List<Entry> read(byte[] bytes) {
-        if (bytes.length % ENTRY != 0) throw new IllegalArgumentException("a score list of " + bytes.length + " bytes");
-        List<Entry> out = new ArrayList<>(bytes.length / ENTRY);
-        for (int pos = 0; pos < bytes.length; pos += ENTRY) {
+        if (bytes.length % ENTRY_BYTES != 0) {
+            throw new IllegalArgumentException("a score list of " + bytes.length + " bytes");
+        }
+        List<Entry> out = new ArrayList<>(bytes.length / ENTRY_BYTES);
+        for (int pos = 0; pos < bytes.length; pos += ENTRY_BYTES) {
             UrlHash url;
             try {
                 url = new UrlHash(HashBytes.unpack(bytes, pos));
@@ -72,6 +73,6 @@ public final class ScoreList {
 
     /** How many entries {@code bytes} hold. */
     public static int count(byte[] bytes) {
-        return bytes.length / ENTRY;
+        return bytes.length / ENTRY_BYTES;
     }
 }
