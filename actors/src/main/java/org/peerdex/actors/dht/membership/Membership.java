@@ -99,11 +99,23 @@ public final class Membership {
     public record Status(String address, int admitted, int candidates, Boolean reachable, String role,
                          String reason, long refusedRecords, Map<String, Long> refusedByReason) {}
 
+    /**
+     * A member's restarts (records of a new {@code startedAt}) reach the listener at most once in this time: a
+     * restart replaces the peer's link and re-plans its neighbours' rebalance (which waits for the ring to be
+     * quiet), so a peer signing a new run into every hello could otherwise cut its own lookups and put its
+     * neighbours' rebalance off for good. A restart sooner than this waits for the gap's end.
+     */
+    public static final long RESTART_GAP_MS = 60_000;
+
     private static final class Member {
         SignedPeerRecord record;
         final String prefix;
         int failures;
         boolean probing;
+        /** when the listener last heard of a restart of it (never: far enough back) */
+        long restartTold = Long.MIN_VALUE / 2;
+        /** a restart came sooner than {@link #RESTART_GAP_MS} after the last one: told at the gap's end */
+        boolean restartHeld;
 
         Member(SignedPeerRecord record, String prefix) {
             this.record = record;
@@ -226,6 +238,11 @@ public final class Membership {
                 if (seed.equals(settings.address()) || !seedsInFlight.add(seed)) continue;
                 hello(new Call(seed, null, true));
             }
+        }
+        long now = clock.getAsLong();
+        for (var e : new ArrayList<>(members.entrySet())) {
+            Member mem = e.getValue();
+            if (mem.restartHeld && now - mem.restartTold >= RESTART_GAP_MS) tellRestart(e.getKey(), mem);
         }
         for (Member mem : members.values()) {
             if (mem.probing) continue;
@@ -358,8 +375,19 @@ public final class Membership {
         mem.record = r;
         if (!restarted) return;
         mem.failures = 0;
-        log.info("peer {} at {} restarted; offering it what it may have missed", id, r.address());
-        listener.restarted(id, r);
+        if (clock.getAsLong() - mem.restartTold < RESTART_GAP_MS) {
+            if (!mem.restartHeld) countRefused("restart held");
+            mem.restartHeld = true;
+            return;
+        }
+        tellRestart(id, mem);
+    }
+
+    private void tellRestart(PeerId id, Member mem) {
+        mem.restartTold = clock.getAsLong();
+        mem.restartHeld = false;
+        log.info("peer {} at {} restarted; offering it what it may have missed", id, mem.record.address());
+        listener.restarted(id, mem.record);
     }
 
     private void drop(PeerId id, String why) {

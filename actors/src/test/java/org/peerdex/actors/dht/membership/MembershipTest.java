@@ -87,7 +87,9 @@ class MembershipTest {
             }
 
             @Override
-            public void restarted(PeerId id, SignedPeerRecord r) {}
+            public void restarted(PeerId id, SignedPeerRecord r) {
+                admittedLog.add(address + " restarted " + r.address());
+            }
 
             @Override
             public void dropped(PeerId id, SignedPeerRecord r, String why) {
@@ -170,5 +172,32 @@ class MembershipTest {
         rounds(3);
         assertFalse(seed.isAdmitted(b.id()), "three failed probes: " + admittedLog);
         assertTrue(admittedLog.contains("198.51.100.1:7000 dropped 198.18.1.1:7000: failed 3 probes"), admittedLog.toString());
+    }
+
+    /**
+     * A member that signs a new run into every hello (a new {@code startedAt} each time) is taken for restarted at
+     * most once a {@link Membership#RESTART_GAP_MS}: the restarts between are held and told once at the gap's end.
+     */
+    @Test
+    void restartsOfAMemberReachTheListenerAtMostOnceAGap() {
+        Membership seed = peer("198.51.100.1:7000", List.of(), Answers.SIGNED);
+        String address = "198.18.0.1:7000";
+        Membership spammer = peer(address, List.of("198.51.100.1:7000"), Answers.SIGNED);
+        rounds(4);
+        assertTrue(seed.isAdmitted(spammer.id()));
+        String told = "198.51.100.1:7000 restarted " + address;
+        PeerKeys keys = keysAt.get(address);
+        for (int i = 0; i < 20; i++) {
+            now[0] += 1_000;
+            seed.greeted(SignedPeerRecord.sign(keys, "test", address, true, now[0], Duration.ofMinutes(30), now[0], false),
+                    "p16.r3.v16");
+        }
+        assertEquals(1, admittedLog.stream().filter(told::equals).count(), "20 new runs in 20 s: " + admittedLog);
+        assertEquals(1L, seed.status().refusedByReason().get("restart held"), seed.status().toString());
+        rounds(7); // 70 s: the held restart is told once the gap is over
+        assertEquals(2, admittedLog.stream().filter(told::equals).count(), admittedLog.toString());
+        assertTrue(seed.isAdmitted(spammer.id()), "a held restart keeps the member");
+        rounds(7); // its hellos now carry one run: nothing more to tell
+        assertEquals(2, admittedLog.stream().filter(told::equals).count(), admittedLog.toString());
     }
 }
