@@ -1036,6 +1036,18 @@ public final class Simulation implements AutoCloseable {
      * holder still has a copy, which the live count takes for safe.
      */
     public int[] copies(long[] loadOut, int[] onHoldersOut) {
+        long started = System.nanoTime();
+        try {
+            return countCopies(loadOut, onHoldersOut);
+        } finally {
+            countingNanos += System.nanoTime() - started;
+        }
+    }
+
+    /** Wall time the copies' counts took (the measuring's own cost: every stored posting is read at each sample). */
+    private long countingNanos;
+
+    private int[] countCopies(long[] loadOut, int[] onHoldersOut) {
         Ring live = onHoldersOut == null ? null : liveRing();
         // the stores are only read here (no event runs during a count), so the peers are counted on several threads,
         // each into arrays of its own that are summed after: the same counts, in a fraction of the time (a count at
@@ -1060,17 +1072,24 @@ public final class Simulation implements AutoCloseable {
             counts[w] = c;
             held[w] = h;
         });
-        int[] c = counts[0];
-        for (int w = 1; w < workers; w++) for (int j = 0; j < c.length; j++) c[j] += counts[w][j];
+        // the workers counted by the oracle's by-word table position (the order a store's keys come in, so the
+        // counters are met in order, where posting ids, document by document, were a random access a copy)
+        Oracle o = oracleBuilt();
+        int[] byPosition = counts[0];
+        for (int w = 1; w < workers; w++) for (int j = 0; j < postings; j++) byPosition[j] += counts[w][j];
+        int[] c = new int[postings];
+        for (int j = 0; j < postings; j++) c[o.postingIdAt(j)] = byPosition[j];
         if (onHoldersOut != null) {
-            for (int[] h : held) for (int j = 0; j < h.length; j++) onHoldersOut[j] += h[j];
+            int[] h = held[0];
+            for (int w = 1; w < workers; w++) for (int j = 0; j < postings; j++) h[j] += held[w][j];
+            for (int j = 0; j < postings; j++) onHoldersOut[o.postingIdAt(j)] += h[j];
         }
         return c;
     }
 
     /**
      * Counts peer {@code i}'s stored postings into {@code c} (and, with a live ring, {@code onHolders}, judged by the
-     * peer's arcs put into {@code slices}): its load.
+     * peer's arcs put into {@code slices}), both indexed by the oracle's by-word table position: its load.
      */
     private long count(int i, Ring live, Oracle.KeyLookup lookup, HeldSlices slices, int[] c, int[] onHolders) {
         long[] load = {0};
@@ -1085,9 +1104,9 @@ public final class Simulation implements AutoCloseable {
         byte[] heldIn = new byte[partitions.count()]; // 0 not known yet, 1 held, 2 not held
         rwi.scanEntries((key, value) -> {
             if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
-            int id = lookup.postingId(key);
-            if (id >= 0) {
-                c[id]++;
+            int at = lookup.position(key);
+            if (at >= 0) {
+                c[at]++;
                 if (arcs != null) {
                     int w = ReverseWordIndex.WORD_OFFSET;
                     if (!anyWord[0] || !Arrays.equals(key, w, w + HashBytes.PACKED, lastWord, 0, HashBytes.PACKED)) {
@@ -1097,7 +1116,7 @@ public final class Simulation implements AutoCloseable {
                     }
                     int partition = partitions.partitionOfPosition(HashBytes.position(key, ReverseWordIndex.URL_OFFSET));
                     if (heldIn[partition] == 0) heldIn[partition] = arcs.contains(rwi.position(key)) ? (byte) 1 : (byte) 2;
-                    if (heldIn[partition] == 1) onHolders[id]++;
+                    if (heldIn[partition] == 1) onHolders[at]++;
                 }
             }
             load[0]++;
@@ -1348,6 +1367,7 @@ public final class Simulation implements AutoCloseable {
         time.put("wallSeconds", (System.nanoTime() - wallStart) / 1e9);
         time.put("wallSecondsToBootstrapped", bootstrapWall);
         time.put("wallSecondsToSettled", settledWall);
+        time.put("wallSecondsCounting", countingNanos / 1e9);
         time.put("events", rt.events().executed());
         time.put("tasks", rt.tasksRun());
         time.put("deliveredMessages", net.delivered());

@@ -240,6 +240,17 @@ public final class Oracle implements AutoCloseable {
 
         /** The posting id of a stored RWI key, -1 if the oracle does not know it. */
         public int postingId(byte[] key) {
+            int at = position(key);
+            return at < 0 ? -1 : byWordIds[at];
+        }
+
+        /**
+         * Where a stored RWI key is in the by-word table (word by word, each word's postings in URL order: the order
+         * of a store's keys), -1 if the oracle does not know it; {@link #postingIdAt} turns it into a posting id.
+         * Counting by table position touches memory in the order a scan goes, where posting ids (document by
+         * document) would be a random access a key.
+         */
+        public int position(byte[] key) {
             int w = ReverseWordIndex.WORD_OFFSET;
             if (!hasLastWord || !Arrays.equals(key, w, w + HashBytes.PACKED, lastWordKey, 0, HashBytes.PACKED)) {
                 System.arraycopy(key, w, lastWordKey, 0, HashBytes.PACKED);
@@ -267,8 +278,14 @@ public final class Oracle implements AutoCloseable {
                 else to = mid;
             }
             cursor = from;
-            return from < hi && compareAt(from, head, tail) == 0 ? byWordIds[from] : -1;
+            return from < hi && compareAt(from, head, tail) == 0 ? from : -1;
         }
+    }
+
+    /** The posting id at a by-word table position ({@link KeyLookup#position}). */
+    public int postingIdAt(int position) {
+        if (byWordStart == null) buildByWord();
+        return byWordIds[position];
     }
 
     /** Entry i of the by-word table against a URL hash (its flipped head and unsigned ninth byte). */

@@ -28,7 +28,7 @@ class ExactReplayTest {
      * outside the simulated dispatcher waking an actor with no effect on the run. Not yet traced to its source.
      */
     private static final Map<String, List<String>> HOST_FIELDS = Map.of(
-            "time", List.of("wallSeconds", "wallSecondsToBootstrapped", "wallSecondsToSettled", "tasks"),
+            "time", List.of("wallSeconds", "wallSecondsToBootstrapped", "wallSecondsToSettled", "wallSecondsCounting", "tasks"),
             "memory", List.of("peakHeapBytes", "peakHeapMiB", "heapPerPeerKiB", "heapAfterGcBytes", "heapAfterGcMiB"));
 
     @TempDir
