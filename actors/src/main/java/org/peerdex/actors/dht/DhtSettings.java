@@ -45,51 +45,18 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
         };
     }
 
-    public DhtSettings withAcceptRemoteIndex(boolean accept) {
-        return new DhtSettings(accept, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes, maxKeysPerRequest,
-                maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget, ackTimeout,
-                retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval, lookupTimeout,
-                searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults, independentMetadata,
-                confirmPostings, joinLookups, topLookups, presenceTables, urlPrefixes, scoredFilters);
-    }
+    /** The search exchanges a peer may take or leave; tests compare a search with and without one. */
+    public enum Exchange { CONFIRM_POSTINGS, JOIN_LOOKUPS, TOP_LOOKUPS, URL_PREFIXES, SCORED_FILTERS }
 
-    public DhtSettings withJoinLookups(boolean on) {
+    /** These settings with one exchange on or off. */
+    public DhtSettings with(Exchange e, boolean on) {
         return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
                 maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
                 ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
                 lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, on, topLookups, presenceTables, urlPrefixes, scoredFilters);
-    }
-
-    public DhtSettings withTopLookups(boolean on) {
-        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
-                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
-                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
-                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, joinLookups, on, presenceTables, urlPrefixes, scoredFilters);
-    }
-
-    public DhtSettings withConfirmPostings(boolean on) {
-        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
-                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
-                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
-                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, on, joinLookups, topLookups, presenceTables, urlPrefixes, scoredFilters);
-    }
-
-    public DhtSettings withUrlPrefixes(boolean on) {
-        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
-                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
-                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
-                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, joinLookups, topLookups, presenceTables, on, scoredFilters);
-    }
-
-    public DhtSettings withScoredFilters(boolean on) {
-        return new DhtSettings(acceptRemoteIndex, maxPostingsPerMessage, maxMetadataPerMessage, maxPackBytes,
-                maxKeysPerRequest, maxDigestsPerMessage, senderRate, senderBurst, busyRetryAfter, maxInFlightPerTarget,
-                ackTimeout, retryMinBackoff, retryMaxBackoff, maxAttempts, rebalanceDelay, repairInterval,
-                lookupTimeout, searchTimeout, topK, bloomBitsPerElement, cacheTtl, cacheRemoteResults,
-                independentMetadata, confirmPostings, joinLookups, topLookups, presenceTables, urlPrefixes, on);
+                independentMetadata, e == Exchange.CONFIRM_POSTINGS ? on : confirmPostings,
+                e == Exchange.JOIN_LOOKUPS ? on : joinLookups, e == Exchange.TOP_LOOKUPS ? on : topLookups,
+                presenceTables, e == Exchange.URL_PREFIXES ? on : urlPrefixes,
+                e == Exchange.SCORED_FILTERS ? on : scoredFilters);
     }
 }

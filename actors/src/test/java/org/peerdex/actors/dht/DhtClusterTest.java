@@ -3,6 +3,8 @@ package org.peerdex.actors.dht;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.JOIN_LOOKUPS;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.TOP_LOOKUPS;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -153,7 +155,7 @@ class DhtClusterTest {
     void aConjunctiveSearchAsksEachHolderOnceAndFindsTheExhaustiveTop10() {
         TestNetwork.await(Duration.ofSeconds(20), "replication to R holders", () -> placedOnHolders(true));
         RemoteSearch.Finished exhaustive = search(passive, 100,
-                passive.dht().settings().withJoinLookups(false).withTopLookups(false), "linux", "kernel");
+                passive.dht().settings().with(JOIN_LOOKUPS, false).with(TOP_LOOKUPS, false), "linux", "kernel");
         RemoteSearch.Finished joined = search(passive, 15, passive.dht().settings(), "linux", "kernel");
         assertTrue(joined.complete() && exhaustive.complete());
         var kinds = joined.cost().byKind();

@@ -3,6 +3,8 @@ package org.peerdex.actors.dht;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.JOIN_LOOKUPS;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.TOP_LOOKUPS;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -79,8 +81,8 @@ class MixedJoinLookupTest {
         assertFalse(olderOnly.isEmpty(), "this placement leaves partitions to the older peers alone");
         assertTrue(olderOnly.size() < TestNetwork.PLACEMENT.partitions().count(), "and some to the join-aware peer");
 
-        RemoteSearch.Finished older = search(100, searcher.dht().settings().withJoinLookups(false).withTopLookups(false),
-                linux, kernel);
+        DhtSettings asOlder = searcher.dht().settings().with(JOIN_LOOKUPS, false).with(TOP_LOOKUPS, false);
+        RemoteSearch.Finished older = search(100, asOlder, linux, kernel);
         RemoteSearch.Finished mixed = search(15, searcher.dht().settings(), linux, kernel);
         assertTrue(older.complete(), "older protocol: " + older.cost());
         assertTrue(mixed.complete(), "join lookups with fallback: " + mixed.cost());

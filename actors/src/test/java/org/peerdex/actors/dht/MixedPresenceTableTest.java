@@ -2,6 +2,7 @@ package org.peerdex.actors.dht;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.CONFIRM_POSTINGS;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -103,14 +104,14 @@ class MixedPresenceTableTest {
         for (TestNetwork.Peer p : net.peers) p.storage().metadata().put(md);
 
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(linux, kernel), 15);
-        DhtSettings trusting = searcher.dht().settings().withConfirmPostings(false);
+        DhtSettings trusting = searcher.dht().settings().with(CONFIRM_POSTINGS, false);
         RemoteSearch.Finished believed = TestNetwork.search(searcher, request, trusting);
         UrlHash planted = fake;
         assertTrue(believed.candidates().stream().anyMatch(c -> c.url().equals(planted)),
                 "without confirmation the planted result is shown (the plant works): " + believed.cost());
 
         RemoteSearch.Finished confirmed = TestNetwork.search(searcher, request,
-                searcher.dht().settings().withConfirmPostings(true));
+                searcher.dht().settings().with(CONFIRM_POSTINGS, true));
         assertFalse(confirmed.candidates().stream().anyMatch(c -> c.url().equals(planted)),
                 "the older holder's denial refutes it: " + confirmed.cost());
         assertTrue(confirmed.cost().refuted() >= 1, confirmed.cost().toString());

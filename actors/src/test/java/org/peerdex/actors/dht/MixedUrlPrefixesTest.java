@@ -2,6 +2,9 @@ package org.peerdex.actors.dht;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.JOIN_LOOKUPS;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.TOP_LOOKUPS;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.URL_PREFIXES;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -68,10 +71,10 @@ class MixedUrlPrefixesTest {
     void holdersThatDoNotReadPrefixesAreAskedAgainByUrlsAndTheFirstPageIsTheSame() {
         List<Posting> postings = TestCorpus.postingsOf(docs, LINUX, KERNEL);
         TestNetwork.await(Duration.ofSeconds(90), "replication to R holders", () -> net.placed(current, postings));
-        DhtSettings tops = searcher.dht().settings().withJoinLookups(false).withTopLookups(true);
+        DhtSettings tops = searcher.dht().settings().with(JOIN_LOOKUPS, false).with(TOP_LOOKUPS, true);
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(LINUX, KERNEL), 5);
-        for (DhtSettings s : List.of(tops, tops.withTopLookups(false))) {
-            RemoteSearch.Finished byUrls = TestNetwork.search(searcher, request, s.withUrlPrefixes(false));
+        for (DhtSettings s : List.of(tops, tops.with(TOP_LOOKUPS, false))) {
+            RemoteSearch.Finished byUrls = TestNetwork.search(searcher, request, s.with(URL_PREFIXES, false));
             RemoteSearch.Finished byPrefixes = TestNetwork.search(searcher, request, s);
             assertTrue(byUrls.complete() && byPrefixes.complete(), byUrls.cost() + " / " + byPrefixes.cost());
             assertEquals(5, TestNetwork.first(byUrls, 5).size(), byUrls.cost().toString());

@@ -2,6 +2,7 @@ package org.peerdex.actors.dht;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.JOIN_LOOKUPS;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -77,7 +78,7 @@ class OneWordLimitTest {
         TestNetwork.await(Duration.ofSeconds(30), "replication to R holders", this::placed);
         List<UrlHash> central = centralTop(10);
         // without join lookups (as during a hand-off, or towards older peers) each partition's holder is asked
-        DhtSettings older = searcher.dht().settings().withJoinLookups(false);
+        DhtSettings older = searcher.dht().settings().with(JOIN_LOOKUPS, false);
         RemoteSearch.Finished alike = TestNetwork.search(searcher, new RemoteSearch.Request(List.of(LINUX), 10), older);
         // the same order, but not declared the holders': top-k postings of every partition
         RemoteSearch.CandidateOrder otherwise = df -> Comparator.comparingDouble(RemoteSearch.RemoteCandidate::partialScore).reversed();

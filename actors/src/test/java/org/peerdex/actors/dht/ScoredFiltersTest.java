@@ -2,6 +2,9 @@ package org.peerdex.actors.dht;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.JOIN_LOOKUPS;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.SCORED_FILTERS;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.TOP_LOOKUPS;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -63,9 +66,9 @@ class ScoredFiltersTest {
     void scoredFiltersFindTheSameFirstPageForFewerBytesAndOlderHoldersAreAskedForPostings() {
         List<Posting> postings = TestCorpus.postingsOf(docs, LINUX, KERNEL);
         TestNetwork.await(Duration.ofSeconds(90), "replication to R holders", () -> net.placed(crawler, postings));
-        DhtSettings s = searcher.dht().settings().withJoinLookups(false).withTopLookups(true);
+        DhtSettings s = searcher.dht().settings().with(JOIN_LOOKUPS, false).with(TOP_LOOKUPS, true);
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(KERNEL, LINUX), 10);
-        RemoteSearch.Finished plain = TestNetwork.search(searcher, request, s.withScoredFilters(false));
+        RemoteSearch.Finished plain = TestNetwork.search(searcher, request, s.with(SCORED_FILTERS, false));
         RemoteSearch.Finished scored = TestNetwork.search(searcher, request, s);
         assertTrue(plain.complete() && scored.complete(), plain.cost() + " / " + scored.cost());
         assertEquals(10, TestNetwork.first(plain, 10).size(), plain.cost().toString());

@@ -3,6 +3,8 @@ package org.peerdex.actors.dht;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.JOIN_LOOKUPS;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.TOP_LOOKUPS;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -79,9 +81,9 @@ class TopLookupTest {
     void topLookupsFindTheFirstPageTheFiltersFindForAFractionOfTheBytes() {
         List<Posting> postings = TestCorpus.postingsOf(docs, LINUX, KERNEL);
         TestNetwork.await(Duration.ofSeconds(90), "replication to R holders", () -> net.placed(crawler, postings));
-        DhtSettings noJoins = searcher.dht().settings().withJoinLookups(false).withTopLookups(true);
+        DhtSettings noJoins = searcher.dht().settings().with(JOIN_LOOKUPS, false).with(TOP_LOOKUPS, true);
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(LINUX, KERNEL), 5);
-        RemoteSearch.Finished filters = TestNetwork.search(searcher, request, noJoins.withTopLookups(false));
+        RemoteSearch.Finished filters = TestNetwork.search(searcher, request, noJoins.with(TOP_LOOKUPS, false));
         RemoteSearch.Finished tops = TestNetwork.search(searcher, request, noJoins);
         assertTrue(filters.complete() && tops.complete(), filters.cost() + " / " + tops.cost());
         List<UrlHash> central = centralTop(5);

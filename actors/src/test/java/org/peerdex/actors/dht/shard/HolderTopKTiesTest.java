@@ -2,6 +2,7 @@ package org.peerdex.actors.dht.shard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.SCORED_FILTERS;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
@@ -185,7 +186,7 @@ class HolderTopKTiesTest {
             assertTrue(passed.containsAll(List.of(some.get(0), some.get(2))), passed.toString());
             for (UrlHash u : passed) assertTrue(filter.mightContain(u.value()), u.toString());
             ActorRef<ShardOwner.Command> older = KIT.spawn(ShardOwner.create(PeerId.random(new Random(2)), storage,
-                    TestNetwork.PLACEMENT, DhtSettings.from(CONFIG).withScoredFilters(false), new DhtStats()));
+                    TestNetwork.PLACEMENT, DhtSettings.from(CONFIG).with(SCORED_FILTERS, false), new DhtStats()));
             older.tell(new ShardOwner.LookupRequest(4, List.of(ShardOwner.Lookup.filteredScores(new RangeKey(word, 0),
                     filter, limit)), probe.getRef(), true));
             assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).error().contains("score lookup"));
