@@ -240,11 +240,10 @@ public final class Membership {
             }
         }
         long now = clock.getAsLong();
-        for (var e : new ArrayList<>(members.entrySet())) {
+        for (Map.Entry<PeerId, Member> e : members.entrySet()) {
             Member mem = e.getValue();
+            // (the listener does not change the members)
             if (mem.restartHeld && now - mem.restartTold >= RESTART_GAP_MS) tellRestart(e.getKey(), mem);
-        }
-        for (Member mem : members.values()) {
             if (mem.probing) continue;
             mem.probing = true;
             hello(new Call(mem.record.address(), mem.record, false));
