@@ -1072,19 +1072,24 @@ public final class Simulation implements AutoCloseable {
             counts[w] = c;
             held[w] = h;
         });
-        // the workers counted by the oracle's by-word table position (the order a store's keys come in, so the
-        // counters are met in order, where posting ids, document by document, were a random access a copy)
-        Oracle o = oracleBuilt();
-        int[] byPosition = counts[0];
-        for (int w = 1; w < workers; w++) for (int j = 0; j < postings; j++) byPosition[j] += counts[w][j];
         int[] c = new int[postings];
-        for (int j = 0; j < postings; j++) c[o.postingIdAt(j)] = byPosition[j];
-        if (onHoldersOut != null) {
-            int[] h = held[0];
-            for (int w = 1; w < workers; w++) for (int j = 0; j < postings; j++) h[j] += held[w][j];
-            for (int j = 0; j < postings; j++) onHoldersOut[o.postingIdAt(j)] += h[j];
-        }
+        addByPostingId(counts, c);
+        if (onHoldersOut != null) addByPostingId(held, onHoldersOut);
         return c;
+    }
+
+    /**
+     * Adds the workers' counts, which are indexed by the oracle's by-word table position (the order a store's keys
+     * come in, so a scan meets its counters in order, where posting ids, document by document, were a random access
+     * a copy), to {@code into}, indexed by posting id.
+     */
+    private void addByPostingId(int[][] perWorker, int[] into) {
+        Oracle o = oracleBuilt();
+        for (int j = 0; j < into.length; j++) {
+            int sum = 0;
+            for (int[] counted : perWorker) sum += counted[j];
+            into[o.postingIdAt(j)] += sum;
+        }
     }
 
     /**
