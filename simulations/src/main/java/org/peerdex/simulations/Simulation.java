@@ -269,7 +269,9 @@ public final class Simulation implements AutoCloseable {
             Thread.onSpinWait();
         }
         rt.drain();
-        return created.join();
+        ActorSystem<SpawnHost> system = created.join();
+        rt.started();
+        return system;
     }
 
     /** The config of one of the peer's dispatchers, driven by the simulation's event queue. */
@@ -1375,6 +1377,7 @@ public final class Simulation implements AutoCloseable {
         time.put("wallSecondsCounting", countingNanos / 1e9);
         time.put("events", rt.events().executed());
         time.put("tasks", rt.tasksRun());
+        time.put("foreignTasks", rt.foreignTasks());
         time.put("deliveredMessages", net.delivered());
         time.put("networkFailures", net.failures());
         m.put("time", time);
