@@ -2,9 +2,7 @@ package org.peerdex.protocol.ring;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
@@ -56,13 +54,19 @@ public record Placement(Partitions partitions, int redundancy, int positionsPerP
         if (ring.isEmpty()) return List.of();
         int n = Math.min(redundancy, ring.size());
         int primary = ring.successorIndex(position);
-        Set<PeerId> out = new LinkedHashSet<>();
+        // a list that skips what it has (a handful of peers): a linked hash set per call was most of the
+        // allocations of a holder's ring checks
+        List<PeerId> out = new ArrayList<>(n);
         out.add(ring.get(primary));
         for (int step = 1; out.size() < n; step++) {
-            out.add(ring.get(primary + step));
-            if (out.size() < n) out.add(ring.get(primary - step));
+            addNew(out, ring.get(primary + step));
+            if (out.size() < n) addNew(out, ring.get(primary - step));
         }
-        return new ArrayList<>(out);
+        return out;
+    }
+
+    private static void addNew(List<PeerId> out, PeerId p) {
+        if (!out.contains(p)) out.add(p);
     }
 
     public List<PeerId> holders(WordHash word, int partition, Ring ring) {

@@ -1,6 +1,5 @@
 package org.peerdex.storage.rwi;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
@@ -27,7 +26,8 @@ public final class PostingCodec {
      * posting pack). Stored values never inherit.
      */
     public static byte[] encode(Posting p, PeerId inherited) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(32);
+        Varint.Sink out = SCRATCH.get();
+        out.reset();
         out.write(VERSION);
         Varint.write(out, p.flags());
         Varint.write(out, p.hitCount());
@@ -40,9 +40,15 @@ public final class PostingCodec {
         Varint.write(out, p.wordsInText());
         Varint.write(out, p.wordsInTitle());
         Varint.write(out, p.lastModified());
-        byte[] lang = p.language().getBytes(StandardCharsets.US_ASCII);
-        out.write(lang.length);
-        out.writeBytes(lang);
+        String lang = p.language();
+        if (isAscii(lang)) {
+            out.write(lang.length());
+            for (int i = 0; i < lang.length(); i++) out.write(lang.charAt(i));
+        } else {
+            byte[] b = lang.getBytes(StandardCharsets.US_ASCII);
+            out.write(b.length);
+            out.writeBytes(b);
+        }
         out.write(p.doctype() & 0x7f);
         Varint.write(out, p.linksLocal());
         Varint.write(out, p.linksOther());
@@ -53,12 +59,20 @@ public final class PostingCodec {
             out.write(INHERITED_HOLDER);
         } else if (p.holder() != null) {
             out.write(1);
-            out.writeBytes(HashBytes.pack(p.holder().value()));
+            out.writeHash(p.holder().value());
         } else {
             out.write(0);
         }
         return out.toByteArray();
     }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) if (s.charAt(i) >= 0x80) return false;
+        return true;
+    }
+
+    /** Each thread's encoding buffer: a posting is encoded into it and copied out at its size (one allocation). */
+    private static final ThreadLocal<Varint.Sink> SCRATCH = ThreadLocal.withInitial(() -> new Varint.Sink(256));
 
     /** A reader past the version byte of an encoded posting, which must be this codec's. */
     private static Varint.Reader reader(byte[] value) {
@@ -89,8 +103,8 @@ public final class PostingCodec {
         int wordsInTitle = r.readInt();
         int lastModified = r.readInt();
         int langLen = r.readByte();
-        StringBuilder lang = new StringBuilder();
-        for (int i = 0; i < langLen; i++) lang.append((char) r.readByte());
+        String lang = language(value, r.position(), langLen);
+        r.skip(langLen);
         char doctype = (char) r.readByte();
         int linksLocal = r.readInt();
         int linksOther = r.readInt();
@@ -100,9 +114,9 @@ public final class PostingCodec {
         PeerId holder = null;
         int holderByte = r.readByte();
         if (holderByte == 1) {
-            byte[] packed = new byte[HashBytes.PACKED];
-            for (int i = 0; i < packed.length; i++) packed[i] = (byte) r.readByte();
-            holder = new PeerId(HashBytes.unpack(packed, 0));
+            int at = r.position();
+            r.skip(HashBytes.PACKED);
+            holder = new PeerId(HashBytes.unpack(value, at));
         } else if (holderByte == INHERITED_HOLDER) {
             if (inherited == null) throw new IllegalArgumentException("a holder to inherit where none is handed down");
             holder = inherited;
@@ -110,7 +124,27 @@ public final class PostingCodec {
             throw new IllegalArgumentException("bad holder byte " + holderByte);
         }
         return new Posting(word, url, holder, flags, hits, positions, wordsInText, wordsInTitle, lastModified,
-                lang.toString(), doctype, linksLocal, linksOther, urlLength, urlComponents, expiresAt);
+                lang, doctype, linksLocal, linksOther, urlLength, urlComponents, expiresAt);
+    }
+
+    /** Two-letter codes already read, by letters ((first - 'a') * 26 + second - 'a'): a few dozen strings for all postings. */
+    private static final String[] TWO_LETTER = new String[26 * 26];
+
+    /** The language code of {@code length} bytes at {@code at} (as the bytes read as characters one by one). */
+    private static String language(byte[] value, int at, int length) {
+        if (length == 0) return "";
+        if (at + length > value.length) throw new IllegalArgumentException("truncated");
+        if (length == 2) {
+            int a = value[at] - 'a';
+            int b = value[at + 1] - 'a';
+            if (a >= 0 && a < 26 && b >= 0 && b < 26) {
+                String s = TWO_LETTER[a * 26 + b];
+                // a race at most makes two equal strings
+                if (s == null) TWO_LETTER[a * 26 + b] = s = new String(value, at, 2, StandardCharsets.ISO_8859_1);
+                return s;
+            }
+        }
+        return new String(value, at, length, StandardCharsets.ISO_8859_1);
     }
 
     /** The fields of an encoded posting a block's ceiling keeps, without decoding the rest. */

@@ -138,7 +138,12 @@ public final class ReverseWordIndex {
 
     /** Adds postings to a batch (the caller writes it); a later posting for the same word and URL replaces it. */
     public void addTo(KeyValueStore.Batch batch, Posting p) {
-        batch.put(key(p.word(), p.url()), PostingCodec.encode(p));
+        addTo(batch, p, PostingCodec.encode(p));
+    }
+
+    /** As {@link #addTo(KeyValueStore.Batch, Posting)}, with the posting already encoded ({@link PostingCodec#encode}). */
+    public void addTo(KeyValueStore.Batch batch, Posting p, byte[] encoded) {
+        batch.put(key(p.word(), p.url()), encoded);
         batch.put(urlWordKey(p.url(), p.word()), EMPTY);
     }
 
@@ -514,6 +519,38 @@ public final class ReverseWordIndex {
                 ps.next();
             }
         }
+    }
+
+    /**
+     * The URL hashes of one (word, partition) that are not cached copies ({@link Posting#CACHED}), in URL-hash order,
+     * read from the keys and the flags alone: what a count or a filter of the range needs, without decoding a posting
+     * (a count request decoded every posting of its ranges, positions and holder id included, to count them).
+     */
+    public void scanHeldUrls(WordHash word, int partition, Consumer<String> sink) {
+        byte[] w = HashBytes.pack(word.value());
+        byte[] from = Keys.concat(w, partitionStart(partition));
+        byte[] to = partition + 1 < partitions.count() ? Keys.concat(w, partitionStart(partition + 1)) : wordEnd(w);
+        try (PostingStream ps = new PostingStream(store, from, to, !freshTierEmpty())) {
+            while (!ps.exhausted()) {
+                if ((PostingCodec.flags(ps.value()) & Posting.CACHED) == 0) sink.accept(HashBytes.unpack(ps.key(), URL_OFFSET));
+                ps.next();
+            }
+        }
+    }
+
+    /** How many postings of one (word, partition) are not cached copies ({@link #scanHeldUrls}'s, without the URLs). */
+    public int countHeld(WordHash word, int partition) {
+        byte[] w = HashBytes.pack(word.value());
+        byte[] from = Keys.concat(w, partitionStart(partition));
+        byte[] to = partition + 1 < partitions.count() ? Keys.concat(w, partitionStart(partition + 1)) : wordEnd(w);
+        int n = 0;
+        try (PostingStream ps = new PostingStream(store, from, to, !freshTierEmpty())) {
+            while (!ps.exhausted()) {
+                if ((PostingCodec.flags(ps.value()) & Posting.CACHED) == 0) n++;
+                ps.next();
+            }
+        }
+        return n;
     }
 
     /** The first packed URL hash of a partition. */

@@ -215,9 +215,12 @@ final class RebalancePlanner {
                             run.perHolder[i] = digests.computeIfAbsent(h, newDigests);
                         }
                     }
-                    long[][] acc = new long[run.perHolder.length][];
+                    // one array a holders' position, refilled at each run (a new one each run was a tenth of
+                    // the plans' allocations: a word's postings in a partition change origin nearly every entry)
+                    if (run.acc == null || run.acc.length != run.perHolder.length) run.acc = new long[run.perHolder.length][];
+                    long[][] acc = run.acc;
                     for (int i = 0; i < acc.length; i++) {
-                        if (run.perHolder[i] != null) acc[i] = run.perHolder[i].accumulator(kind, origin, bucket);
+                        acc[i] = run.perHolder[i] == null ? null : run.perHolder[i].accumulator(kind, origin, bucket);
                     }
                     run.start(position, origin, kind, acc);
                 }

@@ -782,10 +782,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             if (existing.isPresent() && PostingCodec.holderOffset(existing.get()) < 0
                     && (PostingCodec.flags(existing.get()) & Posting.CACHED) == 0) continue;
             Posting stored = p.holder() == null ? p.withHolder(Objects.requireNonNull(from, "a posting without holder")) : p;
+            byte[] encoded = PostingCodec.encode(stored);
             // the same posting again (a repair sends a differing range whole, most of which the holder has): no write
-            if (existing.isPresent() && Arrays.equals(existing.get(), PostingCodec.encode(stored))) continue;
+            if (existing.isPresent() && Arrays.equals(existing.get(), encoded)) continue;
             if (existing.isEmpty()) fresh++;
-            storage.rwi().addTo(batch, stored);
+            storage.rwi().addTo(batch, stored, encoded);
         }
         long freshDocs = 0;
         for (UrlMetadata md : metadata) {
@@ -829,13 +830,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         }
         runLookup(m, () -> {
             List<Integer> counts = new ArrayList<>(m.keys().size());
-            for (RangeKey k : m.keys()) {
-                int[] n = {0};
-                storage.rwi().scan(k.word(), k.partition(), p -> {
-                    if (!p.has(Posting.CACHED)) n[0]++;
-                });
-                counts.add(n[0]);
-            }
+            for (RangeKey k : m.keys()) counts.add(storage.rwi().countHeld(k.word(), k.partition()));
             stats.lookupsAnswered.incrementAndGet();
             m.replyTo().tell(new CountReply(m.queryId(), self, counts, ""));
         });
@@ -855,9 +850,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             List<Integer> counts = new ArrayList<>();
             for (RangeKey k : m.keys()) {
                 List<String> urls = new ArrayList<>();
-                storage.rwi().scan(k.word(), k.partition(), p -> {
-                    if (!p.has(Posting.CACHED)) urls.add(p.url().value());
-                });
+                storage.rwi().scanHeldUrls(k.word(), k.partition(), urls::add);
                 filters.add(BloomFilter.of(urls, m.bitsPerElement()));
                 counts.add(urls.size());
             }

@@ -26,4 +26,25 @@ class PostingValidatorTest {
             assertEquals(problem, PostingValidator.firstProblem(List.of(), List.of(ShardOwner.withHolder(record, bad))));
         }
     }
+
+    @Test
+    void languageCodesAreTwoOrThreeLettersWithAnOptionalShortSubtag() {
+        java.util.regex.Pattern reference = java.util.regex.Pattern.compile("[a-z]{2,3}(-[A-Za-z0-9]{1,4})?");
+        List<String> samples = List.of("en", "de", "deu", "pt-BR", "zh-Hant", "sr-419", "x", "engl", "EN", "en-",
+                "en-toolong", "en_US", "en-B-R", "e1", "en-é", "-en", "en--a", "aa-1234", "aa-12345", " en");
+        for (String s : samples) {
+            assertEquals(reference.matcher(s).matches(), PostingValidator.isLanguageCode(s), s);
+        }
+        // and every string of up to 3 characters over an alphabet that covers each class the check tells apart
+        String alphabet = "aZ9-_";
+        java.util.ArrayList<String> all = new java.util.ArrayList<>(List.of(""));
+        for (int len = 0; len < 6; len++) {
+            java.util.ArrayList<String> next = new java.util.ArrayList<>();
+            for (String s : all) {
+                assertEquals(reference.matcher(s).matches(), PostingValidator.isLanguageCode(s), "'" + s + "'");
+                if (s.length() == len) for (char c : alphabet.toCharArray()) next.add(s + c);
+            }
+            all = next;
+        }
+    }
 }
