@@ -503,10 +503,7 @@ public final class ReverseWordIndex {
      * posting of a block scored with {@code revision} whether to pass over the rest of its block unread.
      */
     public void scan(WordHash word, int partition, int revision, BlockSkip skip, Consumer<Posting> sink) {
-        byte[] w = HashBytes.pack(word.value());
-        byte[] from = Keys.concat(w, partitionStart(partition));
-        byte[] to = partition + 1 < partitions.count() ? Keys.concat(w, partitionStart(partition + 1)) : wordEnd(w);
-        try (PostingStream ps = new PostingStream(store, from, to, !freshTierEmpty())) {
+        try (PostingStream ps = stream(word, partition)) {
             while (!ps.exhausted()) {
                 if (skip != null) {
                     double max = ps.blockMaxScore(revision);
@@ -527,30 +524,32 @@ public final class ReverseWordIndex {
      * (a count request decoded every posting of its ranges, positions and holder id included, to count them).
      */
     public void scanHeldUrls(WordHash word, int partition, Consumer<String> sink) {
-        byte[] w = HashBytes.pack(word.value());
-        byte[] from = Keys.concat(w, partitionStart(partition));
-        byte[] to = partition + 1 < partitions.count() ? Keys.concat(w, partitionStart(partition + 1)) : wordEnd(w);
-        try (PostingStream ps = new PostingStream(store, from, to, !freshTierEmpty())) {
+        forEachHeld(word, partition, key -> sink.accept(HashBytes.unpack(key, URL_OFFSET)));
+    }
+
+    /** How many postings of one (word, partition) are not cached copies ({@link #scanHeldUrls}'s, without the URLs). */
+    public int countHeld(WordHash word, int partition) {
+        int[] n = {0};
+        forEachHeld(word, partition, key -> n[0]++);
+        return n[0];
+    }
+
+    /** The stored key of every posting of one (word, partition) that is not a cached copy, judged by its flags. */
+    private void forEachHeld(WordHash word, int partition, Consumer<byte[]> keys) {
+        try (PostingStream ps = stream(word, partition)) {
             while (!ps.exhausted()) {
-                if ((PostingCodec.flags(ps.value()) & Posting.CACHED) == 0) sink.accept(HashBytes.unpack(ps.key(), URL_OFFSET));
+                if ((PostingCodec.flags(ps.value()) & Posting.CACHED) == 0) keys.accept(ps.key());
                 ps.next();
             }
         }
     }
 
-    /** How many postings of one (word, partition) are not cached copies ({@link #scanHeldUrls}'s, without the URLs). */
-    public int countHeld(WordHash word, int partition) {
+    /** A stream over the postings of one (word, partition): a contiguous key range, the partition a URL-hash prefix. */
+    private PostingStream stream(WordHash word, int partition) {
         byte[] w = HashBytes.pack(word.value());
         byte[] from = Keys.concat(w, partitionStart(partition));
         byte[] to = partition + 1 < partitions.count() ? Keys.concat(w, partitionStart(partition + 1)) : wordEnd(w);
-        int n = 0;
-        try (PostingStream ps = new PostingStream(store, from, to, !freshTierEmpty())) {
-            while (!ps.exhausted()) {
-                if ((PostingCodec.flags(ps.value()) & Posting.CACHED) == 0) n++;
-                ps.next();
-            }
-        }
-        return n;
+        return new PostingStream(store, from, to, !freshTierEmpty());
     }
 
     /** The first packed URL hash of a partition. */
