@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.peerdex.actors.dht.DhtSettings.Exchange.JOIN_LOOKUPS;
 import static org.peerdex.actors.dht.DhtSettings.Exchange.TOP_LOOKUPS;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.WORD_PARTS;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -22,6 +23,12 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.peerdex.actors.dht.search.RemoteSearch;
 import org.peerdex.actors.dht.shard.PartialScore;
+import org.peerdex.actors.search.Candidate;
+import org.peerdex.actors.search.query.QueryParser;
+import org.peerdex.actors.search.ranking.CorpusStats;
+import org.peerdex.actors.search.ranking.LinkRank;
+import org.peerdex.actors.search.ranking.RankingProfile;
+import org.peerdex.actors.search.ranking.Scorer;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
@@ -96,5 +103,89 @@ class TopLookupTest {
         // measured: 30 KB against 160 KB (both lists whole: 186 KB); with postings instead of scores 34 KB, and with
         // each partition's own bar (before the query's bar over all of them) 91 KB, some taking the deeper round
         assertTrue(tops.cost().bytes() * 3 < filters.cost().bytes(), tops.cost() + " against " + filters.cost());
+    }
+
+    /** The searcher's own scorer for "linux kernel" under these document frequencies (N: the corpus). */
+    private Scorer scorer(Map<WordHash, Long> df) {
+        Map<String, Long> byTerm = new HashMap<>();
+        byTerm.put("linux", df.getOrDefault(LINUX, 0L));
+        byTerm.put("kernel", df.getOrDefault(KERNEL, 0L));
+        return new Scorer(QueryParser.parse("linux kernel"), RankingProfile.defaults(),
+                new CorpusStats(docs.size(), byTerm, 0), LinkRank.NONE, u -> 0, "", "text");
+    }
+
+    /** The searcher's order: its scorer, the words weighted by idf, its scores and its slack over the parts. */
+    private RemoteSearch.CandidateOrder searchersOrder() {
+        return new RemoteSearch.CandidateOrder() {
+            @Override
+            public Comparator<RemoteSearch.RemoteCandidate> bestFirst(Map<WordHash, Long> df) {
+                Scorer s = scorer(df);
+                return Comparator.<RemoteSearch.RemoteCandidate>comparingDouble(
+                        c -> s.scoreOf(new Candidate(c.url(), c.postings()))).reversed()
+                        .thenComparing(RemoteSearch.RemoteCandidate::url);
+            }
+
+            @Override
+            public Map<WordHash, Double> weights(Map<WordHash, Long> df) {
+                Scorer s = scorer(df);
+                return Map.of(LINUX, s.stats().idf("linux"), KERNEL, s.stats().idf("kernel"));
+            }
+
+            @Override
+            public java.util.function.ToDoubleFunction<RemoteSearch.RemoteCandidate> scores(Map<WordHash, Long> df) {
+                Scorer s = scorer(df);
+                return c -> s.scoreOf(new Candidate(c.url(), c.postings()));
+            }
+
+            @Override
+            public double wordPartsSlack() {
+                return scorer(Map.of()).wordPartsSlack(0);
+            }
+        };
+    }
+
+    /**
+     * With word parts the holders score each word's postings by its part of the query's score, so the sums bound
+     * the searcher's own scores: it asks the postings of fewer candidates, in stages cut by that bound, and its first
+     * page is the searcher's best over every page with both words.
+     */
+    @Test
+    void wordPartsFindTheSearchersOwnFirstPageWithTheFewestCandidates() {
+        List<Posting> postings = TestCorpus.postingsOf(docs, LINUX, KERNEL);
+        TestNetwork.await(Duration.ofSeconds(90), "replication to R holders", () -> net.placed(crawler, postings));
+        DhtSettings tops = searcher.dht().settings().with(JOIN_LOOKUPS, false).with(TOP_LOOKUPS, true);
+        RemoteSearch.Request request = new RemoteSearch.Request(List.of(LINUX, KERNEL), 5, searchersOrder());
+        RemoteSearch.Finished oneWord = TestNetwork.search(searcher, request, tops.with(WORD_PARTS, false));
+        RemoteSearch.Finished parts = TestNetwork.search(searcher, request, tops);
+        assertTrue(oneWord.complete() && parts.complete(), oneWord.cost() + " / " + parts.cost());
+
+        // centrally: every page with both words, by the searcher's scorer under the true document frequencies
+        Map<UrlHash, Posting[]> both = new HashMap<>();
+        for (IndexedDocument d : docs) {
+            for (Posting p : d.postings()) {
+                int i = p.word().equals(LINUX) ? 0 : p.word().equals(KERNEL) ? 1 : -1;
+                if (i >= 0) both.computeIfAbsent(p.url(), u -> new Posting[2])[i] = p;
+            }
+        }
+        both.values().removeIf(ps -> ps[0] == null || ps[1] == null);
+        long linux = docs.stream().filter(d -> d.postings().stream().anyMatch(p -> p.word().equals(LINUX))).count();
+        long kernel = docs.stream().filter(d -> d.postings().stream().anyMatch(p -> p.word().equals(KERNEL))).count();
+        Scorer central = scorer(Map.of(LINUX, linux, KERNEL, kernel));
+        List<UrlHash> best = both.entrySet().stream()
+                .sorted(Comparator.<Map.Entry<UrlHash, Posting[]>>comparingDouble(
+                        e -> -central.scoreOf(new Candidate(e.getKey(), List.of(e.getValue()))))
+                        .thenComparing(Map.Entry::getKey))
+                .limit(5).map(Map.Entry::getKey).toList();
+        assertEquals(best, TestNetwork.first(parts, 5), "the searcher's own best five, found by the parts");
+
+        var withParts = parts.cost().byKind();
+        var withoutParts = oneWord.cost().byKind();
+        long fullParts = withParts.getOrDefault("full-reply", new RemoteSearch.Traffic(0, 0)).bytes();
+        long fullOneWord = withoutParts.getOrDefault("full-reply", new RemoteSearch.Traffic(0, 0)).bytes();
+        System.out.println("word parts: " + parts.cost() + "; one-word scores: " + oneWord.cost());
+        // measured: 10,645 bytes against 12,821 (with 5 wanted, 32 × 5 URLs get postings by the one-word sums; with
+        // parts, the best 10 by the sums, then every URL whose sum and slack reach the 5th best score then)
+        assertTrue(fullParts > 0 && fullParts < fullOneWord,
+                "the candidates' postings: " + fullParts + " bytes with parts, " + fullOneWord + " without");
     }
 }

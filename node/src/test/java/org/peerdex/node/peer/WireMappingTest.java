@@ -187,6 +187,29 @@ class WireMappingTest {
     }
 
     @Test
+    void aScoreLookupKeepsItsQuerysShapeAndOneWithoutWritesNoPartKey() throws Exception {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        RangeKey key = new RangeKey(vacuum, 5);
+        int part = org.peerdex.actors.dht.shard.WordPart.of(3, 0.25);
+        ShardOwner.LookupRequest l = new ShardOwner.LookupRequest(3, List.of(
+                ShardOwner.Lookup.scores(key, null, 28).withPart(part)), null, true);
+        ShardOwner.Lookup back = WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(l)),
+                V1.LookupRequest.class), null).lookups().get(0);
+        assertEquals(part, back.part());
+        assertEquals(3, org.peerdex.actors.dht.shard.WordPart.terms(back.part()));
+        assertTrue(org.peerdex.actors.dht.shard.WordPart.share(back.part()) >= 0.25);
+        ShardOwner.LookupRequest none = new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.scores(key, null, 28)),
+                null, true);
+        // without a shape the key is not written (the first revision's bytes: GoldenBytesTest); with one it costs
+        // its name and an int
+        int without = codec.write(WireMapping.lookup(none)).length;
+        int with = codec.write(WireMapping.lookup(l)).length;
+        assertTrue(with - without >= 5 && with - without <= 12, with + " against " + without + " bytes");
+        // only a score lookup carries a shape: a lookup of postings ranks by the one-word score
+        assertEquals(0, new ShardOwner.Lookup(key, null, null, 5).withPart(part).part());
+    }
+
+    @Test
     void aLookupByUrlPrefixesCrossesTheWireIn45BytesAUrlAndItsAnswerSaysItReadThem() throws Exception {
         var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
         RangeKey key = new RangeKey(vacuum, 5);

@@ -237,13 +237,17 @@ public final class V1 {
      * With {@code prefixes} ({@link UrlPrefixes}; absent: not written) instead of {@code urls}: only URLs that begin
      * with one of them, and the answer says it read them ({@link KeyPostings#prefixed}); a peer that predates them
      * answers as if no URL set were given, and does not say so, and the asker asks it again with {@code urls}.
+     * With {@code scores} and {@code part} (the query's word count and the word's share of its BM25, packed as
+     * {@code terms << 16 | ceil(share × 65535)}; absent: 0, and then not written): the scores are the word's part
+     * of that query's score (docs/protocol.md, "Word parts"); a peer that predates it scores by the one-word score.
      */
     public record Lookup(@JsonProperty("key") Key key, @JsonProperty("filter") Bloom filter,
                          @JsonProperty("urls") List<String> urls, @JsonProperty("limit") int limit,
                          @JsonProperty("join") @JsonInclude(JsonInclude.Include.NON_NULL) List<String> join,
                          @JsonProperty("presence") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence,
                          @JsonProperty("scores") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores,
-                         @JsonProperty("prefixes") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixes) {
+                         @JsonProperty("prefixes") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixes,
+                         @JsonProperty("part") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int part) {
         public Lookup {
             if (key == null) throw new IllegalArgumentException("lookup needs a key");
             if (urls != null) {
@@ -257,6 +261,11 @@ public final class V1 {
                 join = List.copyOf(join);
                 for (String w : join) hash(w, "word");
             }
+        }
+
+        public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join, boolean presence,
+                      boolean scores, byte[] prefixes) {
+            this(key, filter, urls, limit, join, presence, scores, prefixes, 0);
         }
 
         public Lookup(Key key, Bloom filter, List<String> urls, int limit) {

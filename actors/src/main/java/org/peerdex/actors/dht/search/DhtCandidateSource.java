@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -120,6 +121,17 @@ public final class DhtCandidateSource implements CandidateSource {
                     out.put(words.get(i), Math.max(1e-6, st.idf(terms.get(i))));
                 }
                 return out;
+            }
+
+            @Override
+            public ToDoubleFunction<RemoteSearch.RemoteCandidate> scores(Map<WordHash, Long> df) {
+                Scorer scorer = scorer(request, stats(documents, df, terms, words));
+                return rc -> scorer.scoreOf(candidates(List.of(rc), terms, words).get(0));
+            }
+
+            @Override
+            public double wordPartsSlack() {
+                return scorer(request, stats(documents, Map.of(), terms, words)).wordPartsSlack(0);
             }
         };
         system.systemActorOf(RemoteSearch.create(new RemoteSearch.Request(words, limit, order), view, previous,

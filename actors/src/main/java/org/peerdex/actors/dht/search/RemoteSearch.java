@@ -2,6 +2,7 @@ package org.peerdex.actors.dht.search;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -16,6 +17,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -35,6 +37,7 @@ import org.peerdex.actors.dht.ring.PeerView;
 import org.peerdex.actors.dht.shard.PartialScore;
 import org.peerdex.actors.dht.shard.PostingValidator;
 import org.peerdex.actors.dht.shard.ScoreList;
+import org.peerdex.actors.dht.shard.WordPart;
 import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.filter.BloomFilter;
 import org.peerdex.protocol.hash.PeerId;
@@ -114,6 +117,22 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
          */
         default Map<WordHash, Double> weights(Map<WordHash, Long> documentFrequency) {
             return null;
+        }
+
+        /**
+         * The caller's score of a candidate with every word's posting under this order, given the document
+         * frequencies; null when it gives none (then the top lookups' best by their sums get postings by count).
+         */
+        default ToDoubleFunction<RemoteCandidate> scores(Map<WordHash, Long> documentFrequency) {
+            return null;
+        }
+
+        /**
+         * How far above the sum of its postings' word parts ({@link org.peerdex.actors.dht.shard.WordPart}) this
+         * order may score a candidate; NaN when the parts bound nothing for it (another profile, media).
+         */
+        default double wordPartsSlack() {
+            return Double.NaN;
         }
     }
 
@@ -691,6 +710,16 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      */
     private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets,
                                             boolean byPrefixes, boolean scored) {
+        List<ShardOwner.Lookup> plain = plainLookups(keys, urlSets, byPrefixes, scored);
+        if (wordParts.isEmpty()) return plain;
+        // every score lookup names the query's shape: its scores are the word's part of the query's score
+        List<ShardOwner.Lookup> out = new ArrayList<>(plain.size());
+        for (ShardOwner.Lookup l : plain) out.add(l.withPart(wordParts.getOrDefault(l.key().word(), WordPart.NONE)));
+        return out;
+    }
+
+    private List<ShardOwner.Lookup> plainLookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets,
+                                                 boolean byPrefixes, boolean scored) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
         for (RangeKey k : keys) {
             List<UrlHash> set = urlSets == null ? null : urlSets.get(k);
@@ -1049,11 +1078,24 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                         placement.partitions()::partitionOf, answeredBy)) {
                     candidates.putIfAbsent(c.url(), c);
                 }
-                return fetchMetadata();
+                List<UrlHash> next = cutByBound() ? nextStage() : List.of();
+                if (next.isEmpty()) return fetchMetadata();
+                List<UrlHash> all = new ArrayList<>(topBestFound);
+                all.addAll(next);
+                topBestFound = all;
+                return askPostings(next);
             }
             case COUNT -> {
                 counted(counts);
                 if (request.order() != null) top.weigh(request.order().weights(documentFrequency));
+                if (settings.topLookups() && settings.wordParts() && request.words().size() > 1) {
+                    wordParts = wordParts();
+                    top.parts(wordParts);
+                    if (request.order() != null) {
+                        exactScores = request.order().scores(documentFrequency);
+                        partsSlack = request.order().wordPartsSlack();
+                    }
+                }
                 // long lists: top lookups; short ones (or top lookups off): the filters, exact and cheap there
                 List<Integer> longLists = new ArrayList<>();
                 List<Integer> shortLists = new ArrayList<>();
@@ -1242,12 +1284,84 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      * their scores came.
      */
     private Behavior<Command> startFull() {
-        topBestFound = TopJoin.best(topFound, TOP_CANDIDATES * request.limit());
-        fullUrlSets = TopJoin.postingsMissing(request.words(), topBestFound, top, placement.partitions()::partitionOf);
+        int first = cutByBound() ? FIRST_STAGE * request.limit() : TOP_CANDIDATES * request.limit();
+        topBestFound = TopJoin.best(topFound, first);
+        return askPostings(topBestFound);
+    }
+
+    /** The postings of these URLs where only their scores came. */
+    private Behavior<Command> askPostings(List<UrlHash> urls) {
+        fullUrlSets = TopJoin.postingsMissing(request.words(), urls, top, placement.partitions()::partitionOf);
         phase = Phase.FULL;
         if (fullUrlSets.isEmpty()) return maybeAdvance();
         dispatch(new ArrayList<>(fullUrlSets.keySet()), fullUrlSets, 0);
         return maybeAdvance();
+    }
+
+    /**
+     * Whether the candidates' postings are asked in stages cut by a bound: the lookups' scores are the words' parts
+     * of the query's score, and the caller scores candidates and says how far above the parts' sum it may go.
+     */
+    private boolean cutByBound() {
+        return !wordParts.isEmpty() && exactScores != null && !Double.isNaN(partsSlack);
+    }
+
+    /**
+     * The URLs found with every word whose postings are asked next: those not asked yet whose sum of parts, plus the
+     * caller's slack, reaches the {@code limit}-th best score of the candidates in (with all their postings), best
+     * sums first, so that no URL left out could enter the caller's best {@code limit}; while fewer than that are in,
+     * the best sums. At most {@value #TOP_CANDIDATES} × limit URLs are asked in all.
+     */
+    private List<UrlHash> nextStage() {
+        int room = TOP_CANDIDATES * request.limit() - topBestFound.size();
+        if (room <= 0) return List.of();
+        double[] scores = new double[candidates.size()];
+        int i = 0;
+        for (RemoteCandidate c : candidates.values()) scores[i++] = exactScores.applyAsDouble(c);
+        Arrays.sort(scores);
+        double bar = scores.length < request.limit() ? Double.NEGATIVE_INFINITY
+                : scores[scores.length - request.limit()] - partsSlack - SCORE_EPSILON;
+        Set<UrlHash> asked = new HashSet<>(topBestFound);
+        List<UrlHash> out = new ArrayList<>();
+        for (UrlHash u : TopJoin.best(topFound, topBestFound.size() + room)) {
+            if (out.size() >= room) break;
+            if (asked.contains(u)) continue;
+            if (topFound.get(u) < bar) break;
+            out.add(u);
+        }
+        return out;
+    }
+
+    /** The searcher's and the holders' arithmetic may differ in the last bits; a cut keeps what is this close. */
+    private static final double SCORE_EPSILON = 1e-9;
+
+    /**
+     * With the cut by the parts' bound, the first stage asks the postings of the best this many times the limit by
+     * their sums; the next, of every URL left that can still enter the best {@code limit}.
+     */
+    private static final int FIRST_STAGE = 2;
+
+    /** Per word, the query's shape its score lookups name ({@link WordPart}); empty: none (partial scores). */
+    private Map<WordHash, Integer> wordParts = Map.of();
+    /** The caller's scores of candidates, and how far above the parts' sum they may go (NaN: unbounded). */
+    private ToDoubleFunction<RemoteCandidate> exactScores;
+    private double partsSlack = Double.NaN;
+
+    /**
+     * Each word's shape: the query's word count and the word's share of its BM25, its weight (idf) over the sum
+     * of the words' (equal shares without weights).
+     */
+    private Map<WordHash, Integer> wordParts() {
+        Map<WordHash, Double> w = request.order() == null ? null : request.order().weights(documentFrequency);
+        List<WordHash> words = request.words();
+        double sum = 0;
+        for (WordHash x : words) sum += w == null ? 1 : w.getOrDefault(x, 1.0);
+        Map<WordHash, Integer> out = new HashMap<>();
+        for (WordHash x : words) {
+            double share = (w == null ? 1 : w.getOrDefault(x, 1.0)) / sum;
+            out.put(x, WordPart.of(words.size(), share));
+        }
+        return out;
     }
 
     /** Counts known: a Bloom filter of the rarest word of each of these partitions where every word has postings. */

@@ -12,8 +12,8 @@ import java.util.TreeSet;
 import java.util.function.ToIntFunction;
 import org.peerdex.actors.dht.RangeKey;
 import org.peerdex.actors.dht.search.RemoteSearch.RemoteCandidate;
-import org.peerdex.actors.dht.shard.PartialScore;
 import org.peerdex.actors.dht.shard.ScoreList;
+import org.peerdex.actors.dht.shard.WordPart;
 import org.peerdex.protocol.hash.PeerId;
 import org.peerdex.protocol.hash.UrlHash;
 import org.peerdex.protocol.hash.WordHash;
@@ -34,9 +34,12 @@ import org.peerdex.storage.rwi.Posting;
 final class TopJoin {
     private TopJoin() {}
 
-    /** A score as the lists carry it (rounded up to 1/{@value ScoreList#UNITS}), whichever way it came. */
-    static double listed(Posting p) {
-        return ScoreList.score(ScoreList.units(PartialScore.of(p)));
+    /**
+     * A score as the lists carry it (rounded up to 1/{@value ScoreList#UNITS}), whichever way it came, under the
+     * query's shape for the word ({@link WordPart}; NONE: the partial score).
+     */
+    static double listed(Posting p, int part) {
+        return ScoreList.score(ScoreList.units(WordPart.score(p, part)));
     }
 
     /** Per key: the scores received (the first per URL), the postings received, and the frontier. */
@@ -47,9 +50,25 @@ final class TopJoin {
         /** per word, what its partial score weighs in a URL's sum (absent: 1) */
         private Map<WordHash, Double> weights = Map.of();
 
+        /** per word, the query's shape its lookups name ({@link WordPart}; absent: none, the partial score) */
+        private Map<WordHash, Integer> parts = Map.of();
+
         /** The searcher's weights of the words (null: all 1). */
         void weigh(Map<WordHash, Double> w) {
             weights = w == null ? Map.of() : Map.copyOf(w);
+        }
+
+        /**
+         * The shapes the words' lookups name: their scores are parts of the query's score, each weighing 1 in a sum
+         * (the weights given before are dropped).
+         */
+        void parts(Map<WordHash, Integer> p) {
+            parts = Map.copyOf(p);
+            weights = Map.of();
+        }
+
+        int part(WordHash w) {
+            return parts.getOrDefault(w, WordPart.NONE);
         }
 
         double weight(WordHash w) {
@@ -80,7 +99,8 @@ final class TopJoin {
         void best(RangeKey key, List<Posting> best, boolean more) {
             add(key, best);
             List<ScoreList.Entry> entries = new ArrayList<>(best.size());
-            for (Posting p : best) entries.add(new ScoreList.Entry(p.url(), listed(p)));
+            int part = part(key.word());
+            for (Posting p : best) entries.add(new ScoreList.Entry(p.url(), listed(p, part)));
             frontier(key, entries, more);
         }
 
@@ -102,9 +122,10 @@ final class TopJoin {
         void add(RangeKey key, List<Posting> ps) {
             Map<UrlHash, Posting> m = postings.computeIfAbsent(key, k -> new HashMap<>());
             Map<UrlHash, Double> s = scores.computeIfAbsent(key, k -> new HashMap<>());
+            int part = part(key.word());
             for (Posting p : ps) {
                 m.putIfAbsent(p.url(), p);
-                s.putIfAbsent(p.url(), listed(p));
+                s.putIfAbsent(p.url(), listed(p, part));
             }
         }
 

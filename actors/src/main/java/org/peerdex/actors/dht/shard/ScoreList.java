@@ -40,11 +40,16 @@ public final class ScoreList {
 
     /** The postings' URLs and partial scores, in the order given. */
     public static byte[] of(List<Posting> postings) {
+        return of(postings, WordPart.NONE);
+    }
+
+    /** The postings' URLs and scores under a query's shape ({@link WordPart}; NONE: partial scores), in order. */
+    public static byte[] of(List<Posting> postings, int part) {
         byte[] out = new byte[postings.size() * ENTRY_BYTES];
         int pos = 0;
         for (Posting p : postings) {
             HashBytes.packInto(p.url().value(), out, pos);
-            int u = units(PartialScore.of(p));
+            int u = units(WordPart.score(p, part));
             out[pos + HashBytes.PACKED] = (byte) (u >>> 8);
             out[pos + HashBytes.PACKED + 1] = (byte) u;
             pos += ENTRY_BYTES;

@@ -112,19 +112,34 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * scores itself; one that predates scored filters refuses a score lookup with a filter as malformed. A lookup by URL prefixes ({@code prefixes}, a {@link UrlPrefixes} pack, instead of a URL set;
      * no filter, join or presence) asks as a URL set does, for every URL of the key that begins with one of them;
      * the answer's {@link KeyPostings#prefixed} says the holder read them (one that predates them does not).
+     * A score lookup with a {@code part} ({@link WordPart}: the query's word count and this word's share of its
+     * BM25; 0, not written, for none) ranks and scores by the word's part of that query's score instead of the
+     * one-word score; a holder that predates it ranks by the one-word score, which is never below the part.
      */
     public record Lookup(RangeKey key, @JsonInclude(JsonInclude.Include.NON_NULL) BloomFilter filter,
                          List<UrlHash> urls, int limit, @JsonInclude(JsonInclude.Include.NON_NULL) List<WordHash> join,
                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence,
                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixes) {
+                         @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixes,
+                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) int part) {
         public Lookup {
             join = join == null ? null : List.copyOf(join);
         }
 
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
+                      boolean presence, boolean scores, byte[] prefixes) {
+            this(key, filter, urls, limit, join, presence, scores, prefixes, 0);
+        }
+
+        public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
                       boolean presence, boolean scores) {
             this(key, filter, urls, limit, join, presence, scores, null);
+        }
+
+        /** The same lookup, its scores as {@code part} names (0: the one-word score); only a score lookup has one. */
+        public Lookup withPart(int part) {
+            return !scores || part == this.part ? this
+                    : new Lookup(key, filter, urls, limit, join, presence, scores, prefixes, part);
         }
 
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
@@ -976,7 +991,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         for (Lookup l : lookups) {
             boolean unread = l != null && (joins && l.join() != null || prefixes && l.prefixes() != null);
             out.add(!unread ? l : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), joins ? null : l.join(),
-                    l.presence(), l.scores(), prefixes ? null : l.prefixes()));
+                    l.presence(), l.scores(), prefixes ? null : l.prefixes(), l.part()));
         }
         return out;
     }
@@ -1020,6 +1035,9 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         PriorityQueue<Scored> top = new PriorityQueue<>(Scored.WORST_FIRST);
         DhtBlacklist.Outgoing blocked = DhtBlacklist.outgoing(storage);
         int[] matched = {0};
+        // a score lookup may name its query's shape: then it ranks by the word's part, which the blocks' one-word
+        // bounds bound too (a part is never above the one-word score)
+        int part = l.scores() ? l.part() : WordPart.NONE;
         // a plain lookup (no filter, no URL set) passes over a block none of whose postings can enter a full top:
         // blocks store their highest score under the very function postings are ranked by here; every posting of a
         // skipped block matches (none is a cached copy, by its ceiling), so the count stays exact
@@ -1038,7 +1056,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             matched[0]++;
             if (limit <= 0) return;
             Posting withHolder = p.holder() == null ? p.withHolder(self) : p;
-            Scored scored = new Scored(PartialScore.of(withHolder), withHolder);
+            Scored scored = new Scored(WordPart.score(withHolder, part), withHolder);
             if (top.size() >= limit && Scored.WORST_FIRST.compare(scored, top.peek()) <= 0) return;
             if (blocked.blocks(p)) {
                 matched[0]--;
@@ -1055,7 +1073,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         boolean prefixed = prefixes != null;
         if (l.scores()) {
             return new KeyPostings(l.key(), PostingPack.NONE, matched[0], matched[0] > best.size(), null,
-                    ScoreList.of(best), prefixed);
+                    ScoreList.of(best, part), prefixed);
         }
         return new KeyPostings(l.key(), PostingPack.of(best, keyed), matched[0], matched[0] > best.size(), null, null,
                 prefixed);

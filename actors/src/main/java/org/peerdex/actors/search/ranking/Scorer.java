@@ -215,8 +215,79 @@ public final class Scorer {
      * {@link LinkRank#max()}, feedback at the caller's bound).
      */
     public double oneWordBlockSlack(double maxFeedback) {
-        if (query.terms().size() != 1 || !"text".equals(contentDomain)
-                || stats.averageLength() != CorpusStats.NOMINAL_LENGTH || !defaultCoefficients) {
+        return query.terms().size() != 1 ? Double.NaN : wordPartsSlack(maxFeedback);
+    }
+
+    /**
+     * A word's part of a {@code terms}-word query's pre-ranking score under the default profile, text media and
+     * the nominal average length, from its posting alone: what a holder ranks a top lookup's answer by when the
+     * searcher names the query's shape ({@code docs/protocol.md}, "Word parts"). {@code bm25Share} is the word's idf
+     * over the sum of the query's idfs. The parts of a page's postings of all the query's words sum to at least its
+     * pre-ranking score under those settings, and nearly to it: the shares of terms (title, URL, ...) and the
+     * document's own factors count 1/terms each, BM25 counts by its share (both exact), and where a factor is not a
+     * sum of its words' parts the part bounds it from above: title exactness before its cap at 1, hit count and
+     * term frequency by subadditivity (their maps are concave through 0), position by convexity (the mean of
+     * 1/(1+x/10) is at least its value at the mean), word distance at its best (1/terms each). With one word it is
+     * {@link #oneWordDefault}; with any it is at most that, so the index's one-word block bounds bound it too.
+     */
+    public static double wordPartDefault(Posting p, int terms, double bm25Share) {
+        if (terms <= 1) return oneWordDefault(p);
+        double k = terms;
+        double[] c = ONE_WORD_DEFAULT.coef;
+        double dl = Math.max(1, p.wordsInText());
+        double h = p.hitCount();
+        double total = 0;
+        for (int i = 0; i < PRE.length; i++) {
+            if (c[i] == 0) continue;
+            Factor f = PRE[i];
+            double v = switch (f) {
+                case TITLE -> p.has(Posting.IN_TITLE) ? 1 / k : 0;
+                case URL -> p.has(Posting.IN_URL) ? 1 / k : 0;
+                case ANCHOR -> p.has(Posting.IN_ANCHOR) ? 1 / k : 0;
+                case EMPHASIS -> p.has(Posting.IN_EMPHASIS) ? 1 / k : 0;
+                case HEADING -> p.has(Posting.IN_HEADING) ? 1 / k : 0;
+                case DESCRIPTION -> p.has(Posting.IN_DESCRIPTION) ? 1 / k : 0;
+                case KEYWORDS -> p.has(Posting.IN_KEYWORDS) ? 1 / k : 0;
+                case AUTHOR -> p.has(Posting.IN_AUTHOR) ? 1 / k : 0;
+                case TITLE_EXACTNESS -> p.has(Posting.IN_TITLE) ? Math.min(1.0, 1.0 / Math.max(1, p.wordsInTitle())) : 0;
+                case HIT_COUNT -> normalize(f, Math.log1p(h));
+                case TERM_FREQUENCY -> normalize(f, h / (dl + 1) / k);
+                case POSITION -> 1.0 / (1 + p.firstPosition() / 10.0) / k;
+                case WORD_DISTANCE -> 1 / k;
+                case LANGUAGE -> 0;
+                case BM25 -> Math.min(1, bm25Share) * h / (h + K1 * (1 - B + B * dl / CorpusStats.NOMINAL_LENGTH));
+                default -> normalize(f, ownFeature(f, p.url(), p)) / k;
+            };
+            total += c[i] * v;
+        }
+        return total;
+    }
+
+    /** A document's own factor (its raw value) from the page's hash and any of its postings; media for text. */
+    private static double ownFeature(Factor f, UrlHash page, Posting any) {
+        return switch (f) {
+            case DOMAIN_LENGTH -> 1 - (Base64Order.value(page.value().charAt(11)) & 3) / 3.0;
+            case URL_COMPONENTS -> 1.0 / (1 + any.urlComponents());
+            case URL_LENGTH -> 1.0 / (1 + any.urlLength() / 20.0);
+            case DATE -> any.lastModified();
+            case WORDS_IN_TITLE -> 1.0 / (1 + any.wordsInTitle());
+            case WORDS_IN_TEXT -> 1.0 / (1 + any.wordsInText() / 100.0);
+            case LINKS_LOCAL -> Math.log1p(any.linksLocal());
+            case LINKS_OTHER -> Math.log1p(any.linksOther());
+            case MEDIA -> any.doctype() == 'h' || any.doctype() == 't' ? 1 : 0;
+            default -> throw new IllegalArgumentException(f + " is not a factor of the document alone");
+        };
+    }
+
+    /**
+     * How far above the sum of its postings' {@link #wordPartDefault} parts this scorer may score a candidate whose
+     * feedback value is at most {@code maxFeedback}; NaN when the parts bound nothing for this scorer (other
+     * coefficients, media or average length). What the parts leave out: the preferred language and the
+     * post-ranking factors (link rank at its {@link LinkRank#max()}, feedback at the caller's bound).
+     */
+    public double wordPartsSlack(double maxFeedback) {
+        if (!"text".equals(contentDomain) || stats.averageLength() != CorpusStats.NOMINAL_LENGTH
+                || !defaultCoefficients) {
             return Double.NaN;
         }
         double slack = 0;
@@ -422,14 +493,8 @@ public final class Scorer {
                 case DESCRIPTION -> (double) descr / k;
                 case KEYWORDS -> (double) keywords / k;
                 case AUTHOR -> (double) author / k;
-                case DOMAIN_LENGTH -> 1 - (Base64Order.value(page.value().charAt(11)) & 3) / 3.0;
-                case URL_COMPONENTS -> 1.0 / (1 + any.urlComponents());
-                case URL_LENGTH -> 1.0 / (1 + any.urlLength() / 20.0);
-                case DATE -> any.lastModified();
-                case WORDS_IN_TITLE -> 1.0 / (1 + any.wordsInTitle());
-                case WORDS_IN_TEXT -> 1.0 / (1 + any.wordsInText() / 100.0);
-                case LINKS_LOCAL -> Math.log1p(any.linksLocal());
-                case LINKS_OTHER -> Math.log1p(any.linksOther());
+                case DOMAIN_LENGTH, URL_COMPONENTS, URL_LENGTH, DATE, WORDS_IN_TITLE, WORDS_IN_TEXT, LINKS_LOCAL,
+                        LINKS_OTHER -> ownFeature(PRE[i], page, any);
                 case HIT_COUNT -> Math.log1p(hits);
                 case TERM_FREQUENCY -> tf / k;
                 case POSITION -> 1.0 / (1 + pos / k / 10.0);

@@ -172,6 +172,27 @@ class HolderTopKTiesTest {
             }
             assertEquals(some.subList(1, 3), ScoreList.read(scored.results().get(1).scores()).stream()
                     .map(ScoreList.Entry::url).toList());
+
+            // a score lookup naming its query's shape: the best by the word's part of a 2-word query's score (the
+            // blocks' one-word bounds still bound it: no posting the part ranks in the top is skipped)
+            int part = WordPart.of(2, 0.3);
+            owner.tell(new ShardOwner.LookupRequest(4, List.of(ShardOwner.Lookup.scores(new RangeKey(word, 0), null,
+                    limit).withPart(part)), probe.getRef(), true));
+            ShardOwner.LookupReply parted = probe.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", parted.error());
+            List<Posting> byPart = all.stream().filter(p -> !p.has(Posting.CACHED))
+                    .sorted(Comparator.<Posting>comparingDouble(p -> WordPart.score(p, part)).reversed()
+                            .thenComparing(Posting::url))
+                    .limit(limit).toList();
+            List<ScoreList.Entry> partEntries = ScoreList.read(parted.results().get(0).scores());
+            assertEquals(byPart.stream().map(Posting::url).toList(),
+                    partEntries.stream().map(ScoreList.Entry::url).toList());
+            for (int i = 0; i < limit; i++) {
+                double exact = WordPart.score(byPart.get(i), part);
+                assertTrue(partEntries.get(i).score() >= exact && partEntries.get(i).score() - exact < 1.0 / ScoreList.UNITS);
+                assertTrue(exact < PartialScore.of(byPart.get(i)), "a part of two words is below the one-word score");
+            }
+            assertEquals(all.size() - 1, parted.results().get(0).matched());
             // a score lookup with a filter (a scored filter): the scores of the postings passing it; a holder with
             // scored-filters off refuses it, as one before them did
             org.peerdex.protocol.filter.BloomFilter filter = org.peerdex.protocol.filter.BloomFilter.of(

@@ -150,4 +150,77 @@ public class ScorerTest {
         assertTrue(r.rank("aaaaaa") > r.rank("bbbbbb"));
         assertEquals(0.0, r.rank("unknown"));
     }
+
+    /**
+     * The word parts a holder ranks by when the searcher names the query's shape: over random pages and queries of
+     * 2 to 4 words their sum never falls below the searcher's pre-ranking score (what lets the searcher cut
+     * candidates by it), one word's part is the one-word score, and no part exceeds the one-word score (what the
+     * index's block bounds hold).
+     */
+    @Test
+    void wordPartsBoundTheScoreFromAboveAndTheBlocksBoundTheParts() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(20261207);
+        String[] vocabulary = {"alpha", "beta", "gamma", "delta", "epsilon"};
+        double worstGap = 0;
+        double gapSum = 0;
+        for (int round = 0; round < 3000; round++) {
+            int k = 2 + r.nextInt(3);
+            StringBuilder text = new StringBuilder();
+            Map<String, Long> df = new java.util.HashMap<>();
+            for (int t = 0; t < k; t++) {
+                text.append(t == 0 ? "" : " ").append(vocabulary[t]);
+                df.put(vocabulary[t], 1L + r.nextInt(5000));
+            }
+            Query q = QueryParser.parse(text.toString());
+            Scorer s = new Scorer(q, RankingProfile.defaults(), new CorpusStats(10_000, df, 0), LinkRank.NONE,
+                    u -> 0, "", "text");
+            UrlHash u = UrlHash.of("https://site" + r.nextInt(100) + ".test/" + "p/".repeat(r.nextInt(5)) + round);
+            int wordsInText = 100 + r.nextInt(3000);
+            int[] flags = new int[k];
+            int inTitle = 0;
+            for (int t = 0; t < k; t++) {
+                flags[t] = r.nextInt(1 << 8);
+                if ((flags[t] & Posting.IN_TITLE) != 0) inTitle++;
+            }
+            // a title holds at least the query words found in it
+            int wordsInTitle = inTitle + r.nextInt(12);
+            int lastModified = r.nextInt(25_000);
+            char doctype = r.nextBoolean() ? 'h' : 'p';
+            int linksLocal = r.nextInt(100);
+            int linksOther = r.nextInt(100);
+            int urlLength = 10 + r.nextInt(150);
+            int urlComponents = r.nextInt(10);
+            double idfSum = 0;
+            for (int t = 0; t < k; t++) idfSum += s.stats().idf(vocabulary[t]);
+            List<Posting> ps = new java.util.ArrayList<>();
+            double parts = 0;
+            for (int t = 0; t < k; t++) {
+                int[] positions = new int[1 + r.nextInt(4)];
+                for (int j = 0; j < positions.length; j++) {
+                    positions[j] = (j == 0 ? r.nextInt(300) : positions[j - 1] + 1 + r.nextInt(80));
+                }
+                Posting p = new Posting(WordHash.of(vocabulary[t]), u, null, flags[t], 1 + r.nextInt(20),
+                        positions, wordsInText, wordsInTitle, lastModified, "en", doctype, linksLocal, linksOther,
+                        urlLength, urlComponents, 0);
+                ps.add(p);
+                double part = Scorer.wordPartDefault(p, k, s.stats().idf(vocabulary[t]) / idfSum);
+                assertTrue(part <= Scorer.oneWordDefault(p) + 1e-12, "a part above the one-word score");
+                parts += part;
+            }
+            double score = s.scoreOf(new Candidate(u, ps));
+            assertTrue(parts + 1e-9 >= score, "parts " + parts + " below the score " + score);
+            worstGap = Math.max(worstGap, parts - score);
+            gapSum += parts - score;
+            Posting one = ps.get(0);
+            assertEquals(Scorer.oneWordDefault(one), Scorer.wordPartDefault(one, 1, 1.0), 1e-12);
+        }
+        // a bound, and a near one where pages are alike in what the bounds cannot split (word distance, at most 1;
+        // term frequency and first positions far apart between the words)
+        System.out.println("word parts: at most " + worstGap + " above the score, " + gapSum / 3000 + " on average");
+        assertTrue(gapSum / 3000 < 2, "parts run on average " + gapSum / 3000 + " above a score");
+        assertEquals(0.0, new Scorer(QueryParser.parse("alpha beta"), RankingProfile.defaults(),
+                new CorpusStats(10, Map.of(), 0), LinkRank.NONE, x -> 0, "", "text").wordPartsSlack(0), 1e-12);
+        assertTrue(Double.isNaN(new Scorer(QueryParser.parse("alpha beta"), RankingProfile.defaults().with(Factor.DATE, 7),
+                new CorpusStats(10, Map.of(), 0), LinkRank.NONE, x -> 0, "", "text").wordPartsSlack(0)));
+    }
 }
