@@ -156,4 +156,61 @@ class TopJoinTest {
         }
         assertTrue(certain > 10 && open > 10, "both outcomes were checked: " + certain + " certain, " + open + " open");
     }
+
+    /**
+     * A floor under the query's bar (what the searcher's own scores of the best found set): every partition judged
+     * certain under it holds every URL of the whole join whose sum reaches the floor (here the bar wants more than
+     * there are, so the floor alone judges).
+     */
+    @Test
+    void aFloorUnderTheBarMissesNoUrlThatReachesItWhereAPartitionIsCertain() {
+        List<IndexedDocument> docs = TestCorpus.documents(3_000, 13);
+        List<Integer> all = List.of(0, 1, 2, 3);
+        int certain = 0;
+        int open = 0;
+        for (List<String> q : List.of(List.of("linux", "kernel"), List.of("kernel", "charlie", "delta"))) {
+            List<WordHash> words = q.stream().map(WordHash::of).toList();
+            Map<Integer, Map<WordHash, List<Posting>>> byPartition = new HashMap<>();
+            for (int p : all) byPartition.put(p, lists(docs, words, p));
+            Map<UrlHash, double[]> sums = new HashMap<>();
+            for (var lists : byPartition.values()) {
+                for (WordHash w : words) {
+                    for (Posting x : lists.get(w)) {
+                        double[] s = sums.computeIfAbsent(x.url(), u -> new double[] {0, 0});
+                        s[0] += TopJoin.listed(x, org.peerdex.actors.dht.shard.WordPart.NONE);
+                        s[1]++;
+                    }
+                }
+            }
+            List<Map.Entry<UrlHash, double[]>> joined = sums.entrySet().stream()
+                    .filter(e -> e.getValue()[1] == words.size())
+                    .sorted(Comparator.comparingDouble(e -> -e.getValue()[0])).toList();
+            for (int rank : new int[] {5, 20}) {
+                double floor = joined.get(Math.min(rank, joined.size()) - 1).getValue()[0] - 1e-9;
+                for (int depth : new int[] {2, 4, 8, 16, 32}) {
+                    TopJoin.Received r = new TopJoin.Received();
+                    for (int p : all) {
+                        Map<WordHash, List<Posting>> lists = byPartition.get(p);
+                        for (WordHash w : words) {
+                            List<Posting> l = lists.get(w);
+                            r.best(new RangeKey(w, p), l.subList(0, Math.min(depth, l.size())), l.size() > depth);
+                        }
+                    }
+                    Map<RangeKey, List<UrlHash>> ask = TopJoin.completions(words, all, all, r, Integer.MAX_VALUE, 1000, floor);
+                    r.asking(ask);
+                    ask.forEach((k, urls) -> r.add(k, byPartition.get(k.partition()).get(k.word()).stream()
+                            .filter(x -> urls.contains(x.url())).toList()));
+                    TopJoin.Outcome o = TopJoin.decide(words, all, all, r, Integer.MAX_VALUE, floor);
+                    for (var e : joined) {
+                        if (e.getValue()[0] < floor) break;
+                        if (o.undecided().contains(PARTITIONS.partitionOf(e.getKey()))) continue;
+                        assertTrue(o.found().containsKey(e.getKey()), q + " floor " + floor + " depth " + depth);
+                    }
+                    certain += all.size() - o.undecided().size();
+                    open += o.undecided().size();
+                }
+            }
+        }
+        assertTrue(certain > 5 && open > 5, "both outcomes were checked: " + certain + " certain, " + open + " open");
+    }
 }
