@@ -1063,7 +1063,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             case TOP -> {
                 completeUrlSets = TopJoin.completions(request.words(), topPartitions, topRanked, top, topBest(),
-                        settings.maxPostingsPerMessage(), floor);
+                        settings.maxPostingsPerMessage());
                 phase = Phase.COMPLETE;
                 top.asking(completeUrlSets);
                 if (completeUrlSets.isEmpty()) return afterTopLookups();
@@ -1077,11 +1077,6 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 for (RemoteCandidate c : TopJoin.candidates(request.words(), topBestFound, top,
                         placement.partitions()::partitionOf, answeredBy)) {
                     candidates.putIfAbsent(c.url(), c);
-                }
-                if (settingFloor) {
-                    settingFloor = false;
-                    floor = exactBar();
-                    return afterTopLookups();
                 }
                 List<UrlHash> next = cutByBound() ? nextStage() : List.of();
                 if (next.isEmpty()) return fetchMetadata();
@@ -1260,19 +1255,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      * where only their scores came.
      */
     private Behavior<Command> afterTopLookups() {
-        if (cutByBound() && !bestAsked) {
-            // the postings of the best found so far first: the searcher's own scores of them set a floor under the
-            // query's bar, below which nothing can enter its best
-            bestAsked = true;
-            List<UrlHash> best = TopJoin.best(TopJoin.found(request.words(), topPartitions, top),
-                    FIRST_STAGE * request.limit());
-            if (!best.isEmpty()) {
-                topBestFound = best;
-                settingFloor = true;
-                return askPostings(best);
-            }
-        }
-        TopJoin.Outcome o = TopJoin.decide(request.words(), topPartitions, topRanked, top, topBest(), floor);
+        TopJoin.Outcome o = TopJoin.decide(request.words(), topPartitions, topRanked, top, topBest());
         topFound.putAll(o.found());
         if (!o.undecided().isEmpty() && topRound == 0) {
             ctx.getLog().debug("top lookups left partitions {} open; asking deeper", o.undecided());
@@ -1301,12 +1284,6 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      * their scores came.
      */
     private Behavior<Command> startFull() {
-        if (cutByBound() && bestAsked) {
-            // the best found so far have their postings: the stages go on from them
-            phase = Phase.FULL;
-            fullUrlSets = Map.of();
-            return maybeAdvance();
-        }
         int first = cutByBound() ? FIRST_STAGE * request.limit() : TOP_CANDIDATES * request.limit();
         topBestFound = TopJoin.best(topFound, first);
         return askPostings(topBestFound);
@@ -1338,7 +1315,12 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<UrlHash> nextStage() {
         int room = TOP_CANDIDATES * request.limit() - topBestFound.size();
         if (room <= 0) return List.of();
-        double bar = exactBar();
+        double[] scores = new double[candidates.size()];
+        int i = 0;
+        for (RemoteCandidate c : candidates.values()) scores[i++] = exactScores.applyAsDouble(c);
+        Arrays.sort(scores);
+        double bar = scores.length < request.limit() ? Double.NEGATIVE_INFINITY
+                : scores[scores.length - request.limit()] - partsSlack - SCORE_EPSILON;
         Set<UrlHash> asked = new HashSet<>(topBestFound);
         List<UrlHash> out = new ArrayList<>();
         for (UrlHash u : TopJoin.best(topFound, topBestFound.size() + room)) {
@@ -1349,27 +1331,6 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         }
         return out;
     }
-
-    /**
-     * The bound below which a URL's sum of parts cannot enter the caller's best {@code limit}: the {@code limit}-th
-     * best of its scores of the candidates in, less its slack over the parts; minus infinity while fewer are in.
-     */
-    private double exactBar() {
-        if (candidates.size() < request.limit()) return Double.NEGATIVE_INFINITY;
-        double[] scores = new double[candidates.size()];
-        int i = 0;
-        for (RemoteCandidate c : candidates.values()) scores[i++] = exactScores.applyAsDouble(c);
-        Arrays.sort(scores);
-        return scores[scores.length - request.limit()] - partsSlack - SCORE_EPSILON;
-    }
-
-    /**
-     * With the cut by the bound: whether the best found's postings were asked before the top lookups decided, and
-     * whether that stage is out; the floor their scores set under the query's bar (minus infinity: none).
-     */
-    private boolean bestAsked;
-    private boolean settingFloor;
-    private double floor = Double.NEGATIVE_INFINITY;
 
     /** The searcher's and the holders' arithmetic may differ in the last bits; a cut keeps what is this close. */
     private static final double SCORE_EPSILON = 1e-9;

@@ -244,20 +244,9 @@ final class TopJoin {
      */
     static Map<RangeKey, List<UrlHash>> completions(List<WordHash> words, Iterable<Integer> partitions,
                                                     Iterable<Integer> ranked, Received r, int wanted, int maxPerKey) {
-        return completions(words, partitions, ranked, r, wanted, maxPerKey, Double.NEGATIVE_INFINITY);
-    }
-
-    /**
-     * {@link #completions(List, Iterable, Iterable, Received, int, int)} under a bar of at least {@code floor}: a
-     * bound below which no URL can enter the searcher's best (its own scores of candidates in, less what it may add
-     * above the sums), so an open URL whose bound stays below it is not completed.
-     */
-    static Map<RangeKey, List<UrlHash>> completions(List<WordHash> words, Iterable<Integer> partitions,
-                                                    Iterable<Integer> ranked, Received r, int wanted, int maxPerKey,
-                                                    double floor) {
         Map<RangeKey, List<UrlHash>> out = new LinkedHashMap<>();
         Map<Integer, Partition> states = states(words, ranked, partitions, r);
-        double bar = Math.max(floor, bar(words, ranked, states, r, wanted));
+        double bar = bar(words, ranked, states, r, wanted);
         for (int p : partitions) {
             Partition s = states.get(p);
             Map<RangeKey, List<UrlHash>> here = new LinkedHashMap<>();
@@ -298,20 +287,10 @@ final class TopJoin {
      */
     static Outcome decide(List<WordHash> words, Iterable<Integer> partitions, Iterable<Integer> ranked, Received r,
                           int wanted) {
-        return decide(words, partitions, ranked, r, wanted, Double.NEGATIVE_INFINITY);
-    }
-
-    /**
-     * {@link #decide(List, Iterable, Iterable, Received, int)} under a bar of at least {@code floor} (see
-     * {@link #completions(List, Iterable, Iterable, Received, int, int, double)}): a partition where nothing left can
-     * reach the floor holds nothing more of the searcher's best, whatever the {@code wanted}-th best sum.
-     */
-    static Outcome decide(List<WordHash> words, Iterable<Integer> partitions, Iterable<Integer> ranked, Received r,
-                          int wanted, double floor) {
         Map<UrlHash, Double> found = new LinkedHashMap<>();
         Set<Integer> undecided = new TreeSet<>();
         Map<Integer, Partition> states = states(words, ranked, partitions, r);
-        double bar = Math.max(floor, bar(words, ranked, states, r, wanted));
+        double bar = bar(words, ranked, states, r, wanted);
         for (int p : partitions) {
             Partition s = states.get(p);
             boolean certain = s.unseen() <= bar && s.open().values().stream().allMatch(v -> v <= bar);
