@@ -32,7 +32,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 !c.hasPath("presence-tables") || c.getBoolean("presence-tables"),
                 !c.hasPath("url-prefixes") || c.getBoolean("url-prefixes"),
                 !c.hasPath("scored-filters") || c.getBoolean("scored-filters"),
-                !c.hasPath("word-parts") || c.getBoolean("word-parts"));
+                c.hasPath("word-parts") && c.getBoolean("word-parts"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */

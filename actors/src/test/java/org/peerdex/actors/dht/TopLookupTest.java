@@ -156,7 +156,7 @@ class TopLookupTest {
         DhtSettings tops = searcher.dht().settings().with(JOIN_LOOKUPS, false).with(TOP_LOOKUPS, true);
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(LINUX, KERNEL), 5, searchersOrder());
         RemoteSearch.Finished oneWord = TestNetwork.search(searcher, request, tops.with(WORD_PARTS, false));
-        RemoteSearch.Finished parts = TestNetwork.search(searcher, request, tops);
+        RemoteSearch.Finished parts = TestNetwork.search(searcher, request, tops.with(WORD_PARTS, true));
         assertTrue(oneWord.complete() && parts.complete(), oneWord.cost() + " / " + parts.cost());
 
         // centrally: every page with both words, by the searcher's scorer under the true document frequencies
