@@ -125,8 +125,7 @@ public final class DhtCandidateSource implements CandidateSource {
 
             @Override
             public ToDoubleFunction<RemoteSearch.RemoteCandidate> scores(Map<WordHash, Long> df) {
-                Scorer scorer = scorer(request, stats(documents, df, terms, words));
-                return rc -> scorer.scoreOf(candidates(List.of(rc), terms, words).get(0));
+                return scoring(request, terms, words, stats(documents, df, terms, words));
             }
 
             @Override
@@ -216,10 +215,17 @@ public final class DhtCandidateSource implements CandidateSource {
     /** Best first by the coordinator's own score (the given profile, no link rank or feedback). */
     private Comparator<RemoteSearch.RemoteCandidate> bestFirst(SearchRequest request, List<String> terms,
                                                                 List<WordHash> words, CorpusStats stats) {
-        Scorer scorer = scorer(request, stats);
+        ToDoubleFunction<RemoteSearch.RemoteCandidate> score = scoring(request, terms, words, stats);
         Map<RemoteSearch.RemoteCandidate, Double> scores = new IdentityHashMap<>();
         return Comparator.<RemoteSearch.RemoteCandidate>comparingDouble(rc -> scores.computeIfAbsent(rc,
-                x -> scorer.scoreOf(candidates(List.of(x), terms, words).get(0)))).reversed();
+                score::applyAsDouble)).reversed();
+    }
+
+    /** The coordinator's own score of a candidate (the given profile, no link rank or feedback). */
+    private ToDoubleFunction<RemoteSearch.RemoteCandidate> scoring(SearchRequest request, List<String> terms,
+                                                                   List<WordHash> words, CorpusStats stats) {
+        Scorer scorer = scorer(request, stats);
+        return rc -> scorer.scoreOf(candidates(List.of(rc), terms, words).get(0));
     }
 
     private Scorer scorer(SearchRequest request, CorpusStats stats) {

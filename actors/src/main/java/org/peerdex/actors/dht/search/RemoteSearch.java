@@ -1087,7 +1087,6 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             case COUNT -> {
                 counted(counts);
-                if (request.order() != null) top.weigh(request.order().weights(documentFrequency));
                 if (settings.topLookups() && settings.wordParts() && request.words().size() > 1) {
                     wordParts = wordParts();
                     top.parts(wordParts);
@@ -1095,6 +1094,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                         exactScores = request.order().scores(documentFrequency);
                         partsSlack = request.order().wordPartsSlack();
                     }
+                } else if (request.order() != null) {
+                    top.weigh(request.order().weights(documentFrequency));
                 }
                 // long lists: top lookups; short ones (or top lookups off): the filters, exact and cheap there
                 List<Integer> longLists = new ArrayList<>();
@@ -1354,13 +1355,14 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private Map<WordHash, Integer> wordParts() {
         Map<WordHash, Double> w = request.order() == null ? null : request.order().weights(documentFrequency);
         List<WordHash> words = request.words();
+        double[] weight = new double[words.size()];
         double sum = 0;
-        for (WordHash x : words) sum += w == null ? 1 : w.getOrDefault(x, 1.0);
-        Map<WordHash, Integer> out = new HashMap<>();
-        for (WordHash x : words) {
-            double share = (w == null ? 1 : w.getOrDefault(x, 1.0)) / sum;
-            out.put(x, WordPart.of(words.size(), share));
+        for (int i = 0; i < weight.length; i++) {
+            weight[i] = w == null ? 1 : w.getOrDefault(words.get(i), 1.0);
+            sum += weight[i];
         }
+        Map<WordHash, Integer> out = new HashMap<>();
+        for (int i = 0; i < weight.length; i++) out.put(words.get(i), WordPart.of(words.size(), weight[i] / sum));
         return out;
     }
 

@@ -60,7 +60,7 @@ final class TopJoin {
 
         /**
          * The shapes the words' lookups name: their scores are parts of the query's score, each weighing 1 in a sum
-         * (the weights given before are dropped).
+         * (any weights given are dropped).
          */
         void parts(Map<WordHash, Integer> p) {
             parts = Map.copyOf(p);

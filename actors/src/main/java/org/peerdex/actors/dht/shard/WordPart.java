@@ -29,8 +29,7 @@ public final class WordPart {
 
     /** Whether a shape names a query (else the one-word score is used). */
     public static boolean valid(int part) {
-        int terms = part >>> 16;
-        return part > 0 && terms >= 2 && terms <= MAX_TERMS;
+        return part > 0 && terms(part) >= 2 && terms(part) <= MAX_TERMS;
     }
 
     public static int terms(int part) {

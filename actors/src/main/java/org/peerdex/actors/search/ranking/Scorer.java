@@ -241,15 +241,9 @@ public final class Scorer {
             if (c[i] == 0) continue;
             Factor f = PRE[i];
             double v = switch (f) {
-                case TITLE -> p.has(Posting.IN_TITLE) ? 1 / k : 0;
-                case URL -> p.has(Posting.IN_URL) ? 1 / k : 0;
-                case ANCHOR -> p.has(Posting.IN_ANCHOR) ? 1 / k : 0;
-                case EMPHASIS -> p.has(Posting.IN_EMPHASIS) ? 1 / k : 0;
-                case HEADING -> p.has(Posting.IN_HEADING) ? 1 / k : 0;
-                case DESCRIPTION -> p.has(Posting.IN_DESCRIPTION) ? 1 / k : 0;
-                case KEYWORDS -> p.has(Posting.IN_KEYWORDS) ? 1 / k : 0;
-                case AUTHOR -> p.has(Posting.IN_AUTHOR) ? 1 / k : 0;
-                case TITLE_EXACTNESS -> p.has(Posting.IN_TITLE) ? Math.min(1.0, 1.0 / Math.max(1, p.wordsInTitle())) : 0;
+                case TITLE, URL, ANCHOR, EMPHASIS, HEADING, DESCRIPTION, KEYWORDS, AUTHOR ->
+                        p.has(FLAG_BITS[flagIndex(f)]) ? 1 / k : 0;
+                case TITLE_EXACTNESS -> p.has(Posting.IN_TITLE) ? 1.0 / Math.max(1, p.wordsInTitle()) : 0;
                 case HIT_COUNT -> normalize(f, Math.log1p(h));
                 case TERM_FREQUENCY -> normalize(f, h / (dl + 1) / k);
                 case POSITION -> 1.0 / (1 + p.firstPosition() / 10.0) / k;
@@ -323,9 +317,7 @@ public final class Scorer {
         Posting any = known.get(0);
         double[] doc = features(page, List.of(any));
         int unknown = k - j;
-        int[] flagBits = {Posting.IN_TITLE, Posting.IN_URL, Posting.IN_ANCHOR, Posting.IN_EMPHASIS, Posting.IN_HEADING,
-                Posting.IN_DESCRIPTION, Posting.IN_KEYWORDS, Posting.IN_AUTHOR};
-        int[] flagged = new int[flagBits.length];
+        int[] flagged = new int[FLAG_BITS.length];
         long hits = 0;
         double tf = 0;
         double pos = 0;
@@ -339,7 +331,7 @@ public final class Scorer {
             bm25Max += idf * (K1 + 1);
             if (t < j) {
                 Posting p = known.get(t);
-                for (int f = 0; f < flagBits.length; f++) if (p.has(flagBits[f])) flagged[f]++;
+                for (int f = 0; f < FLAG_BITS.length; f++) if (p.has(FLAG_BITS[f])) flagged[f]++;
                 hits += p.hitCount();
                 tf += (double) p.hitCount() / (dl + 1);
                 pos += p.firstPosition();
@@ -400,7 +392,11 @@ public final class Scorer {
         return total + linkRankCoef * linkRank.rank(page.hostHash()) + feedbackCoef * feedback.applyAsDouble(page);
     }
 
-    /** The place of a share factor's flag in {@link #upperBound}'s counts. */
+    /** The posting flags of the share factors, in {@link #flagIndex} order. */
+    private static final int[] FLAG_BITS = {Posting.IN_TITLE, Posting.IN_URL, Posting.IN_ANCHOR, Posting.IN_EMPHASIS,
+            Posting.IN_HEADING, Posting.IN_DESCRIPTION, Posting.IN_KEYWORDS, Posting.IN_AUTHOR};
+
+    /** The place of a share factor's flag in {@link #FLAG_BITS} and {@link #upperBound}'s counts. */
     private static int flagIndex(Factor f) {
         return switch (f) {
             case TITLE -> 0;
