@@ -13,7 +13,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                           Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
                           boolean cacheRemoteResults, boolean independentMetadata, boolean confirmPostings,
                           boolean joinLookups, boolean topLookups, boolean presenceTables, boolean urlPrefixes,
-                          boolean scoredFilters, boolean wordParts) {
+                          boolean scoredFilters, boolean wordParts, boolean prefixScores) {
 
     public static DhtSettings from(Config root) {
         Config c = root.getConfig("peerdex.dht");
@@ -32,7 +32,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 !c.hasPath("presence-tables") || c.getBoolean("presence-tables"),
                 !c.hasPath("url-prefixes") || c.getBoolean("url-prefixes"),
                 !c.hasPath("scored-filters") || c.getBoolean("scored-filters"),
-                c.hasPath("word-parts") && c.getBoolean("word-parts"));
+                c.hasPath("word-parts") && c.getBoolean("word-parts"),
+                !c.hasPath("prefix-scores") || c.getBoolean("prefix-scores"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */
@@ -47,7 +48,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
     }
 
     /** The search exchanges a peer may take or leave; tests compare a search with and without one. */
-    public enum Exchange { CONFIRM_POSTINGS, JOIN_LOOKUPS, TOP_LOOKUPS, URL_PREFIXES, SCORED_FILTERS, WORD_PARTS }
+    public enum Exchange { CONFIRM_POSTINGS, JOIN_LOOKUPS, TOP_LOOKUPS, URL_PREFIXES, SCORED_FILTERS, WORD_PARTS, PREFIX_SCORES }
 
     /** These settings with one exchange on or off. */
     public DhtSettings with(Exchange e, boolean on) {
@@ -58,6 +59,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 independentMetadata, e == Exchange.CONFIRM_POSTINGS ? on : confirmPostings,
                 e == Exchange.JOIN_LOOKUPS ? on : joinLookups, e == Exchange.TOP_LOOKUPS ? on : topLookups,
                 presenceTables, e == Exchange.URL_PREFIXES ? on : urlPrefixes,
-                e == Exchange.SCORED_FILTERS ? on : scoredFilters, e == Exchange.WORD_PARTS ? on : wordParts);
+                e == Exchange.SCORED_FILTERS ? on : scoredFilters, e == Exchange.WORD_PARTS ? on : wordParts,
+                e == Exchange.PREFIX_SCORES ? on : prefixScores);
     }
 }

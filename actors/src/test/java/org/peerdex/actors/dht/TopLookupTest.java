@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.peerdex.actors.dht.DhtSettings.Exchange.JOIN_LOOKUPS;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.PREFIX_SCORES;
 import static org.peerdex.actors.dht.DhtSettings.Exchange.TOP_LOOKUPS;
 import static org.peerdex.actors.dht.DhtSettings.Exchange.WORD_PARTS;
 
@@ -103,6 +104,29 @@ class TopLookupTest {
         // measured: 30 KB against 160 KB (both lists whole: 186 KB); with postings instead of scores 34 KB, and with
         // each partition's own bar (before the query's bar over all of them) 91 KB, some taking the deeper round
         assertTrue(tops.cost().bytes() * 3 < filters.cost().bytes(), tops.cost() + " against " + filters.cost());
+
+        // score lists with whole hashes: the same first page, and more bytes of lists than by prefix
+        RemoteSearch.Finished whole = TestNetwork.search(searcher, request, noJoins.with(PREFIX_SCORES, false));
+        assertTrue(whole.complete(), whole.cost().toString());
+        assertEquals(central, TestNetwork.first(whole, 5), "the same first page with whole hashes");
+        long listsByPrefix = listBytes(tops.cost().byKind());
+        long listsWhole = listBytes(whole.cost().byKind());
+        System.out.println("score lists: by prefix " + listsByPrefix + " bytes, whole " + listsWhole + "; queries "
+                + tops.cost().bytes() + " / " + whole.cost().bytes() + " bytes");
+        // measured: 10,302 bytes of lists by prefix against 12,922 with whole hashes (a frame of about 75 bytes a
+        // key beside each list), the queries 35,327 and 37,835 bytes
+        assertTrue(listsByPrefix * 10 < listsWhole * 9, "lists by prefix " + listsByPrefix + " against " + listsWhole
+                + ": " + tops.cost() + " / " + whole.cost());
+    }
+
+    /** The bytes of the answers that carry score lists: the top lookups' and their completions'. */
+    private static long listBytes(Map<String, RemoteSearch.Traffic> byKind) {
+        long n = 0;
+        for (String kind : List.of("top-reply", "complete-reply")) {
+            RemoteSearch.Traffic t = byKind.get(kind);
+            if (t != null) n += t.bytes();
+        }
+        return n;
     }
 
     /** The searcher's own scorer for "linux kernel" under these document frequencies (N: the corpus). */

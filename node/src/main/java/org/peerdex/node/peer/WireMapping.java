@@ -55,7 +55,8 @@ final class WireMapping {
         }
         V1.Joins joins = l.joins() == null ? null : new V1.Joins(l.joins().words().stream().map(WordHash::value).toList(),
                 l.joins().partitions(), l.joins().limit());
-        return new V1.LookupRequest(l.queryId(), out, l.keyed(), l.joinTable(), l.presenceTable(), joins);
+        return new V1.LookupRequest(l.queryId(), out, l.keyed(), l.joinTable(), l.presenceTable(), joins,
+                l.prefixScores());
     }
 
     static V1.MetadataRequest metadata(ShardOwner.FetchMetadata m) {
@@ -97,7 +98,7 @@ final class WireMapping {
                 : new ShardOwner.Joins(l.joins().words().stream().map(WordHash::new).toList(), l.joins().partitions(),
                         l.joins().limit());
         return new ShardOwner.LookupRequest(l.queryId(), out, replyTo, l.keyed(), l.joinTable(), l.presenceTable(),
-                joins);
+                joins, l.prefixScores());
     }
 
     static ShardOwner.FetchMetadata metadata(V1.MetadataRequest m, ActorRef<ShardOwner.MetadataReply> replyTo) {
@@ -146,7 +147,8 @@ final class WireMapping {
 
     private static V1.KeyPostings keyPostings(ShardOwner.KeyPostings kp) {
         V1.Postings ps = kp.postings().omitted() ? V1.Postings.NONE : postings(kp.postings(), kp.key().word());
-        return new V1.KeyPostings(key(kp.key()), ps, kp.matched(), kp.truncated(), kp.held(), kp.scores(), kp.prefixed());
+        return new V1.KeyPostings(key(kp.key()), ps, kp.matched(), kp.truncated(), kp.held(), kp.scores(), kp.prefixed(),
+                kp.prefixScores());
     }
 
     /**
@@ -200,7 +202,7 @@ final class WireMapping {
 
     static ShardOwner.KeyPostings keyPostings(V1.KeyPostings kp) {
         return new ShardOwner.KeyPostings(key(kp.key()), postings(kp.postings(), new WordHash(kp.key().word())), kp.matched(),
-                kp.truncated(), kp.held(), kp.scores(), kp.prefixed());
+                kp.truncated(), kp.held(), kp.scores(), kp.prefixed(), kp.prefixScores());
     }
 
     /** The differing ranges of a digest reply, each with the hashes its responder listed as held (sorted here). */

@@ -187,6 +187,44 @@ class WireMappingTest {
     }
 
     @Test
+    void scoresByPrefixCrossTheWireAndARequestWithoutThemWritesNoKey() throws Exception {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        RangeKey key = new RangeKey(vacuum, 5);
+        ShardOwner.LookupRequest l = new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.scores(key, null, 28)),
+                null, true, false, null, null, true);
+        assertTrue(WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(l)), V1.LookupRequest.class), null)
+                .prefixScores());
+        ShardOwner.LookupRequest plain = new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.scores(key, null, 28)),
+                null, true);
+        assertFalse(new String(codec.write(WireMapping.lookup(plain)), java.nio.charset.StandardCharsets.ISO_8859_1)
+                .contains("prefixScores"));
+        List<Posting> ps = realPage().postings().subList(0, 3).stream()
+                .sorted(java.util.Comparator.comparingDouble(org.peerdex.actors.dht.shard.PartialScore::of).reversed())
+                .toList();
+        byte[] byPrefix = org.peerdex.actors.dht.shard.ScoreList.ofPrefixes(ps, 0);
+        byte[] whole = org.peerdex.actors.dht.shard.ScoreList.of(ps);
+        ShardOwner.LookupReply lr = new ShardOwner.LookupReply(9, new PeerId("Responder123"), List.of(
+                new ShardOwner.KeyPostings(key, PostingPack.NONE, 40, true, null, null, false, byPrefix)), "");
+        ShardOwner.KeyPostings kp = WireMapping.keyPostings(codec.read(codec.write(WireMapping.reply(lr)),
+                V1.LookupReply.class).results().get(0));
+        assertTrue(kp.scores() == null && kp.truncated() && kp.matched() == 40 && kp.scoreCount() == 3);
+        var read = org.peerdex.actors.dht.shard.ScoreList.readPrefixed(kp.prefixScores());
+        var exact = org.peerdex.actors.dht.shard.ScoreList.read(whole);
+        for (int i = 0; i < 3; i++) {
+            // the URL's stand-in (its prefix), and the very score a whole list carries
+            assertEquals(org.peerdex.actors.dht.shard.ScoreList.byPrefix(ps.get(i).url()), read.get(i).url());
+            assertEquals(exact.get(i).score(), read.get(i).score());
+        }
+        // 5 bytes a prefix, a drop of a byte or two (the first, from the largest score, up to three)
+        assertTrue(byPrefix.length <= 3 * 5 + 3 + 2 + 2, byPrefix.length + " bytes against " + whole.length);
+        // a torn list is refused when read
+        byte[] torn = java.util.Arrays.copyOf(byPrefix, byPrefix.length - 1);
+        assertThrows(Exception.class, () -> codec.read(codec.write(new V1.LookupReply(9, List.of(new V1.KeyPostings(
+                new V1.Key(vacuum.value(), 5), V1.Postings.NONE, 0, false, null, null, false, torn)), "", null, null)),
+                V1.LookupReply.class));
+    }
+
+    @Test
     void aScoreLookupKeepsItsQuerysShapeAndOneWithoutWritesNoPartKey() throws Exception {
         var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
         RangeKey key = new RangeKey(vacuum, 5);

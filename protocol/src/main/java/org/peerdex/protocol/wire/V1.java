@@ -294,7 +294,9 @@ public final class V1 {
      * written either: an absent key reads as its default, so every v1 peer reads them as before. For a score
      * lookup, {@code scores} instead of postings: {@code (url[9] score[2])*}, the partial score in units of 1/1024
      * rounded up (absent for other lookups, and then not written). {@code prefixed}: the lookup's URL prefixes were
-     * read and applied (absent, false, for every other lookup).
+     * read and applied (absent, false, for every other lookup). {@code prefixScores}: a score lookup's answer to
+     * an asker that set {@link LookupRequest#prefixScores}, its URLs by prefix ({@link PrefixScores}), in place of
+     * {@code scores} (absent otherwise).
      */
     public record KeyPostings(@JsonProperty("key") Key key,
                               @JsonProperty("postings")
@@ -304,7 +306,9 @@ public final class V1 {
                               @JsonProperty("truncated") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean truncated,
                               @JsonProperty("held") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held,
                               @JsonProperty("scores") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] scores,
-                              @JsonProperty("prefixed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean prefixed) {
+                              @JsonProperty("prefixed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean prefixed,
+                              @JsonProperty("prefixScores") @JsonInclude(JsonInclude.Include.NON_NULL)
+                              byte[] prefixScores) {
         public KeyPostings {
             if (key == null) throw new IllegalArgumentException("key postings need a key");
             postings = postings == null ? Postings.EMPTY : postings;
@@ -313,6 +317,12 @@ public final class V1 {
                 throw new IllegalArgumentException("scores must be whole " + SCORE_ENTRY + "-byte entries, at most "
                         + MAX_SCORES);
             }
+            if (prefixScores != null) PrefixScores.read(prefixScores, MAX_SCORES);
+        }
+
+        public KeyPostings(Key key, Postings postings, int matched, boolean truncated, byte[] held, byte[] scores,
+                           boolean prefixed) {
+            this(key, postings, matched, truncated, held, scores, prefixed, null);
         }
 
         /** Bytes of one entry of {@link #scores}: a packed URL hash and a two-byte score. */
@@ -454,6 +464,9 @@ public final class V1 {
      * that predates it does not answer them, which the asker reads as no answer (never as a denial).
      * {@code joins} (not written when absent): join lookups beside {@code lookups}, each word named once; a holder that
      * predates it finds no keys and answers with an error, and the asker asks another holder.
+     * {@code prefixScores} (written only when true): the asker names URLs by prefix and reads score lists so, and
+     * the holder answers every score lookup in the reply's {@link KeyPostings#prefixScores} ({@link PrefixScores})
+     * instead of {@code scores}; a holder that predates it (or does not read prefixes) answers with {@code scores}.
      */
     public record LookupRequest(@JsonProperty("queryId") long queryId, @JsonProperty("lookups") List<Lookup> lookups,
                                 @JsonProperty("keyed") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed,
@@ -461,10 +474,17 @@ public final class V1 {
                                 boolean joinTable,
                                 @JsonProperty("presenceTable") @JsonInclude(JsonInclude.Include.NON_NULL)
                                 byte[] presenceTable,
-                                @JsonProperty("joins") @JsonInclude(JsonInclude.Include.NON_NULL) Joins joins)
+                                @JsonProperty("joins") @JsonInclude(JsonInclude.Include.NON_NULL) Joins joins,
+                                @JsonProperty("prefixScores") @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+                                boolean prefixScores)
             implements Body {
         public LookupRequest {
             lookups = lookups == null ? List.of() : List.copyOf(lookups);
+        }
+
+        public LookupRequest(long queryId, List<Lookup> lookups, boolean keyed, boolean joinTable, byte[] presenceTable,
+                             Joins joins) {
+            this(queryId, lookups, keyed, joinTable, presenceTable, joins, false);
         }
 
         public LookupRequest(long queryId, List<Lookup> lookups, boolean keyed, boolean joinTable, byte[] presenceTable) {

@@ -46,6 +46,7 @@ import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.ring.Ring;
 import org.peerdex.protocol.wire.PresenceTable;
+import org.peerdex.protocol.wire.PrefixScores;
 import org.peerdex.protocol.wire.UrlPrefixes;
 import org.peerdex.storage.PeerStorage;
 import org.peerdex.storage.meta.UrlMetadata;
@@ -576,8 +577,10 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 for (ShardOwner.Lookup l : ls) if (l.prefixes() != null) byPrefix.add(l.key());
                 if (!byPrefix.isEmpty()) prefixedRequests.put(id, byPrefix);
                 if (ls.stream().anyMatch(l -> l.scores() && l.filter() != null)) scoredRequests.add(id);
+                // keyed by prefix: score lists by prefix too (a holder that does not read prefixes sends whole hashes)
+                boolean prefixScores = top.keyedByPrefix() && ls.stream().anyMatch(ShardOwner.Lookup::scores);
                 ask(id, peer, owner.get(), ShardOwner.LookupReply.class,
-                        r -> new ShardOwner.LookupRequest(queryId, ls, r, true));
+                        r -> new ShardOwner.LookupRequest(queryId, ls, r, true, false, null, null, prefixScores));
             }
         }
     }
@@ -650,8 +653,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 if (!w.equals(k.word())) others += counts.getOrDefault(new RangeKey(w, k.partition()), 0);
             }
             if (others == 0) continue;
-            double perFalse = scoredFilters.contains(k.partition()) ? ScoreList.ENTRY_BYTES
-                    : FILTERED_POSTING_BYTES;
+            double perFalse = !scoredFilters.contains(k.partition()) ? FILTERED_POSTING_BYTES
+                    : top.keyedByPrefix() ? PrefixScores.MIN_ENTRY_BYTES : ScoreList.ENTRY_BYTES;
             bits = Math.max(bits, leastBytesBits((double) request.words().size() * n, others, perFalse));
         }
         return bits;
@@ -721,17 +724,23 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<ShardOwner.Lookup> plainLookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets,
                                                  boolean byPrefixes, boolean scored) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
+        int room = settings.maxPostingsPerMessage() - ShardOwner.Lookup.PREFIX_SLACK;
         for (RangeKey k : keys) {
             List<UrlHash> set = urlSets == null ? null : urlSets.get(k);
-            boolean prefixed = byPrefixes && set != null
-                    && set.size() + ShardOwner.Lookup.PREFIX_SLACK <= settings.maxPostingsPerMessage();
+            // a search keyed by prefix knows the URLs of its top lookups by prefix alone: those go by prefixes (at
+            // most a message of them), or by the whole hashes seen of them to a holder that does not read prefixes
+            boolean ids = set != null && keyedByPrefix(k);
+            boolean prefixed = byPrefixes && set != null && (ids || set.size() <= room);
+            if (ids && prefixed && set.size() > room) set = set.subList(0, room);
+            if (ids && !prefixed) set = wholeHashes(set);
             if (phase == Phase.RAREST && scoredFilters.contains(k.partition())) {
                 out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, true)
                         : ShardOwner.Lookup.scores(k, set, Math.max(1, set.size())));
             } else if (phase == Phase.RAREST || phase == Phase.FULL) {
                 out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, false) : exactLookup(k, set));
             } else if (phase == Phase.COMPLETE) {
-                ShardOwner.Lookup filtered = scored && settings.scoredFilters() ? completionFilter(k, set) : null;
+                // a completion filter is over whole hashes: not for URLs known by prefix
+                ShardOwner.Lookup filtered = scored && settings.scoredFilters() && !ids ? completionFilter(k, set) : null;
                 out.add(filtered != null ? filtered : prefixed ? ShardOwner.Lookup.byPrefixes(k, set, true)
                         : ShardOwner.Lookup.scores(k, set, Math.max(1, set.size())));
             } else if (phase == Phase.TOP) {
@@ -752,6 +761,38 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether the URL set asked of this key in this phase names URLs as the top lookups keyed them (by prefix, in a
+     * search keyed so): the completions, the candidates' postings, and the rarest word's scores of a scored filter.
+     */
+    private boolean keyedByPrefix(RangeKey k) {
+        return top.keyedByPrefix() && (phase == Phase.COMPLETE || phase == Phase.FULL
+                || phase == Phase.RAREST && scoredFilters.contains(k.partition()));
+    }
+
+    /**
+     * The whole hashes seen of these URLs known by prefix, for a holder that does not read prefixes; a URL none of
+     * whose hashes came yet is left out (and noted: the candidates' postings are asked once more when they came).
+     */
+    private List<UrlHash> wholeHashes(List<UrlHash> ids) {
+        List<UrlHash> out = new ArrayList<>(ids.size());
+        for (UrlHash id : ids) {
+            Set<UrlHash> whole = top.wholeOf(id);
+            if (whole.isEmpty()) leftOut.add(id);
+            out.addAll(whole);
+        }
+        return out;
+    }
+
+    /** URLs known by prefix that a request by whole hashes left out; their postings are asked once more (FULL). */
+    private final Set<UrlHash> leftOut = new TreeSet<>();
+    private boolean askedLeftOut;
+
+    /** Whether this search keys its top lookups by prefix ({@code prefix-scores}, with URL prefixes, several words). */
+    private boolean prefixIds() {
+        return settings.urlPrefixes() && settings.prefixScores() && request.words().size() > 1;
     }
 
     // ---- receiving
@@ -866,7 +907,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 RangeKey k = kp.key();
                 // only the key's own word and partition; a completion, only the URLs asked
                 Set<UrlHash> wanted = phase == Phase.TOP ? null : new HashSet<>(sets.getOrDefault(k, List.of()));
-                if (kp.scores() != null) {
+                if (kp.scores() != null || kp.prefixScores() != null) {
                     // a score list (a holder that predates them sends postings, read below)
                     List<ScoreList.Entry> es;
                     try {
@@ -880,8 +921,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     } else if (phase == Phase.COMPLETE) {
                         top.addScores(k, es);
                         // an answer cut at its limit (URLs sharing a prefix, a filter's false positives) may have left
-                        // out URLs asked: those are not known to lack the word
-                        if (kp.truncated()) top.unasked(k);
+                        // out URLs asked, as may a request by the whole hashes seen of URLs known by prefix: those
+                        // are not known to lack the word
+                        if (kp.truncated() || top.keyedByPrefix() && unprefixed.contains(o.peer())) top.unasked(k);
                     }
                     continue;
                 }
@@ -896,6 +938,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     countAtLeast(k, Math.max(0, kp.matched()));
                 } else {
                     top.add(k, ps);
+                    if (phase == Phase.COMPLETE && top.keyedByPrefix() && unprefixed.contains(o.peer())) top.unasked(k);
                 }
                 sent(k, ps, o.peer(), r.by());
             }
@@ -965,7 +1008,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         if (!o.keys().contains(k)) return Optional.empty();
         Set<UrlHash> wanted = phase == Phase.RAREST ? new HashSet<>(rarestUrlSets.getOrDefault(k, List.of())) : null;
         try {
-            if (kp.scores() != null) {
+            if (kp.scores() != null || kp.prefixScores() != null) {
                 top.addScores(k, scoresOf(kp, wanted));
             } else {
                 List<Posting> ps = postingsOf(kp, wanted);
@@ -984,9 +1027,11 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      */
     private List<ScoreList.Entry> scoresOf(ShardOwner.KeyPostings kp, Set<UrlHash> wanted) {
         List<ScoreList.Entry> es = new ArrayList<>();
-        for (ScoreList.Entry e : ScoreList.read(kp.scores())) {
+        List<ScoreList.Entry> listed = kp.prefixScores() != null ? ScoreList.readPrefixed(kp.prefixScores())
+                : ScoreList.read(kp.scores());
+        for (ScoreList.Entry e : listed) {
             if (placement.partitions().partitionOf(e.url()) == kp.key().partition()
-                    && (wanted == null || wanted.contains(e.url()))) es.add(e);
+                    && (wanted == null || wanted.contains(top.id(e.url())))) es.add(e);
         }
         return es;
     }
@@ -1000,7 +1045,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         List<Posting> ps = new ArrayList<>();
         for (Posting p : kp.postingList()) {
             if (p.word().equals(k.word()) && placement.partitions().partitionOf(p.url()) == k.partition()
-                    && (wanted == null || wanted.contains(p.url()))) ps.add(p);
+                    && (wanted == null || wanted.contains(top.id(p.url())))) ps.add(p);
         }
         postingBytes += kp.postings().byteSize();
         postingsReceived += ps.size();
@@ -1062,8 +1107,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                 return maybeAdvance();
             }
             case TOP -> {
+                // keyed by prefix, a completion goes by prefixes alone: at most a message of them, with their slack
                 completeUrlSets = TopJoin.completions(request.words(), topPartitions, topRanked, top, topBest(),
-                        settings.maxPostingsPerMessage());
+                        settings.maxPostingsPerMessage() - (top.keyedByPrefix() ? ShardOwner.Lookup.PREFIX_SLACK : 0));
                 phase = Phase.COMPLETE;
                 top.asking(completeUrlSets);
                 if (completeUrlSets.isEmpty()) return afterTopLookups();
@@ -1078,6 +1124,15 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                         placement.partitions()::partitionOf, answeredBy)) {
                     candidates.putIfAbsent(c.url(), c);
                 }
+                if (!leftOut.isEmpty() && !askedLeftOut) {
+                    // URLs known by prefix that a holder reading no prefixes could not be asked for: their whole
+                    // hashes came with other words' postings since; asked once more
+                    askedLeftOut = true;
+                    List<UrlHash> again = new ArrayList<>();
+                    for (UrlHash id : leftOut) if (!top.wholeOf(id).isEmpty()) again.add(id);
+                    leftOut.clear();
+                    if (!again.isEmpty()) return askPostings(again);
+                }
                 List<UrlHash> next = cutByBound() ? nextStage() : List.of();
                 if (next.isEmpty()) return fetchMetadata();
                 List<UrlHash> all = new ArrayList<>(topBestFound);
@@ -1087,6 +1142,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             case COUNT -> {
                 counted(counts);
+                if (prefixIds()) top.byPrefix();
                 if (settings.topLookups() && settings.wordParts() && request.words().size() > 1) {
                     wordParts = wordParts();
                     top.parts(wordParts);

@@ -53,6 +53,36 @@ final class TopJoin {
         /** per word, the query's shape its lookups name ({@link WordPart}; absent: none, the partial score) */
         private Map<WordHash, Integer> parts = Map.of();
 
+        /** whether URLs are keyed by their prefixes' stand-ins ({@link ScoreList#byPrefix}) */
+        private boolean byPrefix;
+        /** with {@link #byPrefix}: per stand-in, the whole hashes seen of it (in postings, or in lists that name them) */
+        private final Map<UrlHash, Set<UrlHash>> whole = new HashMap<>();
+
+        /**
+         * Keys every URL by its prefix's stand-in from now on: the holders' lists name URLs by prefix
+         * ({@link ScoreList#readPrefixed}), and what comes with whole hashes is keyed so too. Call before any answer.
+         */
+        void byPrefix() {
+            byPrefix = true;
+        }
+
+        boolean keyedByPrefix() {
+            return byPrefix;
+        }
+
+        /** The key a URL is held under: itself, or its prefix's stand-in. */
+        UrlHash id(UrlHash url) {
+            if (!byPrefix) return url;
+            UrlHash id = ScoreList.byPrefix(url);
+            if (!id.equals(url)) whole.computeIfAbsent(id, x -> new TreeSet<>()).add(url);
+            return id;
+        }
+
+        /** The whole hashes seen of a URL as it is keyed (itself when not keyed by prefix). */
+        Set<UrlHash> wholeOf(UrlHash id) {
+            return !byPrefix ? Set.of(id) : whole.getOrDefault(id, Set.of());
+        }
+
         /** The searcher's weights of the words (null: all 1). */
         void weigh(Map<WordHash, Double> w) {
             weights = w == null ? Map.of() : Map.copyOf(w);
@@ -100,7 +130,7 @@ final class TopJoin {
             add(key, best);
             List<ScoreList.Entry> entries = new ArrayList<>(best.size());
             int part = part(key.word());
-            for (Posting p : best) entries.add(new ScoreList.Entry(p.url(), listed(p, part)));
+            for (Posting p : best) entries.add(new ScoreList.Entry(id(p.url()), listed(p, part)));
             frontier(key, entries, more);
         }
 
@@ -124,15 +154,16 @@ final class TopJoin {
             Map<UrlHash, Double> s = scores.computeIfAbsent(key, k -> new HashMap<>());
             int part = part(key.word());
             for (Posting p : ps) {
-                m.putIfAbsent(p.url(), p);
-                s.putIfAbsent(p.url(), listed(p, part));
+                UrlHash id = id(p.url());
+                m.putIfAbsent(id, p);
+                s.putIfAbsent(id, listed(p, part));
             }
         }
 
         /** Scores of exactly the URLs asked (a completion). */
         void addScores(RangeKey key, List<ScoreList.Entry> es) {
             Map<UrlHash, Double> s = scores.computeIfAbsent(key, k -> new HashMap<>());
-            for (ScoreList.Entry e : es) s.putIfAbsent(e.url(), e.score());
+            for (ScoreList.Entry e : es) s.putIfAbsent(id(e.url()), e.score());
         }
 
         double frontier(RangeKey key) {
@@ -342,10 +373,14 @@ final class TopJoin {
             List<Posting> ps = new ArrayList<>(words.size());
             for (WordHash w : words) {
                 Posting x = r.posting(new RangeKey(w, p), u);
-                if (x == null) break;
+                // keyed by prefix, two URLs of a key may share one: every word's posting must be of the same page
+                if (x == null || !ps.isEmpty() && !x.url().equals(ps.get(0).url())) break;
                 ps.add(x);
             }
-            if (ps.size() == words.size()) out.add(new RemoteCandidate(u, ps, null, answeredBy.get(u)));
+            if (ps.size() == words.size()) {
+                UrlHash url = ps.get(0).url();
+                out.add(new RemoteCandidate(url, ps, null, answeredBy.get(url)));
+            }
         }
         return out;
     }

@@ -3,6 +3,8 @@ package org.peerdex.actors.dht.shard;
 import java.util.ArrayList;
 import java.util.List;
 import org.peerdex.protocol.hash.UrlHash;
+import org.peerdex.protocol.wire.PrefixScores;
+import org.peerdex.protocol.wire.UrlPrefixes;
 import org.peerdex.protocol.wire.V1;
 import org.peerdex.storage.rwi.HashBytes;
 import org.peerdex.storage.rwi.Posting;
@@ -55,6 +57,42 @@ public final class ScoreList {
             pos += ENTRY_BYTES;
         }
         return out;
+    }
+
+    /**
+     * The postings' URLs by prefix and their scores under a query's shape ({@link PrefixScores}, about 6 bytes a URL),
+     * best first (as a holder ranks them).
+     */
+    public static byte[] ofPrefixes(List<Posting> postings, int part) {
+        List<PrefixScores.Entry> entries = new ArrayList<>(postings.size());
+        for (Posting p : postings) {
+            entries.add(new PrefixScores.Entry(UrlPrefixes.of(p.url().value()), units(WordPart.score(p, part))));
+        }
+        return PrefixScores.write(entries);
+    }
+
+    /**
+     * The entries of a list by prefix, each URL as its {@link #byPrefix} stand-in; throws IllegalArgumentException
+     * when the list is malformed.
+     */
+    public static List<Entry> readPrefixed(byte[] bytes) {
+        List<PrefixScores.Entry> es = PrefixScores.read(bytes, V1.KeyPostings.MAX_SCORES);
+        List<Entry> out = new ArrayList<>(es.size());
+        for (PrefixScores.Entry e : es) out.add(new Entry(new UrlHash(e.prefix() + PAD), score(e.units())));
+        return out;
+    }
+
+    /** What a stand-in's hash has after the prefix. */
+    private static final String PAD = "A".repeat(UrlHash.LENGTH - UrlPrefixes.CHARS);
+
+    /**
+     * The stand-in of a URL known by its prefix alone: its prefix and a fixed tail. A searcher that reads lists by
+     * prefix keys every URL so until the URL's postings come (two URLs of a key that share a prefix are one until
+     * then); the stand-in lies in the URL's partition, as the partition is the hash's first bits.
+     */
+    public static UrlHash byPrefix(UrlHash url) {
+        String v = url.value();
+        return v.endsWith(PAD) ? url : new UrlHash(UrlPrefixes.of(v) + PAD);
     }
 
     /** Every entry; throws IllegalArgumentException when the bytes are no whole number of entries or a hash is bad. */

@@ -219,14 +219,22 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * that predates it answers them as {@link KeyPostings}. {@code presenceTable} (not written when null): presence
      * questions as one {@link PresenceTable} (what a confirmation asks: a bit a URL, each word and URL written once),
      * answered in {@link LookupReply#heldTable}; {@code lookups} may then be empty. A holder that predates it does not
-     * answer them, which the asker reads as no answer.
+     * answer them, which the asker reads as no answer. {@code prefixScores} (not written when false): the asker
+     * names URLs by prefix, and every score lookup is answered as {@link KeyPostings#prefixScores}; a holder that
+     * predates it, or does not read prefixes ({@code url-prefixes = off}), answers with {@link KeyPostings#scores}.
      */
     public record LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo,
                                 @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean keyed,
                                 @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean joinTable,
                                 @JsonInclude(JsonInclude.Include.NON_NULL) byte[] presenceTable,
-                                @JsonInclude(JsonInclude.Include.NON_NULL) Joins joins)
+                                @JsonInclude(JsonInclude.Include.NON_NULL) Joins joins,
+                                @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean prefixScores)
             implements Command, WireMessage {
+        public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo, boolean keyed,
+                             boolean joinTable, byte[] presenceTable, Joins joins) {
+            this(queryId, lookups, replyTo, keyed, joinTable, presenceTable, joins, false);
+        }
+
         public LookupRequest(long queryId, List<Lookup> lookups, ActorRef<LookupReply> replyTo, boolean keyed,
                              boolean joinTable, byte[] presenceTable) {
             this(queryId, lookups, replyTo, keyed, joinTable, presenceTable, null);
@@ -270,6 +278,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * asked has a posting here (null for every other lookup). Fields at their defaults (a presence answer's
      * {@link PostingPack#NONE}, no match count, not truncated) are not written; they read back as those defaults.
      * {@code prefixed}: the lookup's URL prefixes were read (false, and not written, for every other lookup).
+     * {@code prefixScores}: a score lookup's list with its URLs by prefix ({@link ScoreList#ofPrefixes}), in place of
+     * {@code scores}, to an asker that set {@link LookupRequest#prefixScores} (null, and not written, otherwise).
      */
     public record KeyPostings(RangeKey key,
                               @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = LeftOut.Filter.class)
@@ -278,9 +288,21 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean truncated,
                               @JsonInclude(JsonInclude.Include.NON_NULL) byte[] held,
                               @JsonInclude(JsonInclude.Include.NON_NULL) byte[] scores,
-                              @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean prefixed) {
+                              @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean prefixed,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixScores) {
         public KeyPostings {
             postings = postings == null ? PostingPack.EMPTY : postings;
+        }
+
+        public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated, byte[] held,
+                           byte[] scores, boolean prefixed) {
+            this(key, postings, matched, truncated, held, scores, prefixed, null);
+        }
+
+        /** How many URLs its score list names, in either layout (0 for an answer with postings). */
+        public int scoreCount() {
+            return scores != null ? ScoreList.count(scores)
+                    : prefixScores != null ? ScoreList.readPrefixed(prefixScores).size() : 0;
         }
 
         public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated, byte[] held,
@@ -957,8 +979,9 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     }
                     continue;
                 }
-                KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)), m.keyed() && !l.presence());
-                budget -= kp.postings().count() + (kp.scores() == null ? 0 : ScoreList.count(kp.scores()));
+                KeyPostings kp = lookup(l, Math.min(l.limit(), Math.max(0, budget)), m.keyed() && !l.presence(),
+                        m.prefixScores() && settings.urlPrefixes());
+                budget -= kp.postings().count() + kp.scoreCount();
                 out.add(l.presence() ? presence(kp, l.urls()) : kp);
             }
             byte[] held = null;
@@ -1028,6 +1051,14 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
 
     /** {@link #lookup(Lookup, int)}, its postings in a keyed pack when {@code keyed}. */
     KeyPostings lookup(Lookup l, int limit, boolean keyed) {
+        return lookup(l, limit, keyed, false);
+    }
+
+    /**
+     * {@link #lookup(Lookup, int, boolean)}, a score lookup's list with its URLs by prefix when {@code prefixScores}
+     * (the asker names URLs so, and this peer reads prefixes).
+     */
+    KeyPostings lookup(Lookup l, int limit, boolean keyed, boolean prefixScores) {
         Set<String> urlSet = l.urls() == null ? null : new HashSet<>(l.urls().stream().map(UrlHash::value).toList());
         // checked when the request came: whole pairs, within the bound
         Set<String> prefixes = l.prefixes() == null ? null : UrlPrefixes.read(l.prefixes(), Integer.MAX_VALUE);
@@ -1071,6 +1102,10 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         List<Posting> best = new ArrayList<>(ranked.size());
         for (Scored x : ranked) best.add(x.posting());
         boolean prefixed = prefixes != null;
+        if (l.scores() && prefixScores) {
+            return new KeyPostings(l.key(), PostingPack.NONE, matched[0], matched[0] > best.size(), null, null,
+                    prefixed, ScoreList.ofPrefixes(best, part));
+        }
         if (l.scores()) {
             return new KeyPostings(l.key(), PostingPack.NONE, matched[0], matched[0] > best.size(), null,
                     ScoreList.of(best, part), prefixed);

@@ -173,6 +173,27 @@ class HolderTopKTiesTest {
             assertEquals(some.subList(1, 3), ScoreList.read(scored.results().get(1).scores()).stream()
                     .map(ScoreList.Entry::url).toList());
 
+            // the same asked with lists by prefix: the same best, each URL as its prefix's stand-in, the same scores;
+            // a holder with url-prefixes off answers with whole hashes, as one before lists by prefix did
+            owner.tell(new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.scores(new RangeKey(word, 0), null,
+                    limit)), probe.getRef(), true, false, null, null, true));
+            ShardOwner.KeyPostings byPrefix = probe.receiveMessage(Duration.ofSeconds(10)).results().get(0);
+            assertTrue(byPrefix.scores() == null && byPrefix.truncated() && byPrefix.matched() == all.size() - 1);
+            List<ScoreList.Entry> prefixEntries = ScoreList.readPrefixed(byPrefix.prefixScores());
+            assertEquals(expected.stream().map(ScoreList::byPrefix).toList(),
+                    prefixEntries.stream().map(ScoreList.Entry::url).toList());
+            assertEquals(entries.stream().map(ScoreList.Entry::score).toList(),
+                    prefixEntries.stream().map(ScoreList.Entry::score).toList());
+            assertTrue(byPrefix.prefixScores().length < best.scores().length * 0.65);
+            ActorRef<ShardOwner.Command> noPrefixes = KIT.spawn(ShardOwner.create(PeerId.random(new Random(3)), storage,
+                    TestNetwork.PLACEMENT, DhtSettings.from(CONFIG).with(DhtSettings.Exchange.URL_PREFIXES, false),
+                    new DhtStats()));
+            noPrefixes.tell(new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.scores(new RangeKey(word, 0), null,
+                    limit)), probe.getRef(), true, false, null, null, true));
+            ShardOwner.KeyPostings wholeAnswer = probe.receiveMessage(Duration.ofSeconds(10)).results().get(0);
+            assertTrue(wholeAnswer.prefixScores() == null);
+            assertEquals(expected, ScoreList.read(wholeAnswer.scores()).stream().map(ScoreList.Entry::url).toList());
+
             // a score lookup naming its query's shape: the best by the word's part of a 2-word query's score (the
             // blocks' one-word bounds still bound it: no posting the part ranks in the top is skipped)
             int part = WordPart.of(2, 0.3);
