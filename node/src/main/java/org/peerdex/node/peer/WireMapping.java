@@ -51,7 +51,7 @@ final class WireMapping {
         for (ShardOwner.Lookup k : l.lookups()) {
             out.add(new V1.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()), hashes(k.urls()), k.limit(),
                     k.join() == null ? null : k.join().stream().map(WordHash::value).toList(), k.presence(), k.scores(),
-                    k.prefixes(), k.part()));
+                    k.prefixes(), k.part(), k.prefixFilter(), k.skip()));
         }
         V1.Joins joins = l.joins() == null ? null : new V1.Joins(l.joins().words().stream().map(WordHash::value).toList(),
                 l.joins().partitions(), l.joins().limit());
@@ -92,7 +92,7 @@ final class WireMapping {
         for (V1.Lookup k : l.lookups()) {
             out.add(new ShardOwner.Lookup(key(k.key()), k.filter() == null ? null : bloom(k.filter()),
                     urlHashes(k.urls()), k.limit(), k.join() == null ? null : k.join().stream().map(WordHash::new).toList(),
-                    k.presence(), k.scores(), k.prefixes(), k.part()));
+                    k.presence(), k.scores(), k.prefixes(), k.part(), k.prefixFilter(), k.skip()));
         }
         ShardOwner.Joins joins = l.joins() == null ? null
                 : new ShardOwner.Joins(l.joins().words().stream().map(WordHash::new).toList(), l.joins().partitions(),

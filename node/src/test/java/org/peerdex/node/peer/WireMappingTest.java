@@ -194,10 +194,25 @@ class WireMappingTest {
                 null, true, false, null, null, true);
         assertTrue(WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(l)), V1.LookupRequest.class), null)
                 .prefixScores());
+        // a completion's filter over prefixes keeps its flag; other lookups write no such key
+        var filter = org.peerdex.protocol.filter.BloomFilter.of(List.of("AbCdEf", "GhIjKl"), 12);
+        ShardOwner.LookupRequest completion = new ShardOwner.LookupRequest(3, List.of(
+                ShardOwner.Lookup.prefixFilteredScores(key, filter, 10)), null, true, false, null, null, true);
+        ShardOwner.Lookup completionBack = WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(completion)),
+                V1.LookupRequest.class), null).lookups().get(0);
+        assertTrue(completionBack.prefixFilter() && completionBack.scores() && completionBack.filter().mightContain("AbCdEf"));
+        // a deeper round's skip crosses too
+        ShardOwner.LookupRequest deeper = new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.deeper(key, 112, 28)),
+                null, true, false, null, null, true);
+        ShardOwner.Lookup deeperBack = WireMapping.lookup(codec.read(codec.write(WireMapping.lookup(deeper)),
+                V1.LookupRequest.class), null).lookups().get(0);
+        assertEquals(28, deeperBack.skip());
+        assertEquals(112, deeperBack.limit());
         ShardOwner.LookupRequest plain = new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.scores(key, null, 28)),
                 null, true);
-        assertFalse(new String(codec.write(WireMapping.lookup(plain)), java.nio.charset.StandardCharsets.ISO_8859_1)
-                .contains("prefixScores"));
+        String plainBytes = new String(codec.write(WireMapping.lookup(plain)), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertFalse(plainBytes.contains("prefixScores") || plainBytes.contains("prefixFilter")
+                || plainBytes.contains("skip"), plainBytes);
         List<Posting> ps = realPage().postings().subList(0, 3).stream()
                 .sorted(java.util.Comparator.comparingDouble(org.peerdex.actors.dht.shard.PartialScore::of).reversed())
                 .toList();

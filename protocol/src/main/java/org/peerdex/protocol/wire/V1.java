@@ -240,6 +240,12 @@ public final class V1 {
      * With {@code scores} and {@code part} (the query's word count and the word's share of its BM25, packed as
      * {@code terms << 16 | ceil(share × 65535)}; absent: 0, and then not written): the scores are the word's part
      * of that query's score (docs/protocol.md, "Word parts"); a peer that predates it scores by the one-word score.
+     * With {@code scores}, {@code filter} and {@code prefixFilter} (true; absent: false, and then not written): the
+     * filter is over URL prefixes ({@link UrlPrefixes#of}), a completion of URLs known by prefix (docs/protocol.md,
+     * "Prefix scores"); a peer that predates it tests whole hashes and answers with {@code scores}, which tells it.
+     * With {@code scores} alone and {@code skip} (absent: 0, and then not written): the best {@code limit} less the
+     * first {@code skip} of them, a top lookup's deeper round (docs/protocol.md, "Top lookups"); a peer that predates
+     * it sends all {@code limit}.
      */
     public record Lookup(@JsonProperty("key") Key key, @JsonProperty("filter") Bloom filter,
                          @JsonProperty("urls") List<String> urls, @JsonProperty("limit") int limit,
@@ -247,8 +253,12 @@ public final class V1 {
                          @JsonProperty("presence") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence,
                          @JsonProperty("scores") @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores,
                          @JsonProperty("prefixes") @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixes,
-                         @JsonProperty("part") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int part) {
+                         @JsonProperty("part") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int part,
+                         @JsonProperty("prefixFilter") @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+                         boolean prefixFilter,
+                         @JsonProperty("skip") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int skip) {
         public Lookup {
+            if (skip < 0) throw new IllegalArgumentException("negative skip");
             if (key == null) throw new IllegalArgumentException("lookup needs a key");
             if (urls != null) {
                 urls = List.copyOf(urls);
@@ -261,6 +271,16 @@ public final class V1 {
                 join = List.copyOf(join);
                 for (String w : join) hash(w, "word");
             }
+        }
+
+        public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join, boolean presence,
+                      boolean scores, byte[] prefixes, int part, boolean prefixFilter) {
+            this(key, filter, urls, limit, join, presence, scores, prefixes, part, prefixFilter, 0);
+        }
+
+        public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join, boolean presence,
+                      boolean scores, byte[] prefixes, int part) {
+            this(key, filter, urls, limit, join, presence, scores, prefixes, part, false);
         }
 
         public Lookup(Key key, Bloom filter, List<String> urls, int limit, List<String> join, boolean presence,

@@ -572,7 +572,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             default -> {
                 boolean byPrefixes = settings.urlPrefixes() && !unprefixed.contains(peer);
-                List<ShardOwner.Lookup> ls = lookups(keys, urlSets, byPrefixes, !unscored.contains(peer));
+                List<ShardOwner.Lookup> ls = lookups(peer, keys, urlSets, byPrefixes, !unscored.contains(peer));
                 Set<RangeKey> byPrefix = new HashSet<>();
                 for (ShardOwner.Lookup l : ls) if (l.prefixes() != null) byPrefix.add(l.key());
                 if (!byPrefix.isEmpty()) prefixedRequests.put(id, byPrefix);
@@ -667,20 +667,24 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      * 0.6185^bits over the key's count); the limit leaves room for three times the false positives expected. Null
      * when the prefixes are cheaper or the key's count is not known.
      */
-    private ShardOwner.Lookup completionFilter(RangeKey key, List<UrlHash> urls) {
+    private ShardOwner.Lookup completionFilter(RangeKey key, List<UrlHash> urls, boolean byPrefix) {
         long n = counts.getOrDefault(key, 0);
         int m = urls.size();
         if (n <= 0 || m < MIN_COMPLETION_FILTER) return null;
-        int bits = Math.max(settings.bloomBitsPerElement(), leastBytesBits(m, n, ScoreList.ENTRY_BYTES));
+        double entry = byPrefix ? ScoreList.PREFIXED_ENTRY_BYTES : ScoreList.ENTRY_BYTES;
+        int bits = Math.max(settings.bloomBitsPerElement(), leastBytesBits(m, n, entry));
         double falsePositives = n * Math.pow(0.6185, bits);
         // a filter's longs cost up to 9 bytes each in CBOR
         double filterBytes = Math.ceil(Math.max(64.0, (double) m * bits) / 64) * 9 + 8;
         int limit = (int) Math.min(settings.maxPostingsPerMessage(), m + Math.ceil(3 * falsePositives) + 8);
         if (limit < m + 2 * falsePositives) return null;
-        if (filterBytes + falsePositives * ScoreList.ENTRY_BYTES >= m * UrlPrefixes.BYTES_PER_URL) return null;
+        if (filterBytes + falsePositives * entry >= m * UrlPrefixes.BYTES_PER_URL) return null;
         List<String> hashes = new ArrayList<>(m);
-        for (UrlHash u : urls) hashes.add(u.value());
-        return ShardOwner.Lookup.filteredScores(key, BloomFilter.of(hashes, bits), limit);
+        // URLs known by prefix: a filter over the prefixes, which the holder tests with its URLs' prefixes
+        for (UrlHash u : urls) hashes.add(byPrefix ? UrlPrefixes.of(u.value()) : u.value());
+        BloomFilter f = BloomFilter.of(hashes, bits);
+        return byPrefix ? ShardOwner.Lookup.prefixFilteredScores(key, f, limit)
+                : ShardOwner.Lookup.filteredScores(key, f, limit);
     }
 
     /**
@@ -711,9 +715,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      * message with their slack. A filtered lookup of a scored partition asks for scores unless not {@code scored}
      * (the holder refused them before).
      */
-    private List<ShardOwner.Lookup> lookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets,
+    private List<ShardOwner.Lookup> lookups(PeerId peer, List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets,
                                             boolean byPrefixes, boolean scored) {
-        List<ShardOwner.Lookup> plain = plainLookups(keys, urlSets, byPrefixes, scored);
+        List<ShardOwner.Lookup> plain = plainLookups(peer, keys, urlSets, byPrefixes, scored);
         if (wordParts.isEmpty()) return plain;
         // every score lookup names the query's shape: its scores are the word's part of the query's score
         List<ShardOwner.Lookup> out = new ArrayList<>(plain.size());
@@ -721,7 +725,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         return out;
     }
 
-    private List<ShardOwner.Lookup> plainLookups(List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets,
+    private List<ShardOwner.Lookup> plainLookups(PeerId peer, List<RangeKey> keys, Map<RangeKey, List<UrlHash>> urlSets,
                                                  boolean byPrefixes, boolean scored) {
         List<ShardOwner.Lookup> out = new ArrayList<>();
         int room = settings.maxPostingsPerMessage() - ShardOwner.Lookup.PREFIX_SLACK;
@@ -739,12 +743,16 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             } else if (phase == Phase.RAREST || phase == Phase.FULL) {
                 out.add(prefixed ? ShardOwner.Lookup.byPrefixes(k, set, false) : exactLookup(k, set));
             } else if (phase == Phase.COMPLETE) {
-                // a completion filter is over whole hashes: not for URLs known by prefix
-                ShardOwner.Lookup filtered = scored && settings.scoredFilters() && !ids ? completionFilter(k, set) : null;
+                ShardOwner.Lookup filtered = scored && settings.scoredFilters() && (prefixed || !ids)
+                        ? completionFilter(k, set, ids) : null;
                 out.add(filtered != null ? filtered : prefixed ? ShardOwner.Lookup.byPrefixes(k, set, true)
                         : ShardOwner.Lookup.scores(k, set, Math.max(1, set.size())));
             } else if (phase == Phase.TOP) {
-                out.add(ShardOwner.Lookup.scores(k, null, topDepth(topRound)));
+                // a deeper round asks the holder that answered the round before only for what lies below that
+                // answer (another holder, or a peer that predates it, sends the whole best)
+                int skip = skipFor(k, peer);
+                out.add(skip > 0 ? ShardOwner.Lookup.deeper(k, topDepth(topRound), skip)
+                        : ShardOwner.Lookup.scores(k, null, topDepth(topRound)));
             } else if (request.words().size() == 1) {
                 out.add(new ShardOwner.Lookup(k, null, null, oneWordLimit()));
             } else {
@@ -918,12 +926,20 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     if (phase == Phase.TOP) {
                         top.bestScores(k, es, kp.truncated());
                         countAtLeast(k, Math.max(0, kp.matched()));
+                        // how far down this holder's ranking the searcher now has it (a holder that predates skips sent
+                        // its best whole: those ranks came again)
+                        if (!o.isExtra()) {
+                            int listed = kp.scoreCount();
+                            int skipped = listed >= topDepth(topRound) ? 0 : skipFor(k, o.peer());
+                            topAnswers.put(k, new TopAnswer(o.peer(), skipped + listed));
+                        }
                     } else if (phase == Phase.COMPLETE) {
                         top.addScores(k, es);
                         // an answer cut at its limit (URLs sharing a prefix, a filter's false positives) may have left
-                        // out URLs asked, as may a request by the whole hashes seen of URLs known by prefix: those
-                        // are not known to lack the word
-                        if (kp.truncated() || top.keyedByPrefix() && unprefixed.contains(o.peer())) top.unasked(k);
+                        // out URLs asked; and a holder that answers a search keyed by prefix with whole hashes may
+                        // have been asked by the whole hashes seen (some left out), or have tested a filter over
+                        // prefixes with whole hashes (it predates them): those are not known to lack the word
+                        if (kp.truncated() || top.keyedByPrefix() && kp.prefixScores() == null) top.unasked(k);
                     }
                     continue;
                 }
@@ -938,7 +954,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                     countAtLeast(k, Math.max(0, kp.matched()));
                 } else {
                     top.add(k, ps);
-                    if (phase == Phase.COMPLETE && top.keyedByPrefix() && unprefixed.contains(o.peer())) top.unasked(k);
+                    if (phase == Phase.COMPLETE && top.keyedByPrefix()) top.unasked(k);
                 }
                 sent(k, ps, o.peer(), r.by());
             }
@@ -1226,6 +1242,21 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private List<Integer> topPartitions = List.of();
     private List<Integer> filterPartitions = List.of();
     private int topRound;
+
+    /** The holder that answered a key's top lookup of the round before, and how deep it was asked. */
+    private record TopAnswer(PeerId peer, int depth) {}
+
+    private final Map<RangeKey, TopAnswer> topAnswers = new HashMap<>();
+
+    /**
+     * What a top lookup of this round at this holder leaves out: the ranks its answer of a round before gave (a
+     * holder's ranking is the same for every asker), less than this round's depth; 0 for another holder.
+     */
+    private int skipFor(RangeKey k, PeerId peer) {
+        TopAnswer before = topAnswers.get(k);
+        if (before == null || !before.peer().equals(peer)) return 0;
+        return Math.min(before.depth(), topDepth(topRound) - 1);
+    }
     /** every partition of the first round: the query's best sums found in any of them set the bar of each */
     private List<Integer> topRanked = List.of();
     /** per key, the URLs its holder is asked for to complete the top lookups */
@@ -1285,7 +1316,9 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
 
     /** How many postings a top lookup of round 0 or 1 asks of each key: a few times its partition's share. */
     private int topDepth(int round) {
-        return Math.min(settings.maxPostingsPerMessage(), (round == 0 ? TOP_DEPTH : TOP_DEPTH * DEEPER) * topWanted());
+        int times = TOP_DEPTH;
+        for (int i = 0; i < round; i++) times *= DEEPER;
+        return Math.min(settings.maxPostingsPerMessage(), times * topWanted());
     }
 
     /**
@@ -1295,6 +1328,8 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
      * there found fewer than ten pages with every word for some queries).
      */
     private static final int DEEPER = 4;
+    /** Rounds of top lookups at most: the first, and deeper ones for the partitions left open. */
+    private static final int TOP_ROUNDS = 2;
     /**
      * A partition whose rarest word has at most this many times a first round's depth takes the filters (exact, and
      * cheap where a list is short): simulated (2,000 peers, 20,000 documents) 1, 2, 4 and 8 gave a mean of 92, 83,
@@ -1314,10 +1349,10 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
     private Behavior<Command> afterTopLookups() {
         TopJoin.Outcome o = TopJoin.decide(request.words(), topPartitions, topRanked, top, topBest());
         topFound.putAll(o.found());
-        if (!o.undecided().isEmpty() && topRound == 0) {
+        if (!o.undecided().isEmpty() && topRound < TOP_ROUNDS - 1) {
             ctx.getLog().debug("top lookups left partitions {} open; asking deeper", o.undecided());
             completeUrlSets = Map.of();
-            startTop(new ArrayList<>(o.undecided()), 1);
+            startTop(new ArrayList<>(o.undecided()), topRound + 1);
             return maybeAdvance();
         }
         // still open after the deeper round: what it found stands where the query's tops met (the lists join

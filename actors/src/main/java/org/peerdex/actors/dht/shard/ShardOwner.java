@@ -121,9 +121,29 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence,
                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores,
                          @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixes,
-                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) int part) {
+                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) int part,
+                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean prefixFilter,
+                         @JsonInclude(JsonInclude.Include.NON_DEFAULT) int skip) {
         public Lookup {
             join = join == null ? null : List.copyOf(join);
+        }
+
+        public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
+                      boolean presence, boolean scores, byte[] prefixes, int part, boolean prefixFilter) {
+            this(key, filter, urls, limit, join, presence, scores, prefixes, part, prefixFilter, 0);
+        }
+
+        public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
+                      boolean presence, boolean scores, byte[] prefixes, int part) {
+            this(key, filter, urls, limit, join, presence, scores, prefixes, part, false);
+        }
+
+        /**
+         * A top lookup's next round: the key's best {@code limit} by score, less the first {@code skip} of them, which
+         * the asker has from this holder's answer before. A holder that predates it sends all {@code limit}.
+         */
+        public static Lookup deeper(RangeKey key, int limit, int skip) {
+            return new Lookup(key, null, null, limit, null, false, true, null, 0, false, skip);
         }
 
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
@@ -139,7 +159,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         /** The same lookup, its scores as {@code part} names (0: the one-word score); only a score lookup has one. */
         public Lookup withPart(int part) {
             return !scores || part == this.part ? this
-                    : new Lookup(key, filter, urls, limit, join, presence, scores, prefixes, part);
+                    : new Lookup(key, filter, urls, limit, join, presence, scores, prefixes, part, prefixFilter, skip);
         }
 
         public Lookup(RangeKey key, BloomFilter filter, List<UrlHash> urls, int limit, List<WordHash> join,
@@ -178,6 +198,15 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         /** The best {@code limit} URLs of the key passing the filter, as scores (a scored filter). */
         public static Lookup filteredScores(RangeKey key, BloomFilter filter, int limit) {
             return new Lookup(key, filter, null, limit, null, false, true);
+        }
+
+        /**
+         * The best {@code limit} URLs of the key whose prefixes ({@link UrlPrefixes#of}) pass the filter, as scores:
+         * a completion of URLs known by prefix. A holder that predates it tests whole hashes (its answer's absences
+         * then say nothing; it answers with {@link KeyPostings#scores}, which tells it).
+         */
+        public static Lookup prefixFilteredScores(RangeKey key, BloomFilter filter, int limit) {
+            return new Lookup(key, filter, null, limit, null, false, true, null, 0, true);
         }
 
         /** Which of {@code urls} have a posting of {@code key} at the holder. */
@@ -940,6 +969,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
                     bad = Optional.of("malformed URL prefixes, or more than " + settings.maxPostingsPerMessage());
                 } else if (l.presence() && (l.urls() == null || l.filter() != null || l.join() != null)) {
                     bad = Optional.of("a presence lookup has a URL set and no filter or join");
+                } else if (l.skip() < 0 || l.skip() > 0 && (!l.scores() || l.filter() != null || l.urls() != null
+                        || l.prefixes() != null)) {
+                    bad = Optional.of("a lookup that skips its best is a plain score lookup");
+                } else if (l.prefixFilter() && (l.filter() == null || !l.scores())) {
+                    bad = Optional.of("a filter over URL prefixes is a score lookup's filter");
                 } else if (l.scores() && (l.presence() || l.join() != null)) {
                     bad = Optional.of("a score lookup has no join and is no presence lookup");
                 } else if (l.scores() && l.filter() != null && !settings.scoredFilters()) {
@@ -1012,9 +1046,11 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         if (lookups == null || !joins && !prefixes) return lookups;
         List<Lookup> out = new ArrayList<>(lookups.size());
         for (Lookup l : lookups) {
-            boolean unread = l != null && (joins && l.join() != null || prefixes && l.prefixes() != null);
+            boolean unread = l != null && (joins && l.join() != null
+                    || prefixes && (l.prefixes() != null || l.prefixFilter()));
             out.add(!unread ? l : new Lookup(l.key(), l.filter(), l.urls(), l.limit(), joins ? null : l.join(),
-                    l.presence(), l.scores(), prefixes ? null : l.prefixes(), l.part()));
+                    l.presence(), l.scores(), prefixes ? null : l.prefixes(), l.part(), prefixes ? false : l.prefixFilter(),
+                    l.skip()));
         }
         return out;
     }
@@ -1083,7 +1119,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             if (p.has(Posting.CACHED)) return;
             if (urlSet != null && !urlSet.contains(p.url().value())) return;
             if (prefixes != null && !prefixes.contains(UrlPrefixes.of(p.url().value()))) return;
-            if (l.filter() != null && !l.filter().mightContain(p.url().value())) return;
+            if (l.filter() != null
+                    && !l.filter().mightContain(l.prefixFilter() ? UrlPrefixes.of(p.url().value()) : p.url().value())) return;
             matched[0]++;
             if (limit <= 0) return;
             Posting withHolder = p.holder() == null ? p.withHolder(self) : p;
@@ -1100,14 +1137,17 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         List<Scored> ranked = new ArrayList<>(top);
         ranked.sort(Scored.WORST_FIRST.reversed());
         List<Posting> best = new ArrayList<>(ranked.size());
-        for (Scored x : ranked) best.add(x.posting());
+        // a deeper round leaves out the best the asker has from this holder already
+        for (Scored x : ranked.subList(Math.min(ranked.size(), Math.max(0, l.skip())), ranked.size())) {
+            best.add(x.posting());
+        }
         boolean prefixed = prefixes != null;
         if (l.scores() && prefixScores) {
-            return new KeyPostings(l.key(), PostingPack.NONE, matched[0], matched[0] > best.size(), null, null,
+            return new KeyPostings(l.key(), PostingPack.NONE, matched[0], matched[0] > ranked.size(), null, null,
                     prefixed, ScoreList.ofPrefixes(best, part));
         }
         if (l.scores()) {
-            return new KeyPostings(l.key(), PostingPack.NONE, matched[0], matched[0] > best.size(), null,
+            return new KeyPostings(l.key(), PostingPack.NONE, matched[0], matched[0] > ranked.size(), null,
                     ScoreList.of(best, part), prefixed);
         }
         return new KeyPostings(l.key(), PostingPack.of(best, keyed), matched[0], matched[0] > best.size(), null, null,

@@ -70,7 +70,11 @@ class TopJoinTest {
                 Map<WordHash, List<Posting>> lists = lists(docs, words, p);
                 for (int wanted : new int[] {2, 6}) {
                     for (int depth : new int[] {2, 6, 12, 48}) {
+                      // keyed by whole hashes, and by prefix (what a search that reads lists by prefix does: its
+                      // completions name stand-ins, answered with every URL of the key that has such a prefix)
+                      for (boolean byPrefix : new boolean[] {false, true}) {
                         TopJoin.Received r = new TopJoin.Received();
+                        if (byPrefix) r.byPrefix();
                         for (WordHash w : words) {
                             List<Posting> all = lists.get(w);
                             r.best(new RangeKey(w, p), all.subList(0, Math.min(depth, all.size())), all.size() > depth);
@@ -78,7 +82,7 @@ class TopJoinTest {
                         Map<RangeKey, List<UrlHash>> ask = TopJoin.completions(words, List.of(p), r, wanted, 1000);
                         r.asking(ask);
                         ask.forEach((k, urls) -> r.add(k, lists.get(k.word()).stream()
-                                .filter(x -> urls.contains(x.url())).toList()));
+                                .filter(x -> urls.contains(r.id(x.url()))).toList()));
                         TopJoin.Outcome o = TopJoin.decide(words, List.of(p), r, wanted);
                         if (o.undecided().contains(p)) {
                             open++;
@@ -91,7 +95,12 @@ class TopJoinTest {
                         List<Double> found = cs.stream().map(RemoteCandidate::partialScore)
                                 .sorted(Comparator.reverseOrder()).limit(wanted).toList();
                         assertEquals(exhaustive(lists, words, wanted), found,
-                                q + " partition " + p + " wanted " + wanted + " depth " + depth);
+                                q + " partition " + p + " wanted " + wanted + " depth " + depth + " by prefix " + byPrefix);
+                        // candidates are pages: their whole hashes, every word's posting of that page
+                        for (RemoteCandidate c : cs) {
+                            assertTrue(c.postings().stream().allMatch(x -> x.url().equals(c.url())), c.toString());
+                        }
+                      }
                     }
                 }
             }

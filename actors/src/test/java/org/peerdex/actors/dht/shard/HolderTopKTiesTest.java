@@ -194,6 +194,39 @@ class HolderTopKTiesTest {
             assertTrue(wholeAnswer.prefixScores() == null);
             assertEquals(expected, ScoreList.read(wholeAnswer.scores()).stream().map(ScoreList.Entry::url).toList());
 
+            // a deeper round: the same ranking, less the best the asker has; a skip beside a URL set is refused
+            owner.tell(new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.deeper(new RangeKey(word, 0), limit, 2)),
+                    probe.getRef(), true, false, null, null, true));
+            ShardOwner.KeyPostings below = probe.receiveMessage(Duration.ofSeconds(10)).results().get(0);
+            assertEquals(prefixEntries.subList(2, prefixEntries.size()), ScoreList.readPrefixed(below.prefixScores()));
+            assertTrue(below.truncated() && below.matched() == all.size() - 1);
+            owner.tell(new ShardOwner.LookupRequest(3, List.of(new ShardOwner.Lookup(new RangeKey(word, 0), null, some,
+                    limit, null, false, true, null, 0, false, 2)), probe.getRef(), true));
+            assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).error().contains("skips"));
+
+            // a completion of URLs known by prefix: a filter over their prefixes, tested with the postings' prefixes;
+            // a holder with url-prefixes off tests whole hashes (none passes) and answers with whole hashes
+            List<UrlHash> completing = new ArrayList<>();
+            for (int i = 0; i < 40; i++) completing.add(all.get(37 + i * 71).url());
+            org.peerdex.protocol.filter.BloomFilter overPrefixes = org.peerdex.protocol.filter.BloomFilter.of(
+                    completing.stream().map(u -> org.peerdex.protocol.wire.UrlPrefixes.of(u.value())).toList(), 16);
+            owner.tell(new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.prefixFilteredScores(
+                    new RangeKey(word, 0), overPrefixes, 60)), probe.getRef(), true, false, null, null, true));
+            ShardOwner.KeyPostings completed = probe.receiveMessage(Duration.ofSeconds(10)).results().get(0);
+            List<UrlHash> found = ScoreList.readPrefixed(completed.prefixScores()).stream()
+                    .map(ScoreList.Entry::url).toList();
+            // every URL asked (none is a cached copy here), and a few false positives of 3,000 tested at 16 bits
+            assertTrue(found.containsAll(completing.stream().map(ScoreList::byPrefix).toList()), found.toString());
+            assertTrue(found.size() <= completing.size() + 10, "a few false positives at most: " + found.size());
+            noPrefixes.tell(new ShardOwner.LookupRequest(3, List.of(ShardOwner.Lookup.prefixFilteredScores(
+                    new RangeKey(word, 0), overPrefixes, 10)), probe.getRef(), true, false, null, null, true));
+            ShardOwner.KeyPostings misread = probe.receiveMessage(Duration.ofSeconds(10)).results().get(0);
+            assertTrue(misread.prefixScores() == null && misread.scores() != null);
+            // a filter over prefixes is a score lookup's only
+            owner.tell(new ShardOwner.LookupRequest(3, List.of(new ShardOwner.Lookup(new RangeKey(word, 0), overPrefixes,
+                    null, 10, null, false, false, null, 0, true)), probe.getRef(), true));
+            assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).error().contains("prefixes"));
+
             // a score lookup naming its query's shape: the best by the word's part of a 2-word query's score (the
             // blocks' one-word bounds still bound it: no posting the part ranks in the top is skipped)
             int part = WordPart.of(2, 0.3);
