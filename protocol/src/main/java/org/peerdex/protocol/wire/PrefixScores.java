@@ -23,6 +23,11 @@ public final class PrefixScores {
     public static final int PREFIX_BYTES = 5;
     /** The fewest bytes an entry takes (a prefix and a one-byte drop). */
     public static final int MIN_ENTRY_BYTES = PREFIX_BYTES + 1;
+    /**
+     * What an entry costs, about, for an asker weighing a list's bytes: a prefix and a drop of one byte or, now and
+     * then, two (a list's first entry and the steps in a long list's tail).
+     */
+    public static final double TYPICAL_ENTRY_BYTES = PREFIX_BYTES + 1.5;
 
     private PrefixScores() {}
 
@@ -50,6 +55,23 @@ public final class PrefixScores {
             last = e.units();
         }
         return out.toByteArray();
+    }
+
+    /**
+     * How many entries a list holds, counted without reading them (each is a prefix and a varint whose last byte has
+     * the high bit clear); a cut last entry is not counted. For a list already checked by {@link #read}.
+     */
+    public static int count(byte[] bytes) {
+        int n = 0;
+        int pos = 0;
+        while (pos + PREFIX_BYTES < bytes.length) {
+            pos += PREFIX_BYTES;
+            while (pos < bytes.length && (bytes[pos] & 0x80) != 0) pos++;
+            if (pos >= bytes.length) break;
+            pos++;
+            n++;
+        }
+        return n;
     }
 
     /** Every entry; IllegalArgumentException when the list is malformed or holds more than {@code max}. */

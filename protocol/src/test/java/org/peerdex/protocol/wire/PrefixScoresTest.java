@@ -32,6 +32,11 @@ class PrefixScoresTest {
             List<PrefixScores.Entry> entries = list(n, n);
             byte[] bytes = PrefixScores.write(entries);
             assertEquals(entries, PrefixScores.read(bytes, n), n + " entries");
+            assertEquals(n, PrefixScores.count(bytes), "counted without reading");
+            if (n > 0) {
+                assertEquals(n - 1, PrefixScores.count(java.util.Arrays.copyOf(bytes, bytes.length - 1)),
+                        "a cut last entry is not counted");
+            }
             if (n >= 28) assertTrue(bytes.length <= n * 6.6, bytes.length + " bytes for " + n + " entries");
         }
         // the extremes of a score

@@ -654,7 +654,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
             }
             if (others == 0) continue;
             double perFalse = !scoredFilters.contains(k.partition()) ? FILTERED_POSTING_BYTES
-                    : top.keyedByPrefix() ? PrefixScores.MIN_ENTRY_BYTES : ScoreList.ENTRY_BYTES;
+                    : top.keyedByPrefix() ? PrefixScores.TYPICAL_ENTRY_BYTES : ScoreList.ENTRY_BYTES;
             bits = Math.max(bits, leastBytesBits((double) request.words().size() * n, others, perFalse));
         }
         return bits;
@@ -671,7 +671,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         long n = counts.getOrDefault(key, 0);
         int m = urls.size();
         if (n <= 0 || m < MIN_COMPLETION_FILTER) return null;
-        double entry = byPrefix ? ScoreList.PREFIXED_ENTRY_BYTES : ScoreList.ENTRY_BYTES;
+        double entry = byPrefix ? PrefixScores.TYPICAL_ENTRY_BYTES : ScoreList.ENTRY_BYTES;
         int bits = Math.max(settings.bloomBitsPerElement(), leastBytesBits(m, n, entry));
         double falsePositives = n * Math.pow(0.6185, bits);
         // a filter's longs cost up to 9 bytes each in CBOR

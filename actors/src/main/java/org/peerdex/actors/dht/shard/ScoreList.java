@@ -22,8 +22,6 @@ public final class ScoreList {
     /** Bytes of an entry, {@code url[9] score[2]}, as the protocol's {@link V1.KeyPostings#scores} reads it. */
     public static final int ENTRY_BYTES = V1.KeyPostings.SCORE_ENTRY;
     private static final int MAX = 0xffff;
-    /** What an entry of a list by prefix costs, about: a prefix of 5 bytes and a drop of one or two. */
-    public static final double PREFIXED_ENTRY_BYTES = 6.5;
 
     private ScoreList() {}
 

@@ -46,6 +46,7 @@ import org.peerdex.protocol.hash.WordHash;
 import org.peerdex.protocol.ring.Placement;
 import org.peerdex.protocol.wire.JoinTable;
 import org.peerdex.protocol.wire.LeftOut;
+import org.peerdex.protocol.wire.PrefixScores;
 import org.peerdex.protocol.wire.PresenceTable;
 import org.peerdex.protocol.wire.UrlPrefixes;
 import org.peerdex.protocol.wire.V1;
@@ -331,7 +332,7 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
         /** How many URLs its score list names, in either layout (0 for an answer with postings). */
         public int scoreCount() {
             return scores != null ? ScoreList.count(scores)
-                    : prefixScores != null ? ScoreList.readPrefixed(prefixScores).size() : 0;
+                    : prefixScores != null ? PrefixScores.count(prefixScores) : 0;
         }
 
         public KeyPostings(RangeKey key, PostingPack postings, int matched, boolean truncated, byte[] held,
