@@ -132,9 +132,16 @@ public final class MemoryStore implements KeyValueStore {
 
     private void delete(byte[] key, boolean observed) {
         State s = state;
-        int old = valueLength(s, key);
+        // each layer searched once, for both the value's length and whether a layer below the skip list holds the key
+        boolean recentMay = s.recentKeys.mayContain(key);
+        byte[] v = recentMay ? s.recent.get(key) : null;
+        int m = recentMay ? s.mid.find(key) : -1;
+        int r = s.run.find(key);
+        int old = v != null ? (v == DELETED ? -1 : v.length)
+                : m >= 0 ? (s.mid.deleted(m) ? -1 : s.mid.valueLength(m))
+                : s.run.valueLength(r);
         // a mark only where a layer below holds the key (a key only the skip list held just leaves it)
-        boolean below = s.run.find(key) >= 0 || s.recentKeys.mayContain(key) && s.mid.find(key) >= 0;
+        boolean below = r >= 0 || m >= 0;
         if (below) {
             s.recentKeys.add(key);
             s.recent.put(key.clone(), DELETED);
