@@ -1055,15 +1055,17 @@ public final class Simulation implements AutoCloseable {
         // each into arrays of its own that are summed after: the same counts, in a fraction of the time (a count at
         // every sample was a fifth of a 500-peer churn run's main phase)
         int workers = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-        int[][] counts = new int[workers][];
-        int[][] held = new int[workers][];
+        // a byte a posting for each worker's counts (saturating at 255 copies, far above any replica count): over a
+        // million documents (31 M postings) a quarter of the heap int counters took, at the edge of the heap
+        byte[][] counts = new byte[workers][];
+        byte[][] held = new byte[workers][];
         // made here, on this thread: the first builds the oracle's table, which the workers then only read
         Oracle.KeyLookup[] lookups = new Oracle.KeyLookup[workers];
         for (int w = 0; w < workers; w++) lookups[w] = oracleBuilt().keyLookup();
         int postings = oracleBuilt().totalPostings();
         java.util.stream.IntStream.range(0, workers).parallel().forEach(w -> {
-            int[] c = new int[postings];
-            int[] h = onHoldersOut == null ? null : new int[postings];
+            byte[] c = new byte[postings];
+            byte[] h = onHoldersOut == null ? null : new byte[postings];
             Oracle.KeyLookup lookup = lookups[w];
             HeldSlices slices = new HeldSlices();
             for (int i = w; i < sc.peers(); i += workers) {
@@ -1085,11 +1087,11 @@ public final class Simulation implements AutoCloseable {
      * come in, so a scan meets its counters in order, where posting ids, document by document, were a random access
      * a copy), to {@code into}, indexed by posting id.
      */
-    private void addByPostingId(int[][] perWorker, int[] into) {
+    private void addByPostingId(byte[][] perWorker, int[] into) {
         Oracle o = oracleBuilt();
         for (int j = 0; j < into.length; j++) {
             int sum = 0;
-            for (int[] counted : perWorker) sum += counted[j];
+            for (byte[] counted : perWorker) sum += Byte.toUnsignedInt(counted[j]);
             into[o.postingIdAt(j)] += sum;
         }
     }
@@ -1098,7 +1100,7 @@ public final class Simulation implements AutoCloseable {
      * Counts peer {@code i}'s stored postings into {@code c} (and, with a live ring, {@code onHolders}, judged by the
      * peer's arcs put into {@code slices}), both indexed by the oracle's by-word table position: its load.
      */
-    private long count(int i, Ring live, Oracle.KeyLookup lookup, HeldSlices slices, int[] c, int[] onHolders) {
+    private long count(int i, Ring live, Oracle.KeyLookup lookup, HeldSlices slices, byte[] c, byte[] onHolders) {
         long[] load = {0};
         HeldSlices arcs = live == null || population.hostile(i) ? null
                 : slices.reset(HeldArcs.uncached(ids[i], placement, live));
@@ -1113,7 +1115,7 @@ public final class Simulation implements AutoCloseable {
             if ((PostingCodec.flags(value) & Posting.CACHED) != 0) return;
             int at = lookup.position(key);
             if (at >= 0) {
-                c[at]++;
+                if (c[at] != SATURATED) c[at]++;
                 if (arcs != null) {
                     int w = ReverseWordIndex.WORD_OFFSET;
                     if (!anyWord[0] || !Arrays.equals(key, w, w + HashBytes.PACKED, lastWord, 0, HashBytes.PACKED)) {
@@ -1123,13 +1125,16 @@ public final class Simulation implements AutoCloseable {
                     }
                     int partition = partitions.partitionOfPosition(HashBytes.position(key, ReverseWordIndex.URL_OFFSET));
                     if (heldIn[partition] == 0) heldIn[partition] = arcs.contains(rwi.position(key)) ? (byte) 1 : (byte) 2;
-                    if (heldIn[partition] == 1) onHolders[at]++;
+                    if (heldIn[partition] == 1 && onHolders[at] != SATURATED) onHolders[at]++;
                 }
             }
             load[0]++;
         });
         return load[0];
     }
+
+    /** A worker's count of copies that no longer grows (255 as an unsigned byte). */
+    private static final byte SATURATED = (byte) 0xff;
 
     /** Postings by live copies: [0], [1], ..., [R+1 or more] (with settled-query-words, of the postings written). */
     public int[] histogram(int[] copies) {

@@ -50,6 +50,30 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
     }
 
     /**
+     * The name of a peer's shard owner. A request asked of it carries a reply-to named after it ("/temp/" + this name
+     * + a counter), so the name is part of every request's bytes; the simulator names its virtual peers' actors so
+     * too, and counts the same bytes a real peer sends.
+     */
+    public static String ownerName(PeerId self) {
+        return "shard-owner-" + self.value();
+    }
+
+    /** The name of a peer's directory. */
+    public static String directoryName(PeerId self) {
+        return "peer-directory-" + self.value();
+    }
+
+    /** The name of a peer's replicator. */
+    public static String replicatorName(PeerId self) {
+        return "replicator-" + self.value();
+    }
+
+    /** The name of a peer's view subscriber. */
+    public static String viewName(PeerId self) {
+        return "latest-view-" + self.value();
+    }
+
+    /**
      * Spawns the three actors and introduces them to each other.
      *
      * @param address     this peer's cluster address (shown in /api/peers)
@@ -59,16 +83,16 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
                                 DhtSettings settings, String address, String httpAddress) {
         DhtStats stats = new DhtStats();
         ActorRef<ShardOwner.Command> owner = spawner.spawn(
-                ShardOwner.create(self, storage, placement, settings, stats), "shard-owner-" + self.value());
+                ShardOwner.create(self, storage, placement, settings, stats), ownerName(self));
         ActorRef<PeerDirectory.Command> directory = spawner.spawn(PeerDirectory.create(
                 ref -> new PeerInfo(self, address, settings.acceptRemoteIndex(), httpAddress, owner, ref),
-                storage.store(), placement.positionsPerPeer()), "peer-directory-" + self.value());
+                storage.store(), placement.positionsPerPeer()), directoryName(self));
         ActorRef<Replicator.Command> replicator = spawner.spawn(
-                Replicator.create(self, storage, placement, settings, stats), "replicator-" + self.value());
+                Replicator.create(self, storage, placement, settings, stats), replicatorName(self));
         owner.tell(new ShardOwner.Attach(directory));
         replicator.tell(new Replicator.Attach(directory));
         LatestView view = new LatestView();
-        directory.tell(new PeerDirectory.SubscribeView(spawner.spawn(view.subscriber(), "latest-view-" + self.value())));
+        directory.tell(new PeerDirectory.SubscribeView(spawner.spawn(view.subscriber(), viewName(self))));
         return new DhtPeer(self, placement, settings, stats, storage, directory, owner, replicator, view);
     }
 

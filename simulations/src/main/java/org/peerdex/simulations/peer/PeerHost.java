@@ -94,17 +94,18 @@ public final class PeerHost {
                                            Consumer<DhtPeer> started) {
         return Behaviors.setup(ctx -> {
             DhtStats stats = new DhtStats();
+            // named as a real peer's (DhtPeer.ownerName: an ask's reply-to is named after the actor asked)
             ActorRef<ShardOwner.Command> owner = ctx.spawn(owners.create(self, storage, placement, settings, stats),
-                    "shard-owner");
+                    DhtPeer.ownerName(self));
             ActorRef<PeerDirectory.Command> directory = ctx.spawn(PeerDirectory.create(
                     ref -> new PeerInfo(self, name, settings.acceptRemoteIndex(), "", wire.handle(owner), wire.handle(ref)),
-                    null, placement.positionsPerPeer()), "directory");
+                    null, placement.positionsPerPeer()), DhtPeer.directoryName(self));
             ActorRef<Replicator.Command> replicator = ctx.spawn(
-                    Replicator.create(self, storage, placement, settings, stats), "replicator");
+                    Replicator.create(self, storage, placement, settings, stats), DhtPeer.replicatorName(self));
             owner.tell(new ShardOwner.Attach(directory));
             replicator.tell(new Replicator.Attach(directory));
             LatestView view = new LatestView();
-            directory.tell(new PeerDirectory.SubscribeView(ctx.spawn(view.subscriber(), "latest-view")));
+            directory.tell(new PeerDirectory.SubscribeView(ctx.spawn(view.subscriber(), DhtPeer.viewName(self))));
             DhtPeer peer = new DhtPeer(self, placement, settings, stats, storage, directory, owner, replicator, view);
             started.accept(peer);
             children.spawn(ctx, peer);
