@@ -1055,8 +1055,8 @@ public final class Simulation implements AutoCloseable {
         // each into arrays of its own that are summed after: the same counts, in a fraction of the time (a count at
         // every sample was a fifth of a 500-peer churn run's main phase)
         int workers = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-        // a byte a posting for each worker's counts (saturating at 255 copies, far above any replica count): over a
-        // million documents (31 M postings) a quarter of the heap int counters took, at the edge of the heap
+        // a byte a posting for each worker's counts (saturating at 255 copies, far above any replica count), where
+        // ints took 490 MB over a million documents' 31 M postings in two workers, at the edge of the heap
         byte[][] counts = new byte[workers][];
         byte[][] held = new byte[workers][];
         // made here, on this thread: the first builds the oracle's table, which the workers then only read
