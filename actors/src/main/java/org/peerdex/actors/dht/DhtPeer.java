@@ -51,27 +51,21 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
 
     /**
      * The name of a peer's shard owner. A request asked of it carries a reply-to named after it ("/temp/" + this name
-     * + a counter), so the name is part of every request's bytes; the simulator names its virtual peers' actors so
-     * too, and counts the same bytes a real peer sends.
+     * + a counter), so the name is part of every request's bytes: it is short, and the same for every peer (one DHT
+     * peer per actor system; the simulator spawns each virtual peer's actors under a host actor of its own), so the
+     * simulator counts the bytes a real peer sends. An earlier name, "shard-owner-" + the peer's id, cost 19 bytes
+     * more a request.
      */
-    public static String ownerName(PeerId self) {
-        return "shard-owner-" + self.value();
-    }
+    public static final String OWNER_NAME = "owner";
 
-    /** The name of a peer's directory. */
-    public static String directoryName(PeerId self) {
-        return "peer-directory-" + self.value();
-    }
+    /** The name of a peer's directory (in every ref to it that a peer record carries). */
+    public static final String DIRECTORY_NAME = "directory";
 
     /** The name of a peer's replicator. */
-    public static String replicatorName(PeerId self) {
-        return "replicator-" + self.value();
-    }
+    public static final String REPLICATOR_NAME = "replicator";
 
     /** The name of a peer's view subscriber. */
-    public static String viewName(PeerId self) {
-        return "latest-view-" + self.value();
-    }
+    public static final String VIEW_NAME = "view";
 
     /**
      * Spawns the three actors and introduces them to each other.
@@ -83,16 +77,16 @@ public record DhtPeer(PeerId self, Placement placement, DhtSettings settings, Dh
                                 DhtSettings settings, String address, String httpAddress) {
         DhtStats stats = new DhtStats();
         ActorRef<ShardOwner.Command> owner = spawner.spawn(
-                ShardOwner.create(self, storage, placement, settings, stats), ownerName(self));
+                ShardOwner.create(self, storage, placement, settings, stats), OWNER_NAME);
         ActorRef<PeerDirectory.Command> directory = spawner.spawn(PeerDirectory.create(
                 ref -> new PeerInfo(self, address, settings.acceptRemoteIndex(), httpAddress, owner, ref),
-                storage.store(), placement.positionsPerPeer()), directoryName(self));
+                storage.store(), placement.positionsPerPeer()), DIRECTORY_NAME);
         ActorRef<Replicator.Command> replicator = spawner.spawn(
-                Replicator.create(self, storage, placement, settings, stats), replicatorName(self));
+                Replicator.create(self, storage, placement, settings, stats), REPLICATOR_NAME);
         owner.tell(new ShardOwner.Attach(directory));
         replicator.tell(new Replicator.Attach(directory));
         LatestView view = new LatestView();
-        directory.tell(new PeerDirectory.SubscribeView(spawner.spawn(view.subscriber(), viewName(self))));
+        directory.tell(new PeerDirectory.SubscribeView(spawner.spawn(view.subscriber(), VIEW_NAME)));
         return new DhtPeer(self, placement, settings, stats, storage, directory, owner, replicator, view);
     }
 

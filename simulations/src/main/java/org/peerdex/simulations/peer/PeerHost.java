@@ -94,18 +94,18 @@ public final class PeerHost {
                                            Consumer<DhtPeer> started) {
         return Behaviors.setup(ctx -> {
             DhtStats stats = new DhtStats();
-            // named as a real peer's (DhtPeer.ownerName: an ask's reply-to is named after the actor asked)
+            // named as a real peer's (DhtPeer.OWNER_NAME: an ask's reply-to is named after the actor asked)
             ActorRef<ShardOwner.Command> owner = ctx.spawn(owners.create(self, storage, placement, settings, stats),
-                    DhtPeer.ownerName(self));
+                    DhtPeer.OWNER_NAME);
             ActorRef<PeerDirectory.Command> directory = ctx.spawn(PeerDirectory.create(
                     ref -> new PeerInfo(self, name, settings.acceptRemoteIndex(), "", wire.handle(owner), wire.handle(ref)),
-                    null, placement.positionsPerPeer()), DhtPeer.directoryName(self));
+                    null, placement.positionsPerPeer()), DhtPeer.DIRECTORY_NAME);
             ActorRef<Replicator.Command> replicator = ctx.spawn(
-                    Replicator.create(self, storage, placement, settings, stats), DhtPeer.replicatorName(self));
+                    Replicator.create(self, storage, placement, settings, stats), DhtPeer.REPLICATOR_NAME);
             owner.tell(new ShardOwner.Attach(directory));
             replicator.tell(new Replicator.Attach(directory));
             LatestView view = new LatestView();
-            directory.tell(new PeerDirectory.SubscribeView(ctx.spawn(view.subscriber(), DhtPeer.viewName(self))));
+            directory.tell(new PeerDirectory.SubscribeView(ctx.spawn(view.subscriber(), DhtPeer.VIEW_NAME)));
             DhtPeer peer = new DhtPeer(self, placement, settings, stats, storage, directory, owner, replicator, view);
             started.accept(peer);
             children.spawn(ctx, peer);
