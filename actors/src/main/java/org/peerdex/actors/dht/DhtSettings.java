@@ -13,7 +13,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                           Duration searchTimeout, int topK, int bloomBitsPerElement, Duration cacheTtl,
                           boolean cacheRemoteResults, boolean independentMetadata, boolean confirmPostings,
                           boolean joinLookups, boolean topLookups, boolean presenceTables, boolean urlPrefixes,
-                          boolean scoredFilters, boolean wordParts, boolean prefixScores) {
+                          boolean scoredFilters, boolean wordParts, boolean prefixScores, boolean countTops) {
 
     public static DhtSettings from(Config root) {
         Config c = root.getConfig("peerdex.dht");
@@ -33,7 +33,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 !c.hasPath("url-prefixes") || c.getBoolean("url-prefixes"),
                 !c.hasPath("scored-filters") || c.getBoolean("scored-filters"),
                 c.hasPath("word-parts") && c.getBoolean("word-parts"),
-                !c.hasPath("prefix-scores") || c.getBoolean("prefix-scores"));
+                !c.hasPath("prefix-scores") || c.getBoolean("prefix-scores"),
+                c.hasPath("count-tops") && c.getBoolean("count-tops"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */
@@ -48,7 +49,8 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
     }
 
     /** The search exchanges a peer may take or leave; tests compare a search with and without one. */
-    public enum Exchange { CONFIRM_POSTINGS, JOIN_LOOKUPS, TOP_LOOKUPS, URL_PREFIXES, SCORED_FILTERS, WORD_PARTS, PREFIX_SCORES }
+    public enum Exchange { CONFIRM_POSTINGS, JOIN_LOOKUPS, TOP_LOOKUPS, URL_PREFIXES, SCORED_FILTERS, WORD_PARTS, PREFIX_SCORES,
+        COUNT_TOPS }
 
     /** These settings with one exchange on or off. */
     public DhtSettings with(Exchange e, boolean on) {
@@ -60,6 +62,6 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 e == Exchange.JOIN_LOOKUPS ? on : joinLookups, e == Exchange.TOP_LOOKUPS ? on : topLookups,
                 presenceTables, e == Exchange.URL_PREFIXES ? on : urlPrefixes,
                 e == Exchange.SCORED_FILTERS ? on : scoredFilters, e == Exchange.WORD_PARTS ? on : wordParts,
-                e == Exchange.PREFIX_SCORES ? on : prefixScores);
+                e == Exchange.PREFIX_SCORES ? on : prefixScores, e == Exchange.COUNT_TOPS ? on : countTops);
     }
 }

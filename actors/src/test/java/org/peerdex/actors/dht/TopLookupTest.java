@@ -3,6 +3,7 @@ package org.peerdex.actors.dht;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.peerdex.actors.dht.DhtSettings.Exchange.COUNT_TOPS;
 import static org.peerdex.actors.dht.DhtSettings.Exchange.JOIN_LOOKUPS;
 import static org.peerdex.actors.dht.DhtSettings.Exchange.PREFIX_SCORES;
 import static org.peerdex.actors.dht.DhtSettings.Exchange.TOP_LOOKUPS;
@@ -89,7 +90,8 @@ class TopLookupTest {
     void topLookupsFindTheFirstPageTheFiltersFindForAFractionOfTheBytes() {
         List<Posting> postings = TestCorpus.postingsOf(docs, LINUX, KERNEL);
         TestNetwork.await(Duration.ofSeconds(90), "replication to R holders", () -> net.placed(crawler, postings));
-        DhtSettings noJoins = searcher.dht().settings().with(JOIN_LOOKUPS, false).with(TOP_LOOKUPS, true);
+        DhtSettings noJoins = searcher.dht().settings().with(JOIN_LOOKUPS, false).with(TOP_LOOKUPS, true)
+                .with(COUNT_TOPS, true);
         RemoteSearch.Request request = new RemoteSearch.Request(List.of(LINUX, KERNEL), 5);
         RemoteSearch.Finished filters = TestNetwork.search(searcher, request, noJoins.with(TOP_LOOKUPS, false));
         RemoteSearch.Finished tops = TestNetwork.search(searcher, request, noJoins);
@@ -98,25 +100,40 @@ class TopLookupTest {
         assertEquals(central, TestNetwork.first(filters, 5), "every match, ranked by the sum of partial scores");
         assertEquals(central, TestNetwork.first(tops, 5), "the top lookups' first page is the same");
         var kinds = tops.cost().byKind();
-        assertTrue(kinds.containsKey("top-reply"), kinds.toString());
         // 3,000 pages have "linux", 2,000 "kernel", about 190 and 125 a partition: each holder sends its best few
         assertFalse(kinds.containsKey("filter"), "no partition was left to the filters: " + kinds);
         // measured: 30 KB against 160 KB (both lists whole: 186 KB); with postings instead of scores 34 KB, and with
         // each partition's own bar (before the query's bar over all of them) 91 KB, some taking the deeper round
         assertTrue(tops.cost().bytes() * 3 < filters.cost().bytes(), tops.cost() + " against " + filters.cost());
 
-        // score lists with whole hashes: the same first page, and more bytes of lists than by prefix
+        // the first round's lists came with the counts: asked apart, the same first page for more messages and bytes
+        RemoteSearch.Finished apart = TestNetwork.search(searcher, request, noJoins.with(COUNT_TOPS, false));
+        assertTrue(apart.complete(), apart.cost().toString());
+        assertEquals(central, TestNetwork.first(apart, 5), "the same first page with the top lookups asked apart");
+        var apartKinds = apart.cost().byKind();
+        assertTrue(apartKinds.containsKey("top-reply"), apartKinds.toString());
+        long firstRound = apartKinds.get("top").messages();
+        long topsAsked = kinds.containsKey("top") ? kinds.get("top").messages() : 0;
+        System.out.println("top lookups asked apart: " + firstRound + " requests, " + apart.cost().messages()
+                + " messages, " + apart.cost().bytes() + " bytes; with the counts: " + topsAsked + " requests, "
+                + tops.cost().messages() + " messages, " + tops.cost().bytes() + " bytes");
+        assertTrue(topsAsked < firstRound, kinds + " against " + apartKinds);
+        assertTrue(tops.cost().messages() < apart.cost().messages() && tops.cost().bytes() < apart.cost().bytes(),
+                tops.cost() + " against " + apart.cost());
+
+        // score lists with whole hashes (no tops with the counts then): the same first page, and more bytes of
+        // lists than by prefix
         RemoteSearch.Finished whole = TestNetwork.search(searcher, request, noJoins.with(PREFIX_SCORES, false));
         assertTrue(whole.complete(), whole.cost().toString());
         assertEquals(central, TestNetwork.first(whole, 5), "the same first page with whole hashes");
-        long listsByPrefix = listBytes(tops.cost().byKind());
+        long listsByPrefix = listBytes(apart.cost().byKind());
         long listsWhole = listBytes(whole.cost().byKind());
         System.out.println("score lists: by prefix " + listsByPrefix + " bytes, whole " + listsWhole + "; queries "
-                + tops.cost().bytes() + " / " + whole.cost().bytes() + " bytes");
+                + apart.cost().bytes() + " / " + whole.cost().bytes() + " bytes");
         // measured: 10,302 bytes of lists by prefix against 12,922 with whole hashes (a frame of about 75 bytes a
         // key beside each list), the queries 35,327 and 37,835 bytes
         assertTrue(listsByPrefix * 10 < listsWhole * 9, "lists by prefix " + listsByPrefix + " against " + listsWhole
-                + ": " + tops.cost() + " / " + whole.cost());
+                + ": " + apart.cost() + " / " + whole.cost());
     }
 
     /** The bytes of the answers that carry score lists: the top lookups' and their completions'. */

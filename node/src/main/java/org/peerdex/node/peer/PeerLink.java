@@ -9,8 +9,10 @@ import java.util.concurrent.CompletionException;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.peerdex.actors.dht.shard.MetadataRow;
+import org.peerdex.actors.dht.RangeKey;
 import org.peerdex.actors.dht.shard.ShardOwner;
 import org.peerdex.protocol.hash.PeerId;
+import org.peerdex.protocol.wire.PrefixScores;
 import org.peerdex.protocol.wire.V1;
 import org.peerdex.storage.meta.UrlMetadata;
 
@@ -56,7 +58,8 @@ final class PeerLink {
                                 stats.droppedReplyItems.incrementAndGet();
                                 q.replyTo().tell(new ShardOwner.CountReply(q.queryId(), peer, List.of(), "counts do not match the keys asked"));
                             } else {
-                                q.replyTo().tell(new ShardOwner.CountReply(q.queryId(), peer, x.counts(), x.error()));
+                                q.replyTo().tell(new ShardOwner.CountReply(q.queryId(), peer, x.counts(), x.error(),
+                                        tops(q, x, stats)));
                             }
                         });
             } else if (c instanceof ShardOwner.FilterRequest f && f.replyTo() != null) {
@@ -165,6 +168,32 @@ final class PeerLink {
             }
             return Behaviors.same();
         });
+    }
+
+    /**
+     * The score lists a count reply carried, of the keys asked only, each a list by prefix of at most the depth asked,
+     * its entries readable; null when none were asked or none is left (the searcher then asks its top lookups).
+     */
+    private static List<ShardOwner.KeyPostings> tops(ShardOwner.CountRequest q, V1.CountReply x, PeerProtocolStats stats) {
+        if (x.tops() == null) return null;
+        Set<V1.Key> asked = new HashSet<>();
+        for (RangeKey k : q.keys()) asked.add(WireMapping.key(k));
+        List<ShardOwner.KeyPostings> kept = new ArrayList<>();
+        int dropped = 0;
+        for (V1.KeyPostings kp : x.tops()) {
+            if (q.tops() <= 0 || !asked.remove(kp.key()) || kp.prefixScores() == null
+                    || PrefixScores.count(kp.prefixScores()) > q.tops()) {
+                dropped++;
+                continue;
+            }
+            try {
+                kept.add(WireMapping.keyPostings(kp));
+            } catch (IllegalArgumentException bad) {
+                dropped++;
+            }
+        }
+        if (dropped > 0) stats.droppedReplyItems.addAndGet(dropped);
+        return kept.isEmpty() ? null : kept;
     }
 
     private static String failure(Throwable e) {

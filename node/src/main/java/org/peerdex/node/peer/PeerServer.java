@@ -199,7 +199,7 @@ public final class PeerServer extends AllDirectives {
             }
             case "count": {
                 ShardOwner.CountRequest c = WireMapping.count(wire.read(body, V1.CountRequest.class), null);
-                return this.<ShardOwner.CountReply>ask(r -> new ShardOwner.CountRequest(c.queryId(), c.keys(), r))
+                return this.<ShardOwner.CountReply>ask(r -> new ShardOwner.CountRequest(c.queryId(), c.keys(), r, c.tops()))
                         .thenApply(WireMapping::reply);
             }
             case "filter": {

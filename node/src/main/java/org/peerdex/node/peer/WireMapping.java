@@ -39,7 +39,7 @@ final class WireMapping {
     }
 
     static V1.CountRequest count(ShardOwner.CountRequest c) {
-        return new V1.CountRequest(c.queryId(), keys(c.keys()));
+        return new V1.CountRequest(c.queryId(), keys(c.keys()), c.tops());
     }
 
     static V1.FilterRequest filter(ShardOwner.FilterRequest f) {
@@ -80,7 +80,7 @@ final class WireMapping {
     }
 
     static ShardOwner.CountRequest count(V1.CountRequest c, ActorRef<ShardOwner.CountReply> replyTo) {
-        return new ShardOwner.CountRequest(c.queryId(), rangeKeys(c.keys()), replyTo);
+        return new ShardOwner.CountRequest(c.queryId(), rangeKeys(c.keys()), replyTo, c.tops());
     }
 
     static ShardOwner.FilterRequest filter(V1.FilterRequest f, ActorRef<ShardOwner.FilterReply> replyTo) {
@@ -121,7 +121,10 @@ final class WireMapping {
     }
 
     static V1.CountReply reply(ShardOwner.CountReply r) {
-        return new V1.CountReply(r.queryId(), r.counts(), r.error());
+        if (r.tops() == null) return new V1.CountReply(r.queryId(), r.counts(), r.error());
+        List<V1.KeyPostings> tops = new ArrayList<>(r.tops().size());
+        for (ShardOwner.KeyPostings kp : r.tops()) tops.add(keyPostings(kp));
+        return new V1.CountReply(r.queryId(), r.counts(), r.error(), tops);
     }
 
     static V1.FilterReply reply(ShardOwner.FilterReply r) {

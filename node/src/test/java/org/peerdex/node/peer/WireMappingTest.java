@@ -240,6 +240,36 @@ class WireMappingTest {
     }
 
     @Test
+    void countsWithTopsCrossTheWireAndCountsWithoutWriteNoTopsKey() throws Exception {
+        var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
+        RangeKey key = new RangeKey(vacuum, 5);
+        ShardOwner.CountRequest asked = new ShardOwner.CountRequest(4, List.of(key), null, 28);
+        ShardOwner.CountRequest back = WireMapping.count(codec.read(codec.write(WireMapping.count(asked)),
+                V1.CountRequest.class), null);
+        assertEquals(28, back.tops());
+        assertEquals(List.of(key), back.keys());
+        String plain = new String(codec.write(WireMapping.count(new ShardOwner.CountRequest(4, List.of(key), null))),
+                java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertFalse(plain.contains("tops"), plain);
+        String counts = new String(codec.write(WireMapping.reply(new ShardOwner.CountReply(4, new PeerId("Responder123"),
+                List.of(300), ""))), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertFalse(counts.contains("tops"), counts);
+
+        List<Posting> ps = realPage().postings().subList(0, 3).stream()
+                .sorted(java.util.Comparator.comparingDouble(org.peerdex.actors.dht.shard.PartialScore::of).reversed())
+                .toList();
+        byte[] byPrefix = org.peerdex.actors.dht.shard.ScoreList.ofPrefixes(ps, 0);
+        ShardOwner.CountReply reply = new ShardOwner.CountReply(4, new PeerId("Responder123"), List.of(300), "",
+                List.of(new ShardOwner.KeyPostings(key, PostingPack.NONE, 300, true, null, null, false, byPrefix)));
+        V1.CountReply wire = codec.read(codec.write(WireMapping.reply(reply)), V1.CountReply.class);
+        assertEquals(List.of(300), wire.counts());
+        ShardOwner.KeyPostings kp = WireMapping.keyPostings(wire.tops().get(0));
+        assertEquals(key, kp.key());
+        assertTrue(kp.truncated() && kp.matched() == 300 && kp.scoreCount() == 3);
+        assertTrue(java.util.Arrays.equals(byPrefix, kp.prefixScores()));
+    }
+
+    @Test
     void aScoreLookupKeepsItsQuerysShapeAndOneWithoutWritesNoPartKey() throws Exception {
         var vacuum = org.peerdex.protocol.hash.WordHash.of("vacuum");
         RangeKey key = new RangeKey(vacuum, 5);

@@ -409,20 +409,39 @@ public final class V1 {
 
     // ---------------------------------------------------------------- the DHT
 
-    /** {@code count}: how many postings each key has here. */
-    public record CountRequest(@JsonProperty("queryId") long queryId, @JsonProperty("keys") List<Key> keys)
+    /**
+     * {@code count}: how many postings each key has here; with {@code tops} (optional, not written when 0), also the
+     * answer to a score lookup of the best {@code tops} URLs, by prefix, of every key with more than 8 × {@code tops}
+     * postings here (docs/protocol.md, "Tops with the counts").
+     */
+    public record CountRequest(@JsonProperty("queryId") long queryId, @JsonProperty("keys") List<Key> keys,
+                               @JsonProperty("tops") @JsonInclude(JsonInclude.Include.NON_DEFAULT) int tops)
             implements Body {
         public CountRequest {
             keys = keys == null ? List.of() : List.copyOf(keys);
         }
+
+        public CountRequest(long queryId, List<Key> keys) {
+            this(queryId, keys, 0);
+        }
     }
 
-    /** One count per key asked, in order; or an {@code error} and no counts. In every reply, error "" is success. */
+    /**
+     * One count per key asked, in order; or an {@code error} and no counts. In every reply, error "" is success.
+     * {@code tops} (optional): the score lists of the long keys, when the request asked for them.
+     */
     public record CountReply(@JsonProperty("queryId") long queryId, @JsonProperty("counts") List<Integer> counts,
-                             @JsonProperty("error") String error) implements Body {
+                             @JsonProperty("error") String error,
+                             @JsonProperty("tops") @JsonInclude(JsonInclude.Include.NON_NULL) List<KeyPostings> tops)
+            implements Body {
         public CountReply {
             error = orEmpty(error);
             counts = counts == null ? List.of() : List.copyOf(counts);
+            tops = tops == null ? null : List.copyOf(tops);
+        }
+
+        public CountReply(long queryId, List<Integer> counts, String error) {
+            this(queryId, counts, error, null);
         }
     }
 

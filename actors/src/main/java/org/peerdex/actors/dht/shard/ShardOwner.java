@@ -85,11 +85,37 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
     public record StoreReply(long batchId, PeerId by, Outcome outcome, int stored, String reason,
                              long retryAfterMillis) implements WireMessage {}
 
-    /** Wire: how many postings each (word, partition) has here. */
-    public record CountRequest(long queryId, List<RangeKey> keys, ActorRef<CountReply> replyTo)
-            implements Command, WireMessage {}
+    /**
+     * Wire: how many postings each (word, partition) has here. With {@code tops} (not written when 0), the asker
+     * would next ask a top lookup of every key whose list is long: the reply's {@link CountReply#tops} carries, for
+     * each key with more than {@link #TOPS_OVER} × {@code tops} postings here, the answer to a score lookup of its
+     * best {@code tops} (with URLs by prefix, as {@link LookupRequest#prefixScores} asks), so the first round of top
+     * lookups needs no request of its own. A holder that predates it ignores the field and sends counts alone.
+     */
+    public record CountRequest(long queryId, List<RangeKey> keys, ActorRef<CountReply> replyTo,
+                               @JsonInclude(JsonInclude.Include.NON_DEFAULT) int tops)
+            implements Command, WireMessage {
+        public CountRequest(long queryId, List<RangeKey> keys, ActorRef<CountReply> replyTo) {
+            this(queryId, keys, replyTo, 0);
+        }
+    }
 
-    public record CountReply(long queryId, PeerId by, List<Integer> counts, String error) implements WireMessage {}
+    /**
+     * A count request's tops go with the keys holding more than this many times their depth: the lists the asker
+     * takes top lookups for (a shorter one goes by the filters; the asker's rule is the same).
+     */
+    public static final int TOPS_OVER = 8;
+
+    /**
+     * {@code tops} (null, and not written, when none were asked or none of the keys is long here): score lookups'
+     * answers of the keys with long lists, in the order asked, at most a message's bound of entries in all.
+     */
+    public record CountReply(long queryId, PeerId by, List<Integer> counts, String error,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) List<KeyPostings> tops) implements WireMessage {
+        public CountReply(long queryId, PeerId by, List<Integer> counts, String error) {
+            this(queryId, by, counts, error, null);
+        }
+    }
 
     /** Wire: a Bloom filter over the URL hashes of each (word, partition). */
     public record FilterRequest(long queryId, List<RangeKey> keys, int bitsPerElement,
@@ -895,11 +921,29 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
             m.replyTo().tell(new CountReply(m.queryId(), self, List.of(), bad.get()));
             return this;
         }
+        if (m.tops() < 0 || m.tops() > settings.maxPostingsPerMessage()) {
+            m.replyTo().tell(new CountReply(m.queryId(), self, List.of(),
+                    "tops must be 0.." + settings.maxPostingsPerMessage()));
+            return this;
+        }
+        // tops come as prefix scores: a peer that reads no prefixes answers as one that predates tops (count-tops
+        // decides only whether this peer asks for them)
+        int tops = settings.urlPrefixes() ? m.tops() : 0;
         runLookup(m, () -> {
             List<Integer> counts = new ArrayList<>(m.keys().size());
-            for (RangeKey k : m.keys()) counts.add(storage.rwi().countHeld(k.word(), k.partition()));
+            List<KeyPostings> lists = new ArrayList<>();
+            int budget = settings.maxPostingsPerMessage();
+            for (RangeKey k : m.keys()) {
+                int n = storage.rwi().countHeld(k.word(), k.partition());
+                counts.add(n);
+                if (tops > 0 && n > (long) TOPS_OVER * tops && budget >= tops) {
+                    KeyPostings kp = lookup(Lookup.scores(k, null, tops), tops, false, true);
+                    budget -= kp.scoreCount();
+                    lists.add(kp);
+                }
+            }
             stats.lookupsAnswered.incrementAndGet();
-            m.replyTo().tell(new CountReply(m.queryId(), self, counts, ""));
+            m.replyTo().tell(new CountReply(m.queryId(), self, counts, "", lists.isEmpty() ? null : lists));
         });
         return this;
     }

@@ -293,4 +293,73 @@ class HolderTopKTiesTest {
             assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).error().contains("malformed URL prefixes"));
         }
     }
+
+    /**
+     * A count request with {@code tops} gets, beside the counts, the answer a score lookup of each long key's best
+     * would give (URLs by prefix), and none for a key at or under {@link ShardOwner#TOPS_OVER} times the depth; a
+     * holder with url-prefixes off answers the counts alone, and tops out of bounds are refused.
+     */
+    @Test
+    void countsCarryTheFirstTopLookupOfLongKeys() {
+        try (PeerStorage storage = PeerStorage.openLevelDb(dir, TestNetwork.PLACEMENT.partitions())) {
+            WordHash common = WordHash.of("common");
+            WordHash rare = WordHash.of("rare");
+            Random r = new Random(7);
+            List<Posting> all = new ArrayList<>();
+            int commonCount = 0;
+            int rareCount = 0;
+            for (int i = 0; commonCount < 200; i++) {
+                UrlHash u = UrlHash.of("http://tops" + (i % 30) + ".test/page-" + i);
+                if (storage.rwi().partitions().partitionOf(u) != 0) continue;
+                all.add(random(r, common, u, 0));
+                commonCount++;
+                if (rareCount < 40) {
+                    all.add(random(r, rare, u, 0));
+                    rareCount++;
+                }
+            }
+            storage.rwi().add(all, true);
+            DhtSettings settings = DhtSettings.from(CONFIG);
+            ActorRef<ShardOwner.Command> owner = KIT.spawn(ShardOwner.create(PeerId.random(new Random(4)),
+                    storage, TestNetwork.PLACEMENT, settings, new DhtStats()));
+            RangeKey longKey = new RangeKey(common, 0);
+            RangeKey shortKey = new RangeKey(rare, 0);
+            int depth = 5; // long: more than 8 x 5 = 40 postings; "rare" has exactly 40
+            TestProbe<ShardOwner.CountReply> counts = KIT.createTestProbe();
+            owner.tell(new ShardOwner.CountRequest(3, List.of(shortKey, longKey), counts.getRef(), depth));
+            ShardOwner.CountReply reply = counts.receiveMessage(Duration.ofSeconds(10));
+            assertEquals("", reply.error());
+            assertEquals(List.of(40, 200), reply.counts());
+            assertEquals(1, reply.tops().size(), "only the long key's list: " + reply.tops());
+            ShardOwner.KeyPostings given = reply.tops().get(0);
+            assertEquals(longKey, given.key());
+
+            // the same as the first round's own top lookup would answer
+            TestProbe<ShardOwner.LookupReply> lookups = KIT.createTestProbe();
+            owner.tell(new ShardOwner.LookupRequest(4, List.of(ShardOwner.Lookup.scores(longKey, null, depth)),
+                    lookups.getRef(), true, false, null, null, true));
+            ShardOwner.KeyPostings asked = lookups.receiveMessage(Duration.ofSeconds(10)).results().get(0);
+            assertEquals(depth, given.scoreCount());
+            assertTrue(java.util.Arrays.equals(asked.prefixScores(), given.prefixScores()), "the same list");
+            assertEquals(asked.matched(), given.matched());
+            assertTrue(given.truncated());
+
+            // no tops asked: none sent; tops out of bounds: refused
+            owner.tell(new ShardOwner.CountRequest(5, List.of(longKey), counts.getRef()));
+            assertEquals(null, counts.receiveMessage(Duration.ofSeconds(10)).tops());
+            owner.tell(new ShardOwner.CountRequest(6, List.of(longKey), counts.getRef(), -1));
+            assertTrue(counts.receiveMessage(Duration.ofSeconds(10)).error().startsWith("tops must be"));
+            KIT.stop(owner);
+
+            // a holder that reads no prefixes answers as one before tops did
+            ActorRef<ShardOwner.Command> older = KIT.spawn(ShardOwner.create(PeerId.random(new Random(5)),
+                    storage, TestNetwork.PLACEMENT, settings.with(DhtSettings.Exchange.URL_PREFIXES, false),
+                    new DhtStats()));
+            older.tell(new ShardOwner.CountRequest(7, List.of(longKey), counts.getRef(), depth));
+            ShardOwner.CountReply plain = counts.receiveMessage(Duration.ofSeconds(10));
+            assertEquals(List.of(200), plain.counts());
+            assertEquals(null, plain.tops());
+            KIT.stop(older);
+        }
+    }
 }
