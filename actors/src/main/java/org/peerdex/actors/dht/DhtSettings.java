@@ -34,7 +34,7 @@ public record DhtSettings(boolean acceptRemoteIndex, int maxPostingsPerMessage, 
                 !c.hasPath("scored-filters") || c.getBoolean("scored-filters"),
                 c.hasPath("word-parts") && c.getBoolean("word-parts"),
                 !c.hasPath("prefix-scores") || c.getBoolean("prefix-scores"),
-                c.hasPath("count-tops") && c.getBoolean("count-tops"));
+                !c.hasPath("count-tops") || c.getBoolean("count-tops"));
     }
 
     /** A key that is on, off, or auto (then {@code auto}). */
