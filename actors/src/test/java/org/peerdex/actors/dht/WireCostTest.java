@@ -43,6 +43,34 @@ class WireCostTest {
         assertEquals(expected, new WireCost(KIT.system()).bytes(request));
     }
 
+    /**
+     * A lookup without a URL set (a top lookup, one by prefixes, a filtered one) writes no {@code urls} key, 6 bytes
+     * less, and reads back as without one; an empty URL set (which asks for nothing) is still written and read as
+     * empty, as every peer before this change reads both.
+     */
+    @Test
+    void aLookupWithoutAUrlSetWritesNoUrlsKeyAndAnEmptyOneStaysEmpty() {
+        var serialization = SerializationExtension.get(Adapter.toClassic(KIT.system()));
+        TestProbe<ShardOwner.LookupReply> probe = KIT.createTestProbe();
+        RangeKey key = new RangeKey(WordHash.of("peer"), 3);
+        ShardOwner.LookupRequest none = new ShardOwner.LookupRequest(42L,
+                List.of(ShardOwner.Lookup.scores(key, null, 28)), probe.getRef());
+        ShardOwner.LookupRequest empty = new ShardOwner.LookupRequest(42L,
+                List.of(ShardOwner.Lookup.scores(key, List.of(), 28)), probe.getRef());
+        byte[] rawNone = serialization.serialize(none).get();
+        byte[] rawEmpty = serialization.serialize(empty).get();
+        assertFalse(new String(rawNone, StandardCharsets.ISO_8859_1).contains("urls"));
+        assertTrue(new String(rawEmpty, StandardCharsets.ISO_8859_1).contains("urls"));
+        ShardOwner.Lookup backNone = ((ShardOwner.LookupRequest) serialization.deserialize(rawNone,
+                ShardOwner.LookupRequest.class).get()).lookups().get(0);
+        ShardOwner.Lookup backEmpty = ((ShardOwner.LookupRequest) serialization.deserialize(rawEmpty,
+                ShardOwner.LookupRequest.class).get()).lookups().get(0);
+        assertEquals(null, backNone.urls());
+        assertEquals(List.of(), backEmpty.urls());
+        assertEquals(28, backNone.limit());
+        assertTrue(backNone.scores() && backEmpty.scores());
+    }
+
     @Test
     void aPresenceAnswerIsWrittenAsItsKeyAndBitsAndReadsBackWithEmptyPostings() {
         var serialization = SerializationExtension.get(Adapter.toClassic(KIT.system()));

@@ -144,7 +144,8 @@ public final class ShardOwner extends AbstractBehavior<ShardOwner.Command> {
      * one-word score; a holder that predates it ranks by the one-word score, which is never below the part.
      */
     public record Lookup(RangeKey key, @JsonInclude(JsonInclude.Include.NON_NULL) BloomFilter filter,
-                         List<UrlHash> urls, int limit, @JsonInclude(JsonInclude.Include.NON_NULL) List<WordHash> join,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) List<UrlHash> urls, int limit,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) List<WordHash> join,
                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean presence,
                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean scores,
                          @JsonInclude(JsonInclude.Include.NON_NULL) byte[] prefixes,
