@@ -388,10 +388,22 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
         } catch (IllegalArgumentException e) {
             return false;
         }
-        top.bestScores(k, es, given.answer().truncated());
-        countAtLeast(k, Math.max(0, given.answer().matched()));
-        topAnswers.put(k, new TopAnswer(given.peer(), given.answer().scoreCount()));
+        tookTop(k, es, given.answer(), given.peer());
         return true;
+    }
+
+    /**
+     * A key's top lookup answered, in this round, by {@code from} (null: a hand-off holder, whose ranks are not
+     * skipped later): its list and count are taken, and how far down that holder's ranking the searcher now has it (a
+     * holder that predates skips sent its best whole: those ranks came again).
+     */
+    private void tookTop(RangeKey k, List<ScoreList.Entry> es, ShardOwner.KeyPostings kp, PeerId from) {
+        top.bestScores(k, es, kp.truncated());
+        countAtLeast(k, Math.max(0, kp.matched()));
+        if (from == null) return;
+        int listed = kp.scoreCount();
+        int skipped = listed >= topDepth(topRound) ? 0 : skipFor(k, from);
+        topAnswers.put(k, new TopAnswer(from, skipped + listed));
     }
 
     @Override
@@ -972,15 +984,7 @@ public final class RemoteSearch extends AbstractBehavior<RemoteSearch.Command> {
                         return retry(o, e.getMessage());
                     }
                     if (phase == Phase.TOP) {
-                        top.bestScores(k, es, kp.truncated());
-                        countAtLeast(k, Math.max(0, kp.matched()));
-                        // how far down this holder's ranking the searcher now has it (a holder that predates skips sent
-                        // its best whole: those ranks came again)
-                        if (!o.isExtra()) {
-                            int listed = kp.scoreCount();
-                            int skipped = listed >= topDepth(topRound) ? 0 : skipFor(k, o.peer());
-                            topAnswers.put(k, new TopAnswer(o.peer(), skipped + listed));
-                        }
+                        tookTop(k, es, kp, o.isExtra() ? null : o.peer());
                     } else if (phase == Phase.COMPLETE) {
                         top.addScores(k, es);
                         // an answer cut at its limit (URLs sharing a prefix, a filter's false positives) may have left
